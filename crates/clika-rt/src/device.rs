@@ -1,0 +1,134 @@
+//! Devices: a small `Copy` id (kind + ordinal). Per-device state (pools, queues) lives in
+//! `memory/` and, for accelerators, in a backend.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::{Error, Result};
+pub use crate::memory::{
+    memory_stats, release_cached_memory, reset_peak_stats, set_memory_limit, MemoryStats,
+};
+
+/// The kind of a device.
+///
+/// The discriminants are part of the C ABI (`CRT_DEVICE_*`) and never change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum DeviceKind {
+    /// Host memory and host threads.
+    Cpu = 0,
+    /// A portable GPU (Vulkan/Metal/DX12). Not available in this build yet.
+    Gpu = 1,
+}
+
+/// A device: where a tensor's memory lives and where its ops run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Device {
+    kind: DeviceKind,
+    ordinal: u32,
+}
+
+impl Device {
+    /// The host.
+    pub const fn cpu() -> Device {
+        Device {
+            kind: DeviceKind::Cpu,
+            ordinal: 0,
+        }
+    }
+
+    /// The `ordinal`-th GPU.
+    pub const fn gpu(ordinal: u32) -> Device {
+        Device {
+            kind: DeviceKind::Gpu,
+            ordinal,
+        }
+    }
+
+    /// Builds a device from its parts.
+    pub const fn new(kind: DeviceKind, ordinal: u32) -> Device {
+        Device { kind, ordinal }
+    }
+
+    /// The device kind.
+    pub const fn kind(self) -> DeviceKind {
+        self.kind
+    }
+
+    /// The ordinal among devices of its kind.
+    pub const fn ordinal(self) -> u32 {
+        self.ordinal
+    }
+
+    /// Whether this is the host.
+    pub const fn is_cpu(self) -> bool {
+        matches!(self.kind, DeviceKind::Cpu)
+    }
+
+    /// Fails unless the device is available in this build and on this machine.
+    pub fn ensure_available(self) -> Result<()> {
+        match self.kind {
+            DeviceKind::Cpu => Ok(()),
+            DeviceKind::Gpu => Err(Error::DeviceUnavailable {
+                device: self,
+                reason: "this build has no GPU backend yet; use Device::cpu()".to_string(),
+            }),
+        }
+    }
+}
+
+impl Default for Device {
+    fn default() -> Self {
+        Device::cpu()
+    }
+}
+
+impl fmt::Display for Device {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            DeviceKind::Cpu => f.write_str("CPU"),
+            DeviceKind::Gpu => write!(f, "GPU:{}", self.ordinal),
+        }
+    }
+}
+
+impl FromStr for Device {
+    type Err = Error;
+
+    /// Parses `"cpu"`, `"gpu"`, `"gpu:1"`; `"cuda:N"` and `"vulkan:N"` name the same GPU
+    /// devices (case-insensitive).
+    fn from_str(s: &str) -> Result<Self> {
+        let bad = || Error::ParseDevice {
+            text: s.to_string(),
+        };
+        let lower = s.trim().to_ascii_lowercase();
+        let (name, ordinal) = match lower.split_once(':') {
+            Some((n, o)) => (n, o.parse::<u32>().map_err(|_| bad())?),
+            None => (lower.as_str(), 0),
+        };
+        match name {
+            "cpu" if ordinal == 0 => Ok(Device::cpu()),
+            "gpu" | "cuda" | "vulkan" => Ok(Device::gpu(ordinal)),
+            _ => Err(bad()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_and_print() {
+        assert_eq!("cpu".parse::<Device>().unwrap(), Device::cpu());
+        assert_eq!("CPU".parse::<Device>().unwrap(), Device::cpu());
+        assert_eq!("cuda:0".parse::<Device>().unwrap(), Device::gpu(0));
+        assert_eq!("vulkan:2".parse::<Device>().unwrap(), Device::gpu(2));
+        assert_eq!("gpu".parse::<Device>().unwrap(), Device::gpu(0));
+        assert!("tpu:0".parse::<Device>().is_err());
+        assert!("cpu:1".parse::<Device>().is_err());
+        assert!("gpu:x".parse::<Device>().is_err());
+        assert_eq!(Device::cpu().to_string(), "CPU");
+        assert_eq!(Device::gpu(1).to_string(), "GPU:1");
+    }
+}

@@ -1,0 +1,386 @@
+//! Element types: the runtime [`DType`] tag and the [`Element`] trait tying it to Rust types.
+
+use std::fmt;
+use std::str::FromStr;
+
+use half::{bf16, f16};
+
+use crate::error::{Error, Result};
+
+/// The element type of a tensor.
+///
+/// The discriminants are part of the C ABI (`CRT_DTYPE_*`) and never change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum DType {
+    /// IEEE 754 binary32.
+    Float32 = 0,
+    /// IEEE 754 binary64.
+    Float64 = 1,
+    /// IEEE 754 binary16.
+    Float16 = 2,
+    /// bfloat16 (8-bit exponent, 7-bit mantissa).
+    BFloat16 = 3,
+    /// Signed 8-bit integer.
+    Int8 = 4,
+    /// Signed 16-bit integer.
+    Int16 = 5,
+    /// Signed 32-bit integer.
+    Int32 = 6,
+    /// Signed 64-bit integer.
+    Int64 = 7,
+    /// Unsigned 8-bit integer.
+    UInt8 = 8,
+    /// Boolean stored as one byte; any non-zero byte reads as `true`.
+    Bool = 9,
+}
+
+impl DType {
+    /// Every dtype, in discriminant order.
+    pub const ALL: [DType; 10] = [
+        DType::Float32,
+        DType::Float64,
+        DType::Float16,
+        DType::BFloat16,
+        DType::Int8,
+        DType::Int16,
+        DType::Int32,
+        DType::Int64,
+        DType::UInt8,
+        DType::Bool,
+    ];
+
+    /// Size of one element in bytes (also its required alignment).
+    pub const fn size(self) -> usize {
+        match self {
+            DType::Float64 | DType::Int64 => 8,
+            DType::Float32 | DType::Int32 => 4,
+            DType::Float16 | DType::BFloat16 | DType::Int16 => 2,
+            DType::Int8 | DType::UInt8 | DType::Bool => 1,
+        }
+    }
+
+    /// Whether this is a floating-point type.
+    pub const fn is_float(self) -> bool {
+        matches!(
+            self,
+            DType::Float32 | DType::Float64 | DType::Float16 | DType::BFloat16
+        )
+    }
+
+    /// The lower-case name Python and parsing use (`"float32"`).
+    pub const fn short_name(self) -> &'static str {
+        match self {
+            DType::Float32 => "float32",
+            DType::Float64 => "float64",
+            DType::Float16 => "float16",
+            DType::BFloat16 => "bfloat16",
+            DType::Int8 => "int8",
+            DType::Int16 => "int16",
+            DType::Int32 => "int32",
+            DType::Int64 => "int64",
+            DType::UInt8 => "uint8",
+            DType::Bool => "bool",
+        }
+    }
+
+    /// The display name the specification prints (`"Float32"`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            DType::Float32 => "Float32",
+            DType::Float64 => "Float64",
+            DType::Float16 => "Float16",
+            DType::BFloat16 => "BFloat16",
+            DType::Int8 => "Int8",
+            DType::Int16 => "Int16",
+            DType::Int32 => "Int32",
+            DType::Int64 => "Int64",
+            DType::UInt8 => "UInt8",
+            DType::Bool => "Bool",
+        }
+    }
+
+    /// The dtype for a C ABI discriminant.
+    pub fn from_u32(v: u32) -> Option<DType> {
+        DType::ALL.get(v as usize).copied()
+    }
+
+    /// The dtype a sum over this dtype produces: floats keep their type, integers and
+    /// booleans widen to `Int64` (as in PyTorch and numpy).
+    pub const fn sum_dtype(self) -> DType {
+        if self.is_float() {
+            self
+        } else {
+            DType::Int64
+        }
+    }
+
+    /// The dtype a mean over this dtype produces: floats keep their type, integers and
+    /// booleans give `Float64` (as in numpy).
+    pub const fn mean_dtype(self) -> DType {
+        if self.is_float() {
+            self
+        } else {
+            DType::Float64
+        }
+    }
+}
+
+impl fmt::Display for DType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for DType {
+    type Err = Error;
+
+    /// Parses `"float32"`, `"Float32"`, `"f32"`, `"half"`, ... (case-insensitive).
+    fn from_str(s: &str) -> Result<Self> {
+        let lower = s.trim().to_ascii_lowercase();
+        let dtype = match lower.as_str() {
+            "float32" | "f32" | "float" => DType::Float32,
+            "float64" | "f64" | "double" => DType::Float64,
+            "float16" | "f16" | "half" => DType::Float16,
+            "bfloat16" | "bf16" => DType::BFloat16,
+            "int8" | "i8" => DType::Int8,
+            "int16" | "i16" => DType::Int16,
+            "int32" | "i32" => DType::Int32,
+            "int64" | "i64" | "long" => DType::Int64,
+            "uint8" | "u8" => DType::UInt8,
+            "bool" => DType::Bool,
+            _ => {
+                return Err(Error::ParseDType {
+                    text: s.to_string(),
+                })
+            }
+        };
+        Ok(dtype)
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A Rust type that is the element type of some [`DType`].
+///
+/// Sealed: implemented for `f32 f64 f16 bf16 i8 i16 i32 i64 u8 bool` only. Conversions go
+/// through `f64` for floats and `i64` for integers; float → integer casts saturate and map NaN
+/// to 0 (Rust's `as`), integer → narrower integer casts wrap (two's complement).
+pub trait Element: Copy + Send + Sync + PartialEq + fmt::Debug + 'static + sealed::Sealed {
+    /// The matching dtype.
+    const DTYPE: DType;
+
+    /// Reads one element from `ptr`.
+    ///
+    /// # Safety
+    /// `ptr` must be valid for reading `DTYPE.size()` bytes and aligned to it.
+    #[inline]
+    unsafe fn load(ptr: *const Self) -> Self {
+        // SAFETY: the caller guarantees `ptr` is valid and aligned for `Self`; every type
+        // but `bool` (which overrides this) is valid for any bit pattern.
+        unsafe { ptr.read() }
+    }
+    /// The value as `f64` (exact for every type except `i64` beyond 2^53).
+    fn to_f64(self) -> f64;
+    /// The value as `i64` (floats truncate toward zero and saturate; NaN gives 0).
+    fn to_i64(self) -> i64;
+    /// Converts from `f64` with `as` semantics.
+    fn from_f64(v: f64) -> Self;
+    /// Converts from `i64` with `as` semantics (integers wrap).
+    fn from_i64(v: i64) -> Self;
+}
+
+macro_rules! impl_float_element {
+    ($t:ty, $d:expr, $to:expr, $from:expr) => {
+        impl sealed::Sealed for $t {}
+        impl Element for $t {
+            const DTYPE: DType = $d;
+            #[inline]
+            fn to_f64(self) -> f64 {
+                $to(self)
+            }
+            #[inline]
+            fn to_i64(self) -> i64 {
+                $to(self) as i64
+            }
+            #[inline]
+            fn from_f64(v: f64) -> Self {
+                $from(v)
+            }
+            #[inline]
+            fn from_i64(v: i64) -> Self {
+                $from(v as f64)
+            }
+        }
+    };
+}
+
+impl_float_element!(f32, DType::Float32, |v: f32| v as f64, |v: f64| v as f32);
+impl_float_element!(f64, DType::Float64, |v: f64| v, |v: f64| v);
+impl_float_element!(f16, DType::Float16, f16::to_f64, f16::from_f64);
+impl_float_element!(bf16, DType::BFloat16, bf16::to_f64, bf16::from_f64);
+
+macro_rules! impl_int_element {
+    ($t:ty, $d:expr) => {
+        impl sealed::Sealed for $t {}
+        impl Element for $t {
+            const DTYPE: DType = $d;
+            #[inline]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            #[inline]
+            fn to_i64(self) -> i64 {
+                self as i64
+            }
+            #[inline]
+            fn from_f64(v: f64) -> Self {
+                v as $t
+            }
+            #[inline]
+            fn from_i64(v: i64) -> Self {
+                v as $t
+            }
+        }
+    };
+}
+
+impl_int_element!(i8, DType::Int8);
+impl_int_element!(i16, DType::Int16);
+impl_int_element!(i32, DType::Int32);
+impl_int_element!(i64, DType::Int64);
+impl_int_element!(u8, DType::UInt8);
+
+impl sealed::Sealed for bool {}
+impl Element for bool {
+    const DTYPE: DType = DType::Bool;
+    #[inline]
+    unsafe fn load(ptr: *const Self) -> Self {
+        // SAFETY: the caller guarantees one readable byte at `ptr`. It is read as `u8`, never
+        // as `bool`, because foreign memory may hold bytes other than 0 and 1.
+        unsafe { ptr.cast::<u8>().read() != 0 }
+    }
+    #[inline]
+    fn to_f64(self) -> f64 {
+        u8::from(self) as f64
+    }
+    #[inline]
+    fn to_i64(self) -> i64 {
+        i64::from(self)
+    }
+    #[inline]
+    fn from_f64(v: f64) -> Self {
+        v != 0.0
+    }
+    #[inline]
+    fn from_i64(v: i64) -> Self {
+        v != 0
+    }
+}
+
+/// Runs `$body` with the type alias `$T` bound to the Rust element type of `$dtype`.
+///
+/// ```ignore
+/// dispatch_dtype!(t.dtype(), T => { t.to_vec::<T>()?.len() })
+/// ```
+#[macro_export]
+#[doc(hidden)]
+macro_rules! dispatch_dtype {
+    ($dtype:expr, $T:ident => $body:expr) => {
+        match $dtype {
+            $crate::DType::Float32 => {
+                type $T = f32;
+                $body
+            }
+            $crate::DType::Float64 => {
+                type $T = f64;
+                $body
+            }
+            $crate::DType::Float16 => {
+                type $T = $crate::half::f16;
+                $body
+            }
+            $crate::DType::BFloat16 => {
+                type $T = $crate::half::bf16;
+                $body
+            }
+            $crate::DType::Int8 => {
+                type $T = i8;
+                $body
+            }
+            $crate::DType::Int16 => {
+                type $T = i16;
+                $body
+            }
+            $crate::DType::Int32 => {
+                type $T = i32;
+                $body
+            }
+            $crate::DType::Int64 => {
+                type $T = i64;
+                $body
+            }
+            $crate::DType::UInt8 => {
+                type $T = u8;
+                $body
+            }
+            $crate::DType::Bool => {
+                type $T = bool;
+                $body
+            }
+        }
+    };
+}
+
+/// Casts one element between element types with the runtime's conversion rules: through
+/// `i64` when both sides are integers (or bool), through `f64` otherwise.
+#[inline]
+pub fn cast<S: Element, D: Element>(v: S) -> D {
+    if S::DTYPE.is_float() || D::DTYPE.is_float() {
+        D::from_f64(v.to_f64())
+    } else {
+        D::from_i64(v.to_i64())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_names() {
+        for d in DType::ALL {
+            assert_eq!(DType::from_u32(d as u32), Some(d));
+            assert_eq!(d.short_name().parse::<DType>().unwrap(), d);
+            assert_eq!(d.name().parse::<DType>().unwrap(), d);
+        }
+        assert_eq!(DType::Float32.to_string(), "Float32");
+        assert_eq!(DType::BFloat16.size(), 2);
+        assert!("complex64".parse::<DType>().is_err());
+        assert_eq!(DType::from_u32(10), None);
+    }
+
+    #[test]
+    fn casts_follow_documented_rules() {
+        assert_eq!(cast::<f32, i32>(-2.7), -2);
+        assert_eq!(cast::<f32, u8>(300.0), 255);
+        assert_eq!(cast::<f32, i32>(f32::NAN), 0);
+        assert_eq!(cast::<i32, i8>(300), 44);
+        assert_eq!(cast::<i64, f64>(1 << 40), (1u64 << 40) as f64);
+        assert!(cast::<u8, bool>(7));
+        assert_eq!(cast::<bool, f32>(true), 1.0);
+    }
+
+    #[test]
+    fn bool_load_normalises_foreign_bytes() {
+        let bytes = [0u8, 1, 2, 255];
+        let got: Vec<bool> = bytes
+            .iter()
+            // SAFETY: each pointer addresses one byte of `bytes`.
+            .map(|b| unsafe { bool::load((b as *const u8).cast()) })
+            .collect();
+        assert_eq!(got, [false, true, true, true]);
+    }
+}

@@ -1,0 +1,225 @@
+//! Creating tensors: from Rust values that own bytes (zero-copy), by copying, and filled.
+
+use std::sync::Arc;
+
+use super::Tensor;
+use crate::dtype::Element;
+use crate::error::{dims_i64, Error, Result};
+use crate::layout::Layout;
+use crate::storage::{Owner, Storage};
+use crate::{memory, DType, Device};
+
+/// A value that owns a run of initialised bytes at an address that does not change when the
+/// value is moved (a heap buffer, a memory map), so a tensor can view them while keeping the
+/// value alive.
+///
+/// # Safety
+/// Implementors guarantee that `bytes_ptr()` and `bytes_len()` return the same values for
+/// the whole life of the value, moves included; that the bytes are initialised and readable
+/// for that long; and, if `writable()` is true, that the value grants exclusive write access
+/// to them (nothing else reads or writes them except through the tensor).
+pub unsafe trait StableBytes: Send + 'static {
+    /// Start of the bytes.
+    fn bytes_ptr(&self) -> *mut u8;
+    /// Length in bytes.
+    fn bytes_len(&self) -> usize;
+    /// Whether the runtime may write the bytes.
+    fn writable(&self) -> bool;
+}
+
+// SAFETY: a `Vec`'s heap buffer does not move when the `Vec` does, and the `Vec` is owned
+// exclusively by the storage, so writing is allowed. Its elements are initialised.
+unsafe impl<T: Element> StableBytes for Vec<T> {
+    fn bytes_ptr(&self) -> *mut u8 {
+        self.as_ptr().cast_mut().cast()
+    }
+    fn bytes_len(&self) -> usize {
+        std::mem::size_of_val(self.as_slice())
+    }
+    fn writable(&self) -> bool {
+        true
+    }
+}
+
+// SAFETY: as for `Vec`: a boxed slice's buffer is stable and exclusively owned.
+unsafe impl<T: Element> StableBytes for Box<[T]> {
+    fn bytes_ptr(&self) -> *mut u8 {
+        self.as_ptr().cast_mut().cast()
+    }
+    fn bytes_len(&self) -> usize {
+        std::mem::size_of_val(&**self)
+    }
+    fn writable(&self) -> bool {
+        true
+    }
+}
+
+// SAFETY: an `Arc`'s allocation is stable; other clones may read it, so it is read-only.
+unsafe impl<T: Element> StableBytes for Arc<[T]> {
+    fn bytes_ptr(&self) -> *mut u8 {
+        self.as_ptr().cast_mut().cast()
+    }
+    fn bytes_len(&self) -> usize {
+        std::mem::size_of_val(&**self)
+    }
+    fn writable(&self) -> bool {
+        false
+    }
+}
+
+impl Tensor {
+    /// Takes a `Vec` without copying; the tensor drops it when the last reference goes.
+    pub fn from_vec<T: Element>(data: Vec<T>, shape: &[usize]) -> Result<Tensor> {
+        Tensor::from_owner(data, shape, T::DTYPE)
+    }
+
+    /// Views the bytes of any [`StableBytes`] owner as a row-major tensor without copying;
+    /// the owner is dropped exactly once, when the last tensor or view over it drops. On
+    /// error the owner is dropped at once (nothing else holds it).
+    pub fn from_owner<O: StableBytes>(owner: O, shape: &[usize], dtype: DType) -> Result<Tensor> {
+        let layout = Layout::contiguous(shape, dtype.size())?;
+        let needed = layout.numel() * dtype.size();
+        let (ptr, nbytes, writable) = (owner.bytes_ptr(), owner.bytes_len(), owner.writable());
+        if nbytes != needed {
+            return Err(Error::DataLength {
+                len: nbytes / dtype.size(),
+                shape: dims_i64(shape),
+                numel: layout.numel(),
+            });
+        }
+        // SAFETY: `StableBytes` guarantees `ptr..ptr + nbytes` stays valid, initialised and
+        // (if `writable`) exclusively writable for as long as `owner` lives; the storage owns
+        // `owner` and drops it last.
+        let storage = unsafe {
+            Storage::from_raw_parts(
+                ptr,
+                nbytes,
+                Device::cpu(),
+                Owner::keepalive(owner),
+                None,
+                writable,
+            )
+        };
+        Tensor::from_storage(storage, layout, dtype)
+    }
+
+    /// Copies `data` into a new runtime-owned tensor, so the source's lifetime stops
+    /// mattering.
+    pub fn from_data<T: Element>(data: &[T], shape: &[usize]) -> Result<Tensor> {
+        let out = Tensor::alloc(shape, T::DTYPE, Device::cpu(), false)?;
+        if data.len() != out.numel() {
+            return Err(Error::DataLength {
+                len: data.len(),
+                shape: dims_i64(shape),
+                numel: out.numel(),
+            });
+        }
+        // SAFETY: `out` is a fresh, exclusively held, contiguous allocation of exactly
+        // `data.len()` elements of `T`, aligned for `T`, that cannot overlap `data`.
+        unsafe {
+            std::ptr::copy_nonoverlapping(data.as_ptr(), out.data_ptr().cast::<T>(), data.len())
+        };
+        Ok(out)
+    }
+
+    /// Copies raw bytes (native byte order) into a new tensor of `dtype`.
+    pub fn from_bytes(bytes: &[u8], shape: &[usize], dtype: DType) -> Result<Tensor> {
+        let out = Tensor::alloc(shape, dtype, Device::cpu(), false)?;
+        if bytes.len() != out.numel() * dtype.size() {
+            return Err(Error::DataLength {
+                len: bytes.len() / dtype.size(),
+                shape: dims_i64(shape),
+                numel: out.numel(),
+            });
+        }
+        // SAFETY: `out` is a fresh exclusive allocation of exactly `bytes.len()` bytes.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), out.data_ptr(), bytes.len()) };
+        if dtype == DType::Bool {
+            let p = out.data_ptr();
+            // SAFETY: `out` is fresh, exclusively held and holds `numel` initialised bytes.
+            unsafe { write_each(p, out.numel(), |i| u8::from(p.add(i).read() != 0)) };
+        }
+        Ok(out)
+    }
+
+    /// A fresh contiguous runtime-owned tensor; zeroed when `zeroed`, otherwise holding
+    /// unspecified (initialised) bytes.
+    pub(crate) fn alloc(
+        shape: &[usize],
+        dtype: DType,
+        device: Device,
+        zeroed: bool,
+    ) -> Result<Tensor> {
+        let layout = Layout::contiguous(shape, dtype.size())?;
+        let nbytes = layout.numel() * dtype.size();
+        let block = memory::allocate(device, nbytes, zeroed)?;
+        let ptr = block.as_ptr();
+        // SAFETY: the pool hands out `nbytes` initialised, writable bytes at `ptr`, aligned to
+        // at least 64, owned by `block` until it returns to the pool.
+        let storage =
+            unsafe { Storage::from_raw_parts(ptr, nbytes, device, Owner::Pool(block), None, true) };
+        Ok(Tensor::from_parts(storage, layout, dtype))
+    }
+
+    /// A tensor of zeros.
+    pub fn zeros(shape: &[usize], dtype: DType) -> Result<Tensor> {
+        Tensor::alloc(shape, dtype, Device::cpu(), true)
+    }
+
+    /// A tensor of ones.
+    pub fn ones(shape: &[usize], dtype: DType) -> Result<Tensor> {
+        Tensor::full(shape, 1.0, dtype)
+    }
+
+    /// A tensor with unspecified contents (initialised memory, values not promised).
+    pub fn empty(shape: &[usize], dtype: DType) -> Result<Tensor> {
+        Tensor::alloc(shape, dtype, Device::cpu(), false)
+    }
+
+    /// A tensor filled with `value` (converted with the runtime's cast rules).
+    pub fn full(shape: &[usize], value: f64, dtype: DType) -> Result<Tensor> {
+        let out = Tensor::alloc(shape, dtype, Device::cpu(), false)?;
+        crate::dispatch_dtype!(dtype, T => {
+            let v = T::from_f64(value);
+            // SAFETY: `out` is a fresh, exclusively held, contiguous allocation of `numel`
+            // elements of `T`, aligned for `T`.
+            unsafe { write_each(out.data_ptr().cast::<T>(), out.numel(), |_| v) };
+        });
+        Ok(out)
+    }
+
+    /// `start, start + step, …` up to (excluding) `end`, as a 1-D tensor of `dtype`.
+    pub fn arange(start: f64, end: f64, step: f64, dtype: DType) -> Result<Tensor> {
+        let bad = || Error::OutOfRange {
+            what: "arange(start, end, step)",
+            value: format!("({start}, {end}, {step})"),
+        };
+        if step == 0.0 || !step.is_finite() || !start.is_finite() || !end.is_finite() {
+            return Err(bad());
+        }
+        let count = ((end - start) / step).ceil().max(0.0);
+        if count > (isize::MAX as usize / dtype.size()) as f64 {
+            return Err(bad());
+        }
+        let n = count as usize;
+        let out = Tensor::alloc(&[n], dtype, Device::cpu(), false)?;
+        crate::dispatch_dtype!(dtype, T => {
+            // SAFETY: as in `full`: a fresh exclusive contiguous allocation of `n` elements.
+            unsafe { write_each(out.data_ptr().cast::<T>(), n, |i| T::from_f64(start + i as f64 * step)) };
+        });
+        Ok(out)
+    }
+}
+
+/// Writes `f(i)` to element `i` of `dst` for `i < n`, through raw pointers (no reference to
+/// possibly invalid values, e.g. `bool` bytes, is ever formed).
+///
+/// # Safety
+/// `dst` must be valid for writes of `n` elements of `T`, aligned, and not aliased by any
+/// live reference.
+pub(crate) unsafe fn write_each<T>(dst: *mut T, n: usize, mut f: impl FnMut(usize) -> T) {
+    for i in 0..n {
+        // SAFETY: `i < n`, so `dst + i` is in bounds by the caller's guarantee.
+        unsafe { dst.add(i).write(f(i)) };
+    }
+}

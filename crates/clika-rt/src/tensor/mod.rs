@@ -1,0 +1,192 @@
+//! [`Tensor`]: storage + layout + dtype. Cloning bumps a reference count; views change only
+//! the layout.
+
+mod access;
+mod blob;
+mod create;
+mod format;
+mod view;
+
+pub use blob::BlobOptions;
+pub use create::StableBytes;
+pub use format::format_g;
+
+use crate::layout::Layout;
+use crate::storage::{OwnerKind, Storage};
+use crate::{DType, Device, Error, Result};
+
+/// An n-dimensional strided view of typed memory.
+///
+/// Upholds the [`Layout`] invariants L1–L3 against its storage (in elements of `dtype`).
+/// Every tensor and view of the same storage sees the same bytes: writes through a borrowed
+/// buffer are visible through the tensor and the other way round.
+#[derive(Clone)]
+pub struct Tensor {
+    storage: Storage,
+    layout: Layout,
+    dtype: DType,
+}
+
+impl Tensor {
+    /// Pairs storage with a layout after checking L3 and alignment.
+    pub fn from_storage(storage: Storage, layout: Layout, dtype: DType) -> Result<Tensor> {
+        let elems = storage.nbytes() / dtype.size();
+        if !layout.check_within(elems) {
+            return Err(Error::BufferTooSmall {
+                nbytes: storage.nbytes(),
+                shape: layout.shape().iter().map(|&d| d as i64).collect(),
+                dtype,
+                offset_bytes: layout.offset() * dtype.size(),
+                needed: layout
+                    .element_range()
+                    .map_or(0, |(_, hi)| (hi + 1) * dtype.size()),
+            });
+        }
+        if layout.numel() > 0 && storage.as_ptr() as usize % dtype.size() != 0 {
+            return Err(Error::Misaligned {
+                ptr: storage.as_ptr() as usize,
+                dtype,
+                align: dtype.size(),
+            });
+        }
+        Ok(Tensor {
+            storage,
+            layout,
+            dtype,
+        })
+    }
+
+    /// Pairs storage with a layout the caller has proven valid (L1–L3, alignment).
+    pub(crate) fn from_parts(storage: Storage, layout: Layout, dtype: DType) -> Tensor {
+        debug_assert!(layout.check_within(storage.nbytes() / dtype.size()));
+        Tensor {
+            storage,
+            layout,
+            dtype,
+        }
+    }
+
+    /// The same storage under another layout (a view). L4 holds for every caller in this
+    /// crate: view layouts are derived from `self.layout` by `Layout`'s view operations.
+    pub(crate) fn with_layout(&self, layout: Layout) -> Tensor {
+        Tensor::from_parts(self.storage.clone(), layout, self.dtype)
+    }
+
+    /// Sizes of each dimension.
+    pub fn shape(&self) -> &[usize] {
+        self.layout.shape()
+    }
+
+    /// Strides of each dimension, in elements.
+    pub fn strides(&self) -> &[isize] {
+        self.layout.strides()
+    }
+
+    /// Offset of the first element from the storage start, in elements.
+    pub fn storage_offset(&self) -> usize {
+        self.layout.offset()
+    }
+
+    /// The layout (shape, strides, offset).
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// Number of dimensions.
+    pub fn ndim(&self) -> usize {
+        self.layout.ndim()
+    }
+
+    /// Number of elements.
+    pub fn numel(&self) -> usize {
+        self.layout.numel()
+    }
+
+    /// Size of dimension `dim` (negative counts from the end).
+    pub fn size(&self, dim: isize) -> Result<usize> {
+        Ok(self.shape()[crate::layout::normalize_dim(dim, self.ndim())?])
+    }
+
+    /// Element type.
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    /// Where the memory lives.
+    pub fn device(&self) -> Device {
+        self.storage.device()
+    }
+
+    /// The underlying storage.
+    pub fn storage(&self) -> &Storage {
+        &self.storage
+    }
+
+    /// The ownership contract of the memory.
+    pub fn owner_kind(&self) -> OwnerKind {
+        self.storage.owner_kind()
+    }
+
+    /// Whether the elements are laid out row-major without gaps (numpy's rule).
+    pub fn is_contiguous(&self) -> bool {
+        self.layout.is_contiguous()
+    }
+
+    /// Pointer to the first element. For a borrowed tensor this is the caller's pointer.
+    ///
+    /// Writing through it is the caller's responsibility: no runtime operation may be reading
+    /// the same elements at the time.
+    pub fn data_ptr(&self) -> *mut u8 {
+        self.storage
+            .as_ptr()
+            .wrapping_add(self.layout.offset() * self.dtype.size())
+    }
+
+    /// Pointer to the first element, for reading.
+    pub fn const_data_ptr(&self) -> *const u8 {
+        self.data_ptr()
+    }
+
+    /// Waits until all work queued on this tensor's device has completed. Cheap when there is
+    /// none (always, on the CPU, whose ops run eagerly).
+    pub fn synchronize(&self) -> Result<()> {
+        self.device().ensure_available()
+    }
+
+    /// This tensor on `device`: the same tensor when it is already there.
+    pub fn to(&self, device: Device) -> Result<Tensor> {
+        device.ensure_available()?;
+        if device == self.device() {
+            return Ok(self.clone());
+        }
+        Err(Error::DeviceUnavailable {
+            device,
+            reason: "moves between devices need the GPU backend, which this build lacks".into(),
+        })
+    }
+
+    /// Fails unless the tensor's memory is host-readable now.
+    pub(crate) fn ensure_cpu(&self, _op: &'static str) -> Result<()> {
+        if self.device().is_cpu() {
+            Ok(())
+        } else {
+            Err(Error::DeviceMismatch {
+                op: _op,
+                expected: Device::cpu(),
+                got: self.device(),
+            })
+        }
+    }
+}
+
+impl std::fmt::Debug for Tensor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tensor")
+            .field("shape", &self.shape())
+            .field("strides", &self.strides())
+            .field("offset", &self.layout.offset())
+            .field("dtype", &self.dtype)
+            .field("storage", &self.storage)
+            .finish()
+    }
+}
