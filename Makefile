@@ -39,7 +39,7 @@ doc:
 ## miri: the core's unsafe paths under Miri (needs nightly with the miri component)
 miri:
 	@if cargo +nightly miri --version >/dev/null 2>&1; then \
-		PROPTEST_CASES=8 MIRIFLAGS="-Zmiri-strict-provenance" \
+		PROPTEST_CASES=8 MIRIFLAGS="-Zmiri-strict-provenance -Zmiri-disable-isolation" \
 		cargo +nightly miri test -p clika-rt --lib --tests; \
 	else echo "miri: skipped (nightly Rust with the miri component is not installed)"; fi
 

@@ -302,6 +302,15 @@ impl Layout {
         Ok(out)
     }
 
+    /// Moves the first element by `delta` elements, if there is a first element: a view
+    /// without elements keeps its offset, so L3's `offset ≤ storage_len` still holds.
+    fn shifted(mut self, delta: isize) -> Layout {
+        if self.numel() > 0 {
+            self.offset = (self.offset as isize + delta) as usize;
+        }
+        self
+    }
+
     /// Swaps two dimensions.
     pub fn transpose(&self, dim0: isize, dim1: isize) -> Result<Layout> {
         let (a, b) = (
@@ -332,11 +341,8 @@ impl Layout {
             });
         }
         let mut out = self.clone();
-        if length > 0 {
-            out.offset = (self.offset as isize + s * self.strides[d]) as usize;
-        }
         out.shape[d] = length;
-        Ok(out)
+        Ok(out.shifted(s * self.strides[d]))
     }
 
     /// Python-style slice `start:stop:step` of dimension `dim`; bounds clamp as in Python and
@@ -354,16 +360,12 @@ impl Layout {
         }
         let (first, len) = slice_indices(self.shape[d], start, stop, step);
         let mut out = self.clone();
-        if len > 0 {
-            out.offset = (self.offset as isize + first * self.strides[d]) as usize;
-        }
         out.shape[d] = len;
-        out.strides[d] = self.strides[d] * step;
-        if len <= 1 {
-            // A stride that is never stepped must not be able to overflow later arithmetic.
-            out.strides[d] = self.strides[d];
+        if len > 1 {
+            // Only a stride that is stepped gets multiplied: `len > 1` bounds it by L2.
+            out.strides[d] = self.strides[d] * step;
         }
-        Ok(out)
+        Ok(out.shifted(first * self.strides[d]))
     }
 
     /// Removes dimension `dim`, fixing it at `index` (negative counts from the end).
@@ -383,10 +385,9 @@ impl Layout {
             });
         }
         let mut out = self.clone();
-        out.offset = (self.offset as isize + i * self.strides[d]) as usize;
         out.shape.remove(d);
         out.strides.remove(d);
-        Ok(out)
+        Ok(out.shifted(i * self.strides[d]))
     }
 
     /// Broadcasts to `sizes` (−1 keeps a size): size-1 dimensions and new leading dimensions

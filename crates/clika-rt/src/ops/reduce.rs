@@ -6,7 +6,7 @@
 
 use crate::dtype::Element;
 use crate::layout::{normalize_dim, DimVec, Layout, MAX_DIMS};
-use crate::ops::strided::for_each_offset;
+use crate::ops::strided::{for_each_offset, walk};
 use crate::{DType, Error, Result, Tensor};
 
 const BLOCK: usize = 4096;
@@ -139,18 +139,18 @@ fn reduce_typed<S: Element, D: Element>(
     for_each_offset(kept, |base| {
         let value = if S::DTYPE.is_float() || mean {
             let mut acc = BlockedSum::default();
-            for_each_offset(red, |rel| {
-                // SAFETY: `base + rel` is an element of `t` (kept index + reduced index), in
-                // bounds by L3; the dtype is `S`.
-                acc.add(unsafe { t.load::<S>(base + rel) }.to_f64())
+            walk(red.shape(), red.strides(), base, |off| {
+                // SAFETY: `off` is an element of `t` (a kept index completed by a reduced
+                // index), in bounds by L3; the dtype is `S`.
+                acc.add(unsafe { t.load::<S>(off) }.to_f64())
             });
             let s = acc.finish();
             D::from_f64(if mean { s / count as f64 } else { s })
         } else {
             let mut acc: i64 = 0;
-            for_each_offset(red, |rel| {
+            walk(red.shape(), red.strides(), base, |off| {
                 // SAFETY: as above.
-                acc = acc.wrapping_add(unsafe { t.load::<S>(base + rel) }.to_i64())
+                acc = acc.wrapping_add(unsafe { t.load::<S>(off) }.to_i64())
             });
             D::from_i64(acc)
         };

@@ -4,19 +4,25 @@ use crate::layout::{Layout, MAX_DIMS};
 
 /// Calls `f` with the absolute element offset of every element of `layout`, in row-major
 /// (logical) order. Every offset passed is reachable, hence in bounds by L3.
-pub(crate) fn for_each_offset(layout: &Layout, mut f: impl FnMut(usize)) {
-    if layout.numel() == 0 {
+pub(crate) fn for_each_offset(layout: &Layout, f: impl FnMut(usize)) {
+    walk(layout.shape(), layout.strides(), layout.offset(), f);
+}
+
+/// Calls `f` with `start + Σ i_k · strides_k` for every index of `shape`, in row-major order.
+/// When `shape`/`strides` are some dimensions of a valid layout and `start` the absolute
+/// offset of an element whose remaining dimensions are fixed, every offset is reachable.
+pub(crate) fn walk(shape: &[usize], strides: &[isize], start: usize, mut f: impl FnMut(usize)) {
+    if shape.contains(&0) {
         return;
     }
-    let (shape, strides) = (layout.shape(), layout.strides());
     let nd = shape.len();
     if nd == 0 {
-        f(layout.offset());
+        f(start);
         return;
     }
     let (inner_n, inner_s) = (shape[nd - 1], strides[nd - 1]);
     let mut idx = [0usize; MAX_DIMS];
-    let mut base = layout.offset() as isize;
+    let mut base = start as isize;
     loop {
         let mut o = base;
         for _ in 0..inner_n {
