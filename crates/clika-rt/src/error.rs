@@ -217,6 +217,20 @@ pub enum Error {
         /// Why the memory is read-only.
         reason: &'static str,
     },
+    /// A reduction without an identity over no elements.
+    #[error(
+        "{op}() of an empty tensor (or over an empty dimension) is undefined; check numel() first"
+    )]
+    EmptyReduction {
+        /// The reduction.
+        op: &'static str,
+    },
+    /// A safe in-place write to memory another tensor or view can see.
+    #[error("{op}: the tensor shares its memory with other tensors or views, so a safe in-place write could race with them; drop the other references, write into contiguous_copy(), or use the unsafe *_shared form")]
+    SharedWrite {
+        /// The operation.
+        op: &'static str,
+    },
     /// A device string that does not parse.
     #[error("unknown device {text:?}; expected \"cpu\", \"gpu:N\", \"cuda:N\", \"vulkan:N\" or \"auto\"")]
     ParseDevice {
@@ -302,10 +316,12 @@ impl Error {
             E::DTypeMismatch { .. } | E::UnsupportedDType { .. } | E::ParseDType { .. } => {
                 ErrorKind::DType
             }
-            E::NotScalar { .. } | E::ZeroStep | E::ParseDevice { .. } | E::OutOfRange { .. } => {
-                ErrorKind::InvalidArgument
-            }
-            E::ReadOnly { .. } => ErrorKind::ReadOnly,
+            E::NotScalar { .. }
+            | E::EmptyReduction { .. }
+            | E::ZeroStep
+            | E::ParseDevice { .. }
+            | E::OutOfRange { .. } => ErrorKind::InvalidArgument,
+            E::ReadOnly { .. } | E::SharedWrite { .. } => ErrorKind::ReadOnly,
             E::DeviceUnavailable { .. } | E::DeviceMismatch { .. } => ErrorKind::Device,
             E::OutOfMemory { .. } => ErrorKind::OutOfMemory,
             E::Internal { .. } => ErrorKind::Internal,

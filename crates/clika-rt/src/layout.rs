@@ -186,24 +186,6 @@ impl Layout {
         Ok(ForeignLayout { layout, span })
     }
 
-    /// Builds a layout from trusted parts without checking invariants.
-    ///
-    /// The caller upholds L1–L3 for the storage this layout will view; violating them is not
-    /// undefined behaviour by itself, but accessors would then read out of bounds, so only
-    /// crate code that has proven the invariants calls this.
-    pub(crate) fn from_parts(
-        shape: DimVec<usize>,
-        strides: DimVec<isize>,
-        offset: usize,
-    ) -> Layout {
-        debug_assert_eq!(shape.len(), strides.len());
-        Layout {
-            shape,
-            strides,
-            offset,
-        }
-    }
-
     /// Checks L3: every reachable element lies in `0..storage_len` (in elements).
     pub fn check_within(&self, storage_len: usize) -> bool {
         if self.numel() == 0 {

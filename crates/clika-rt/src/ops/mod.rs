@@ -1,10 +1,37 @@
 //! Operations. Each is a free function here (mirroring the C++ `ClikaRT::ops` namespace) and
 //! a method on [`Tensor`](crate::Tensor). Ops allocate their results from the pool and never
-//! write their inputs.
+//! write their inputs, except the explicit in-place forms and the `*_owned` forms, which
+//! reuse an input's memory only when nothing else can see it.
 
+mod binary;
 mod copy;
+mod inplace;
+pub(crate) mod iter;
+mod join;
+mod kernel;
+mod matmul;
+mod methods;
+pub(crate) mod num;
+mod promote;
 mod reduce;
+mod select;
 pub(crate) mod strided;
+mod unary;
 
+pub use binary::{
+    add, binary, binary_owned, binary_scalar, broadcast_shapes, div, eq, ge, gt, le, lt, maximum,
+    minimum, mul, ne, pow, scalar_binary, sub, BinaryOp,
+};
 pub use copy::{contiguous, to_dtype};
-pub use reduce::{mean, mean_dims, sum, sum_dims};
+pub use join::{cat, stack};
+pub use matmul::matmul;
+pub use promote::{float_type, result_type, scalar_result_type, Scalar};
+pub use reduce::{
+    argmax, argmax_dim, argmin, argmin_dim, log_softmax, max, max_dims, mean, mean_dims, min,
+    min_dims, prod, prod_dims, softmax, std_dims, sum, sum_dims, var_dims,
+};
+pub use select::{clamp, where_};
+pub use unary::{
+    abs, cos, erf, exp, gelu, log, neg, relu, rsqrt, sigmoid, silu, sin, sqrt, tanh, unary,
+    unary_owned, UnaryOp,
+};

@@ -1,0 +1,156 @@
+//! In-place operations: `fill_`, `copy_` and `op_` (e.g. `add_`).
+//!
+//! Writing memory that another tensor can see would let safe code race with itself, so the
+//! safe methods require the tensor to be the only reference to its storage
+//! ([`Tensor::is_exclusive`]); the `unsafe …_shared` forms write through views of shared
+//! storage and make the caller promise no concurrent access (the C ABI and Python use them,
+//! with the same contract as PyTorch and numpy).
+
+use super::binary::{as_operand, broadcast_shapes, check_devices, run, BinaryOp};
+use super::kernel::map1;
+use crate::dtype::{cast, Element};
+use crate::error::dims_i64;
+use crate::{Error, Result, Tensor};
+
+impl Tensor {
+    /// Whether this tensor may be written through safe methods: its storage is writable and
+    /// no other tensor or view shares it.
+    pub fn is_exclusive(&self) -> bool {
+        self.storage().is_writable() && self.storage().is_unique()
+    }
+
+    /// Whether the runtime may overwrite this tensor's memory with a result: exclusive, and
+    /// runtime-owned or adopted (never borrowed or kept-alive foreign memory).
+    pub(crate) fn may_overwrite(&self) -> bool {
+        self.is_exclusive() && self.owner_kind().runtime_may_reuse()
+    }
+
+    fn ensure_exclusive(&self, op: &'static str) -> Result<()> {
+        if !self.storage().is_writable() {
+            return Err(Error::ReadOnly {
+                reason: "its owner only grants read access",
+            });
+        }
+        if !self.storage().is_unique() {
+            return Err(Error::SharedWrite { op });
+        }
+        Ok(())
+    }
+
+    /// Sets every element to `value` (converted to the dtype).
+    pub fn fill_(&mut self, value: f64) -> Result<()> {
+        self.ensure_exclusive("fill_")?;
+        // SAFETY: exclusive (checked): nobody else can read or write this storage.
+        unsafe { self.fill_shared(value) }
+    }
+
+    /// Copies `src` (broadcast to this shape, converted to this dtype) into this tensor.
+    pub fn copy_(&mut self, src: &Tensor) -> Result<()> {
+        self.ensure_exclusive("copy_")?;
+        // SAFETY: exclusive (checked).
+        unsafe { self.copy_shared(src) }
+    }
+
+    /// `self = op(self, other)` in place; the result is converted to this tensor's dtype
+    /// and must broadcast to its shape.
+    pub fn binary_(&mut self, op: BinaryOp, other: &Tensor) -> Result<()> {
+        self.ensure_exclusive(op.name())?;
+        // SAFETY: exclusive (checked).
+        unsafe { self.binary_shared(op, other) }
+    }
+
+    /// `self += other`.
+    pub fn add_(&mut self, other: &Tensor) -> Result<()> {
+        self.binary_(BinaryOp::Add, other)
+    }
+
+    /// `self *= other`.
+    pub fn mul_(&mut self, other: &Tensor) -> Result<()> {
+        self.binary_(BinaryOp::Mul, other)
+    }
+
+    /// [`fill_`](Tensor::fill_) through a possibly shared view.
+    ///
+    /// # Safety
+    /// The memory must be writable (a borrowed buffer must permit writes), and no other
+    /// thread may read or write the elements this view reaches during the call.
+    pub unsafe fn fill_shared(&self, value: f64) -> Result<()> {
+        self.ensure_cpu("fill_")?;
+        self.ensure_writable()?;
+        crate::dispatch_dtype!(self.dtype(), T => {
+            let v = T::from_f64(value);
+            // SAFETY: the caller excludes concurrent access; input and output are this
+            // tensor exactly.
+            unsafe { map1::<T, T>(self, self, move |_| v) };
+        });
+        Ok(())
+    }
+
+    /// [`copy_`](Tensor::copy_) through a possibly shared view. A source that overlaps this
+    /// tensor's memory is read in full before anything is written.
+    ///
+    /// # Safety
+    /// As for [`fill_shared`](Tensor::fill_shared).
+    pub unsafe fn copy_shared(&self, src: &Tensor) -> Result<()> {
+        check_devices("copy_", self, src)?;
+        self.ensure_writable()?;
+        let shape = broadcast_shapes(src.shape(), self.shape())?;
+        if shape.as_slice() != self.shape() {
+            return Err(Error::ShapeMismatch {
+                op: "copy_",
+                expected: dims_i64(self.shape()),
+                got: dims_i64(src.shape()),
+            });
+        }
+        let src = self.detach_overlap(src)?;
+        let src = as_operand(&src, src.dtype(), self.shape())?;
+        crate::dispatch_dtype!(src.dtype(), S => crate::dispatch_dtype!(self.dtype(), D => {
+            // SAFETY: the caller excludes concurrent access; `src` no longer shares memory
+            // with `self` unless it is `self` exactly.
+            unsafe { map1::<S, D>(&src, self, cast::<S, D>) }
+        }));
+        Ok(())
+    }
+
+    /// `op_` through a possibly shared view.
+    ///
+    /// # Safety
+    /// As for [`fill_shared`](Tensor::fill_shared).
+    pub unsafe fn binary_shared(&self, op: BinaryOp, other: &Tensor) -> Result<()> {
+        check_devices(op.name(), self, other)?;
+        self.ensure_writable()?;
+        let (cd, od) = op.dtypes(self.dtype(), other.dtype())?;
+        if od != self.dtype() || cd != od {
+            let r = super::binary::binary(op, self, other)?;
+            // SAFETY: forwarded from the caller.
+            return unsafe { self.copy_shared(&r) };
+        }
+        let other = self.detach_overlap(other)?;
+        let other = as_operand(&other, cd, self.shape())?;
+        // SAFETY: the caller excludes concurrent access; the output is `self` exactly, and
+        // `other` no longer overlaps it.
+        unsafe { run(op, self, &other, self, cd) };
+        Ok(())
+    }
+
+    fn ensure_writable(&self) -> Result<()> {
+        if self.storage().is_writable() {
+            Ok(())
+        } else {
+            Err(Error::ReadOnly {
+                reason: "its owner only grants read access",
+            })
+        }
+    }
+
+    /// `src`, or a private copy of it when it shares this tensor's storage under another
+    /// layout (so reading it while writing `self` cannot see half-written values).
+    fn detach_overlap(&self, src: &Tensor) -> Result<Tensor> {
+        let same = src.layout() == self.layout() && src.dtype() == self.dtype();
+        if src.storage().same_as(self.storage()) && !same {
+            src.contiguous_copy()
+        } else {
+            Ok(src.clone())
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! Elementwise kernels over any layout: operands are coalesced, rows are walked with their
+//! innermost strides, and large work is split across threads.
+//!
+//! Inner loops use raw pointers (never slices), because the output may be one of the inputs
+//! (in-place ops and buffer reuse) and because `bool` inputs must be loaded as bytes.
+
+use super::iter::{for_each_piece, Coalesced, SendPtr};
+use crate::dtype::Element;
+use crate::Tensor;
+
+/// Typed pointer to a tensor's first element.
+fn base<T>(t: &Tensor) -> SendPtr<T> {
+    SendPtr(t.data_ptr().cast::<T>())
+}
+
+/// `out[i] = f(a[i])` for every index of `out`'s shape; `a` has that shape (broadcast views
+/// with stride 0 are fine).
+///
+/// # Safety
+/// `a` and `out` must be host tensors of element types `A` and `O`, with `a.shape() ==
+/// out.shape()`; `out` must be writable and not read or written by anyone else during the
+/// call; `out` may be `a` itself (same layout) but must not otherwise overlap `a`.
+pub(crate) unsafe fn map1<A: Element, O: Element>(
+    a: &Tensor,
+    out: &Tensor,
+    f: impl Fn(A) -> O + Sync + Send,
+) {
+    debug_assert_eq!(a.shape(), out.shape());
+    let co = Coalesced::<2>::new(out.shape(), [a.strides(), out.strides()]);
+    let (pa, po) = (base::<A>(a), base::<O>(out));
+    let [sa, so] = co.inner_strides();
+    for_each_piece(co.rows(), co.inner(), |row, start, len| {
+        let [oa, oo] = co.row_offsets(row);
+        let (s, pa, po) = (start as isize, pa, po);
+        // SAFETY: row `row`, elements `start..start + len`, of both operands are in bounds
+        // (L3 for each tensor's layout, which the coalesced strides walk exactly); pieces
+        // are disjoint, so no two threads write the same output element.
+        unsafe {
+            let a0 = pa.0.offset(oa + s * sa);
+            let o0 = po.0.offset(oo + s * so);
+            if sa == 1 && so == 1 {
+                for i in 0..len {
+                    o0.add(i).write(f(A::load(a0.add(i))));
+                }
+            } else {
+                for i in 0..len as isize {
+                    o0.offset(i * so).write(f(A::load(a0.offset(i * sa))));
+                }
+            }
+        }
+    });
+}
+
+/// `out[i] = f(a[i], b[i])` for every index of `out`'s shape; `a` and `b` have that shape.
+///
+/// # Safety
+/// As for [`map1`], for both inputs.
+pub(crate) unsafe fn map2<A: Element, B: Element, O: Element>(
+    a: &Tensor,
+    b: &Tensor,
+    out: &Tensor,
+    f: impl Fn(A, B) -> O + Sync + Send,
+) {
+    debug_assert_eq!(a.shape(), out.shape());
+    debug_assert_eq!(b.shape(), out.shape());
+    let co = Coalesced::<3>::new(out.shape(), [a.strides(), b.strides(), out.strides()]);
+    let (pa, pb, po) = (base::<A>(a), base::<B>(b), base::<O>(out));
+    let [sa, sb, so] = co.inner_strides();
+    for_each_piece(co.rows(), co.inner(), |row, start, len| {
+        let [oa, ob, oo] = co.row_offsets(row);
+        let (s, pa, pb, po) = (start as isize, pa, pb, po);
+        // SAFETY: as in `map1`: every offset walked is in bounds by L3 and pieces are
+        // disjoint.
+        unsafe {
+            let a0 = pa.0.offset(oa + s * sa);
+            let b0 = pb.0.offset(ob + s * sb);
+            let o0 = po.0.offset(oo + s * so);
+            match (sa, sb, so) {
+                (1, 1, 1) => {
+                    for i in 0..len {
+                        o0.add(i).write(f(A::load(a0.add(i)), B::load(b0.add(i))));
+                    }
+                }
+                (1, 0, 1) => {
+                    let bv = B::load(b0);
+                    for i in 0..len {
+                        o0.add(i).write(f(A::load(a0.add(i)), bv));
+                    }
+                }
+                (0, 1, 1) => {
+                    let av = A::load(a0);
+                    for i in 0..len {
+                        o0.add(i).write(f(av, B::load(b0.add(i))));
+                    }
+                }
+                _ => {
+                    for i in 0..len as isize {
+                        o0.offset(i * so)
+                            .write(f(A::load(a0.offset(i * sa)), B::load(b0.offset(i * sb))));
+                    }
+                }
+            }
+        }
+    });
+}
+
+/// `out[i] = f(c[i], a[i], b[i])` (for `where`); all four have the same shape.
+///
+/// # Safety
+/// As for [`map1`], for all three inputs.
+pub(crate) unsafe fn map3<C: Element, A: Element, B: Element, O: Element>(
+    c: &Tensor,
+    a: &Tensor,
+    b: &Tensor,
+    out: &Tensor,
+    f: impl Fn(C, A, B) -> O + Sync + Send,
+) {
+    let co = Coalesced::<4>::new(
+        out.shape(),
+        [c.strides(), a.strides(), b.strides(), out.strides()],
+    );
+    let (pc, pa, pb, po) = (base::<C>(c), base::<A>(a), base::<B>(b), base::<O>(out));
+    let [sc, sa, sb, so] = co.inner_strides();
+    for_each_piece(co.rows(), co.inner(), |row, start, len| {
+        let [oc, oa, ob, oo] = co.row_offsets(row);
+        let (s, pc, pa, pb, po) = (start as isize, pc, pa, pb, po);
+        // SAFETY: as in `map1`.
+        unsafe {
+            let (c0, a0) = (pc.0.offset(oc + s * sc), pa.0.offset(oa + s * sa));
+            let (b0, o0) = (pb.0.offset(ob + s * sb), po.0.offset(oo + s * so));
+            for i in 0..len as isize {
+                let v = f(
+                    C::load(c0.offset(i * sc)),
+                    A::load(a0.offset(i * sa)),
+                    B::load(b0.offset(i * sb)),
+                );
+                o0.offset(i * so).write(v);
+            }
+        }
+    });
+}

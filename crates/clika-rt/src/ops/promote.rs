@@ -1,0 +1,175 @@
+//! Type promotion for mixed-dtype operations, following numpy 2 (NEP 50) and PyTorch.
+//!
+//! - Two tensors: `Bool` < integers < floats. Among integers the wider wins; a signed and an
+//!   unsigned type meet at the smallest signed type holding both (`UInt8` + `Int8` →
+//!   `Int16`). An integer and a float give the float. `Float16` + `BFloat16` → `Float32`.
+//! - A tensor and a Python-style scalar: the scalar is "weak": it only matters when it is of
+//!   a higher category (bool < int < float) than the tensor, and then the result is the
+//!   default type of its category (`Int64` for int scalars with a `Bool` tensor, `Float32`
+//!   for float scalars with an integer or bool tensor).
+
+use crate::DType;
+
+/// A scalar operand: its category decides promotion, not its width.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Scalar {
+    /// A boolean.
+    Bool(bool),
+    /// An integer.
+    Int(i64),
+    /// A float.
+    Float(f64),
+}
+
+impl Scalar {
+    /// The value as `f64`.
+    pub fn to_f64(self) -> f64 {
+        match self {
+            Scalar::Bool(b) => f64::from(u8::from(b)),
+            Scalar::Int(i) => i as f64,
+            Scalar::Float(f) => f,
+        }
+    }
+
+    fn category(self) -> u8 {
+        match self {
+            Scalar::Bool(_) => 0,
+            Scalar::Int(_) => 1,
+            Scalar::Float(_) => 2,
+        }
+    }
+}
+
+impl From<f64> for Scalar {
+    fn from(v: f64) -> Self {
+        Scalar::Float(v)
+    }
+}
+impl From<f32> for Scalar {
+    fn from(v: f32) -> Self {
+        Scalar::Float(v.into())
+    }
+}
+impl From<i64> for Scalar {
+    fn from(v: i64) -> Self {
+        Scalar::Int(v)
+    }
+}
+impl From<i32> for Scalar {
+    fn from(v: i32) -> Self {
+        Scalar::Int(v.into())
+    }
+}
+impl From<bool> for Scalar {
+    fn from(v: bool) -> Self {
+        Scalar::Bool(v)
+    }
+}
+
+fn category(d: DType) -> u8 {
+    match d {
+        DType::Bool => 0,
+        d if d.is_float() => 2,
+        _ => 1,
+    }
+}
+
+fn int_rank(d: DType) -> (bool, usize) {
+    (matches!(d, DType::UInt8), d.size())
+}
+
+/// The dtype two tensor operands promote to.
+pub fn result_type(a: DType, b: DType) -> DType {
+    use DType::*;
+    if a == b {
+        return a;
+    }
+    match (category(a), category(b)) {
+        (ca, cb) if ca != cb => {
+            if ca > cb {
+                a
+            } else {
+                b
+            }
+        }
+        (2, _) => match (a, b) {
+            (Float64, _) | (_, Float64) => Float64,
+            (Float32, _) | (_, Float32) => Float32,
+            _ => Float32, // Float16 with BFloat16
+        },
+        _ => {
+            let ((ua, sa), (ub, sb)) = (int_rank(a), int_rank(b));
+            match (ua, ub) {
+                (true, false) | (false, true) => {
+                    let signed_size = if ua { sb } else { sa };
+                    if signed_size > 1 {
+                        if ua {
+                            b
+                        } else {
+                            a
+                        }
+                    } else {
+                        Int16
+                    }
+                }
+                _ => {
+                    if sa >= sb {
+                        a
+                    } else {
+                        b
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The dtype a tensor of `t` and a weak scalar promote to.
+pub fn scalar_result_type(t: DType, s: Scalar) -> DType {
+    match (category(t), s.category()) {
+        (ct, cs) if cs <= ct => t,
+        (_, 1) => DType::Int64,
+        _ => DType::Float32,
+    }
+}
+
+/// The dtype true division and float-only functions compute in: floats keep their type,
+/// integers and bools give `Float32` (PyTorch's default float).
+pub fn float_type(d: DType) -> DType {
+    if d.is_float() {
+        d
+    } else {
+        DType::Float32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use DType::*;
+
+    #[test]
+    fn tensor_promotion_table() {
+        assert_eq!(result_type(UInt8, Int8), Int16);
+        assert_eq!(result_type(UInt8, Int32), Int32);
+        assert_eq!(result_type(Int8, Int64), Int64);
+        assert_eq!(result_type(Bool, UInt8), UInt8);
+        assert_eq!(result_type(Int64, Float16), Float16);
+        assert_eq!(result_type(Float16, BFloat16), Float32);
+        assert_eq!(result_type(Float32, Float64), Float64);
+        for a in DType::ALL {
+            for b in DType::ALL {
+                assert_eq!(result_type(a, b), result_type(b, a), "{a} {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn weak_scalars() {
+        assert_eq!(scalar_result_type(Int8, Scalar::Int(1000)), Int8);
+        assert_eq!(scalar_result_type(Int32, Scalar::Float(0.5)), Float32);
+        assert_eq!(scalar_result_type(Float16, Scalar::Float(1e10)), Float16);
+        assert_eq!(scalar_result_type(Bool, Scalar::Int(2)), Int64);
+        assert_eq!(scalar_result_type(Bool, Scalar::Bool(true)), Bool);
+    }
+}

@@ -1,0 +1,37 @@
+//! Selection: `where` and `clamp`.
+
+use super::binary::{as_operand, binary_scalar, broadcast_shapes, check_devices, BinaryOp};
+use super::kernel::map3;
+use super::promote::{result_type, Scalar};
+use crate::{DType, Result, Tensor};
+
+/// `cond ? a : b` elementwise, broadcasting all three; the result has `a` and `b`'s promoted
+/// dtype. `cond` is read as booleans (non-zero is true).
+pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    check_devices("where", cond, a)?;
+    check_devices("where", a, b)?;
+    let dtype = result_type(a.dtype(), b.dtype());
+    let shape = broadcast_shapes(&broadcast_shapes(cond.shape(), a.shape())?, b.shape())?;
+    let c = as_operand(cond, DType::Bool, &shape)?;
+    let (a, b) = (as_operand(a, dtype, &shape)?, as_operand(b, dtype, &shape)?);
+    let out = Tensor::alloc(&shape, dtype, c.device(), false)?;
+    crate::dispatch_dtype!(dtype, T => {
+        // SAFETY: `out` is fresh, exclusively held and of the common shape and dtype; the
+        // inputs are broadcast views of that shape.
+        unsafe { map3::<bool, T, T, T>(&c, &a, &b, &out, |c, x, y| if c { x } else { y }) }
+    });
+    Ok(out)
+}
+
+/// Limits every element to `[min, max]` (either bound optional). NaN stays NaN.
+pub fn clamp(t: &Tensor, min: Option<Scalar>, max: Option<Scalar>) -> Result<Tensor> {
+    let lo = match min {
+        Some(m) => binary_scalar(BinaryOp::Maximum, t, m)?,
+        None => t.clone(),
+    };
+    match max {
+        Some(m) => binary_scalar(BinaryOp::Minimum, &lo, m),
+        None if min.is_some() => Ok(lo),
+        None => t.contiguous_copy(),
+    }
+}
