@@ -192,7 +192,7 @@ pub fn binary_owned(op: BinaryOp, a: Tensor, b: &Tensor) -> Result<Tensor> {
     Ok(a)
 }
 
-/// `op(a, s)` with a weak scalar (see [`super::promote`]).
+/// `op(a, s)` with a weak scalar (see [`Scalar`] and [`scalar_result_type`](super::scalar_result_type)).
 pub fn binary_scalar(op: BinaryOp, a: &Tensor, s: Scalar) -> Result<Tensor> {
     let st = scalar_tensor(a, s)?;
     binary(op, a, &st)
