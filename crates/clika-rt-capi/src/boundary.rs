@@ -3,13 +3,15 @@
 //! A Rust panic must never unwind into C (undefined behaviour) nor abort the host program:
 //! [`guard`] catches it and turns it into `CRT_STATUS_INTERNAL` with the panic's message, and
 //! [`quietly`] does the same for the functions that return nothing (the `*_free` family).
+//! The few exports outside both (`crt_error_status`, `crt_error_message`, `crt_status_name`,
+//! `crt_version`) only read a field or a constant and cannot panic.
 //! Dropping a panic payload can itself panic; such a payload is leaked, never unwound.
 
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
 
-use crate::error::{crt_error, crt_status, CapiError, CRT_STATUS_INTERNAL, CRT_STATUS_OK};
+use crate::error::{crt_error, crt_status, CapiError, CRT_STATUS_OK};
 
 /// Runs `f` inside the boundary; reports its error through `err` (which may be NULL).
 ///
@@ -47,14 +49,6 @@ pub fn quietly(f: impl FnOnce()) {
     if let Err(payload) = catch_unwind(AssertUnwindSafe(f)) {
         drop_payload(payload);
     }
-}
-
-/// Like [`guard`] for a function that reports its failure in its return value only.
-pub fn guard_status(f: impl FnOnce() -> crt_status) -> crt_status {
-    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|payload| {
-        drop_payload(payload);
-        CRT_STATUS_INTERNAL
-    })
 }
 
 /// The text of a panic payload (`&str` and `String` payloads; others are named as such).

@@ -7,21 +7,21 @@
 //! `include/ClikaRT/clika_rt.h` is the header-only C++17 API over it.
 //!
 //! Conventions every export follows:
-//! - it runs inside a panic boundary ([`boundary`]): a Rust panic becomes
+//! - it runs inside a panic boundary (`boundary.rs`): a Rust panic becomes
 //!   `CRT_STATUS_INTERNAL`, never an abort or an unwind into C;
 //! - fallible functions return a [`crt_status`] and take `crt_error **err` last: on failure,
 //!   when `err` is not NULL, `*err` receives an error the caller frees with
-//!   [`crt_error_free`]; on success `*err` is set to NULL;
+//!   [`crt_error_free`](error::crt_error_free); on success `*err` is set to NULL;
 //! - NULL handles and NULL out-pointers are rejected with `CRT_STATUS_NULL_POINTER`;
 //! - out-pointers are checked before any work is done, and handle out-pointers are set to
 //!   NULL on failure;
-//! - raw pointers are turned into references in one module ([`ffi`]) only.
+//! - raw pointers are turned into references in one module (`ffi.rs`) only.
 
 pub mod access;
-pub mod boundary;
+mod boundary;
 pub mod device;
 pub mod error;
-pub mod ffi;
+mod ffi;
 pub mod tensor;
 pub mod testing;
 pub mod types;
