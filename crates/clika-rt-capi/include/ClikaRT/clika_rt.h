@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -197,9 +198,30 @@ inline void run_deleter(void* data, void* ctx) noexcept {
     delete d;
 }
 
+/// Whether a deleter argument is "no deleter" (nullptr, a null function pointer, an empty
+/// std::function): such a from_blob borrows, as a NULL deleter does in the C ABI.
+template <class F>
+bool is_null_callable(const F&) noexcept {
+    return false;
+}
+template <class R, class... A>
+bool is_null_callable(R (*f)(A...)) noexcept {
+    return f == nullptr;
+}
+template <class R, class... A>
+bool is_null_callable(const std::function<R(A...)>& f) noexcept {
+    return !f;
+}
+inline bool is_null_callable(std::nullptr_t) noexcept { return true; }
+
 template <class F>
 std::unique_ptr<DeleterBase> make_deleter(F&& f) {
-    return std::unique_ptr<DeleterBase>(new DeleterImpl<std::decay_t<F>>(std::forward<F>(f)));
+    if constexpr (std::is_null_pointer<std::decay_t<F>>::value) {
+        return nullptr;
+    } else {
+        if (is_null_callable(f)) return nullptr;
+        return std::unique_ptr<DeleterBase>(new DeleterImpl<std::decay_t<F>>(std::forward<F>(f)));
+    }
 }
 
 /// The element type of a C++ type, for from_data.
@@ -244,7 +266,9 @@ public:
                             const BlobOptions& options = {}) {
         return wrap(data, shape, nullptr, dtype, options, nullptr);
     }
-    /// Adopts row-major memory: `deleter(data)` runs once when the last tensor drops.
+    /// Adopts row-major memory: `deleter(data)` runs once when the last tensor drops. Any
+    /// callable taking `void*` (a null function pointer, an empty std::function or nullptr
+    /// means no deleter: the memory is borrowed).
     template <class F>
     static Tensor from_blob(void* data, const Shape& shape, DataType dtype,
                             const BlobOptions& options, F&& deleter) {

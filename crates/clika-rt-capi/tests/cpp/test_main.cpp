@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -72,6 +73,18 @@ void throwing_deleter_is_swallowed() {
     }
     CHECK(calls == 1);
     std::printf("ok    a throwing deleter is swallowed and still runs once\n");
+}
+
+void null_deleters_borrow() {
+    float buf[2] = {1.0F, 2.0F};
+    void (*no_fn)(void*) = nullptr;
+    const std::function<void(void*)> empty;
+    const Tensor a = Tensor::from_blob(buf, {2}, DataType::Float32, {}, nullptr);
+    const Tensor b = Tensor::from_blob(buf, {2}, DataType::Float32, {}, no_fn);
+    const Tensor c = Tensor::from_blob(buf, {1, 2}, {2, 1}, DataType::Float32, {}, empty);
+    CHECK(a.sum().item<float>() == 3.0F && b.sum().item<float>() == 3.0F);
+    CHECK(c.sum().item<float>() == 3.0F);
+    std::printf("ok    a null deleter (nullptr, null pointer, empty std::function) borrows\n");
 }
 
 void failed_from_blob_does_not_call_the_deleter() {
@@ -170,6 +183,7 @@ void everyday_api() {
 int main() {
     deleter_once_after_last_copy_and_view();
     throwing_deleter_is_swallowed();
+    null_deleters_borrow();
     failed_from_blob_does_not_call_the_deleter();
     panic_comes_back_as_error();
     null_handles_are_rejected();

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "check.h"
@@ -32,6 +33,27 @@ void run_second_tu_tests() {
     CHECK(*count == 1);
     CHECK(count.use_count() == 1);  // the runtime freed the callable with its captures
     std::printf("ok    [tu2] capturing move-only lambda deleter runs once, captures freed\n");
+
+    // The last reference dropped on another thread: the deleter runs there, once.
+    std::thread::id deleted_on;
+    int calls = 0;
+    {
+        auto* floats = new float[4]{1.0F, 2.0F, 3.0F, 4.0F};
+        Tensor t = Tensor::from_blob(floats, {4}, DataType::Float32, {}, [&](void* p) {
+            ++calls;
+            deleted_on = std::this_thread::get_id();
+            delete[] static_cast<float*>(p);
+        });
+        std::thread worker([moved = std::move(t)]() mutable {
+            CHECK(moved.sum().item<float>() == 10.0F);
+            moved = Tensor();  // the last reference, dropped on this thread
+        });
+        const std::thread::id worker_id = worker.get_id();
+        worker.join();
+        CHECK(deleted_on == worker_id);
+    }
+    CHECK(calls == 1);
+    std::printf("ok    [tu2] the deleter runs once, on the thread that drops the last reference\n");
 
     // The same header types work across translation units.
     const Tensor z = Tensor::zeros({3}, DataType::Float64);
