@@ -1,0 +1,662 @@
+// ClikaRT C++ API: a header-only C++17 wrapper over the C ABI in <ClikaRT/clika_rt_c.h>.
+//
+// Thin RAII only, no logic beyond forwarding:
+//  - ClikaRT::Tensor owns one reference to a tensor; copying it bumps the reference count
+//    (no data is copied), moving it is free, and the destructor drops the reference.
+//  - Every failure throws ClikaRT::Error (a std::runtime_error with the C status).
+//  - Tensor::from_blob wraps memory you own without copying. Without a deleter the memory is
+//    BORROWED: keep it alive, and its layout unchanged, while any tensor over it exists. With
+//    a deleter (any callable taking void*) it is ADOPTED: the deleter runs exactly once, when
+//    the last tensor over the memory drops; an exception it throws is caught and swallowed
+//    here and never crosses into the runtime. If from_blob throws, ownership was NOT taken:
+//    the deleter is not called and you still own the buffer.
+//
+// Link with `pkg-config --cflags --libs clika_rt`, or CMake's find_package(ClikaRT) and the
+// target ClikaRT::clika_rt.
+#ifndef CLIKA_RT_HPP
+#define CLIKA_RT_HPP
+
+#include <ClikaRT/clika_rt_c.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace ClikaRT {
+
+/// The C ABI's status codes (stable numbers).
+enum class Status : std::uint32_t {
+    Ok = CRT_STATUS_OK,
+    NullPointer = CRT_STATUS_NULL_POINTER,
+    InvalidShape = CRT_STATUS_INVALID_SHAPE,
+    Misaligned = CRT_STATUS_MISALIGNED,
+    DType = CRT_STATUS_DTYPE,
+    Layout = CRT_STATUS_LAYOUT,
+    Index = CRT_STATUS_INDEX,
+    OutOfMemory = CRT_STATUS_OUT_OF_MEMORY,
+    Device = CRT_STATUS_DEVICE,
+    ReadOnly = CRT_STATUS_READ_ONLY,
+    InvalidArgument = CRT_STATUS_INVALID_ARGUMENT,
+    Internal = CRT_STATUS_INTERNAL,
+};
+
+/// Every runtime failure: the status and the runtime's message (which names the fix).
+class Error : public std::runtime_error {
+public:
+    Error(Status status, const std::string& message)
+        : std::runtime_error(message), status_(status) {}
+    Status status() const noexcept { return status_; }
+
+private:
+    Status status_;
+};
+
+/// Element types (the numbers are the C ABI's CRT_DTYPE_*).
+enum class DataType : std::uint32_t {
+    Float32 = CRT_DTYPE_FLOAT32,
+    Float64 = CRT_DTYPE_FLOAT64,
+    Float16 = CRT_DTYPE_FLOAT16,
+    BFloat16 = CRT_DTYPE_BFLOAT16,
+    Int8 = CRT_DTYPE_INT8,
+    Int16 = CRT_DTYPE_INT16,
+    Int32 = CRT_DTYPE_INT32,
+    Int64 = CRT_DTYPE_INT64,
+    UInt8 = CRT_DTYPE_UINT8,
+    Bool = CRT_DTYPE_BOOL,
+};
+
+/// The name the runtime prints ("Float32").
+inline const char* dtype_name(DataType d) noexcept {
+    switch (d) {
+        case DataType::Float32: return "Float32";
+        case DataType::Float64: return "Float64";
+        case DataType::Float16: return "Float16";
+        case DataType::BFloat16: return "BFloat16";
+        case DataType::Int8: return "Int8";
+        case DataType::Int16: return "Int16";
+        case DataType::Int32: return "Int32";
+        case DataType::Int64: return "Int64";
+        case DataType::UInt8: return "UInt8";
+        case DataType::Bool: return "Bool";
+    }
+    return "Unknown";
+}
+
+inline std::ostream& operator<<(std::ostream& os, DataType d) { return os << dtype_name(d); }
+
+/// Device kinds (the numbers are the C ABI's CRT_DEVICE_*).
+enum class DeviceKind : std::uint32_t { CPU = CRT_DEVICE_CPU, GPU = CRT_DEVICE_GPU };
+
+/// A device: kind and ordinal.
+class Device {
+public:
+    constexpr Device() noexcept = default;
+    constexpr Device(DeviceKind kind, std::uint32_t ordinal) noexcept
+        : kind_(kind), ordinal_(ordinal) {}
+    static constexpr Device cpu() noexcept { return Device(); }
+    static constexpr Device gpu(std::uint32_t ordinal = 0) noexcept {
+        return Device(DeviceKind::GPU, ordinal);
+    }
+    constexpr DeviceKind kind() const noexcept { return kind_; }
+    constexpr std::uint32_t ordinal() const noexcept { return ordinal_; }
+    constexpr bool is_cpu() const noexcept { return kind_ == DeviceKind::CPU; }
+    /// "CPU" or "GPU:N", as the runtime prints it.
+    std::string str() const {
+        return is_cpu() ? std::string("CPU") : "GPU:" + std::to_string(ordinal_);
+    }
+    constexpr crt_device c() const noexcept {
+        return crt_device{static_cast<crt_device_kind>(kind_), ordinal_};
+    }
+    static constexpr Device from_c(crt_device d) noexcept {
+        return Device(static_cast<DeviceKind>(d.kind), d.ordinal);
+    }
+    friend constexpr bool operator==(Device a, Device b) noexcept {
+        return a.kind_ == b.kind_ && a.ordinal_ == b.ordinal_;
+    }
+    friend constexpr bool operator!=(Device a, Device b) noexcept { return !(a == b); }
+
+private:
+    DeviceKind kind_ = DeviceKind::CPU;
+    std::uint32_t ordinal_ = 0;
+};
+
+inline std::ostream& operator<<(std::ostream& os, Device d) { return os << d.str(); }
+
+/// Sizes or strides (strides are in elements).
+using Shape = std::vector<std::int64_t>;
+
+/// How Tensor::from_blob treats the memory; `{}` means: on the CPU, not pinned, writable.
+struct BlobOptions {
+    /// Where the memory lives.
+    Device device = Device::cpu();
+    /// Asserts the pages are already page-locked for this device (a tag only; pins nothing).
+    std::optional<Device> pinned_for = std::nullopt;
+    /// The runtime must never write this memory.
+    bool read_only = false;
+};
+
+namespace detail {
+
+struct ErrorFree {
+    void operator()(crt_error* e) const noexcept { crt_error_free(e); }
+};
+struct TensorFree {
+    void operator()(crt_tensor* t) const noexcept { crt_tensor_free(t); }
+};
+struct StringFree {
+    void operator()(char* s) const noexcept { crt_string_free(s); }
+};
+
+/// Throws ClikaRT::Error for a failed status; frees the C error either way.
+inline void check(crt_status status, crt_error* raw) {
+    const std::unique_ptr<crt_error, ErrorFree> err(raw);
+    if (status == CRT_STATUS_OK) return;
+    throw Error(static_cast<Status>(status),
+                err ? std::string(crt_error_message(err.get())) : std::string("unknown error"));
+}
+
+/// Calls `f(&err)` (a C function taking the error out-pointer last) and checks the result.
+template <class F>
+void call(F&& f) {
+    crt_error* err = nullptr;
+    const crt_status status = std::forward<F>(f)(&err);
+    check(status, err);
+}
+
+/// A type-erased deleter, owned by the runtime from the moment from_blob succeeds.
+struct DeleterBase {
+    DeleterBase() = default;
+    DeleterBase(const DeleterBase&) = delete;
+    DeleterBase& operator=(const DeleterBase&) = delete;
+    virtual ~DeleterBase() = default;
+    virtual void run(void* data) = 0;
+};
+
+template <class F>
+struct DeleterImpl final : DeleterBase {
+    explicit DeleterImpl(F fn) : f(std::move(fn)) {}
+    void run(void* data) override { f(data); }
+    F f;
+};
+
+/// The C deleter: runs the callable once, swallows any exception (it must never cross into
+/// the runtime), then frees the callable.
+inline void run_deleter(void* data, void* ctx) noexcept {
+    DeleterBase* d = static_cast<DeleterBase*>(ctx);
+    try {
+        d->run(data);
+    } catch (...) {  // NOLINT(bugprone-empty-catch): documented: a throwing deleter is swallowed
+    }
+    delete d;
+}
+
+/// Whether a deleter argument is "no deleter" (nullptr, a null function pointer, an empty
+/// std::function): such a from_blob borrows, as a NULL deleter does in the C ABI.
+template <class F>
+bool is_null_callable(const F&) noexcept {
+    return false;
+}
+template <class R, class... A>
+bool is_null_callable(R (*f)(A...)) noexcept {
+    return f == nullptr;
+}
+template <class R, class... A>
+bool is_null_callable(const std::function<R(A...)>& f) noexcept {
+    return !f;
+}
+inline bool is_null_callable(std::nullptr_t) noexcept { return true; }
+
+template <class F>
+std::unique_ptr<DeleterBase> make_deleter(F&& f) {
+    if constexpr (std::is_null_pointer<std::decay_t<F>>::value) {
+        return nullptr;
+    } else {
+        if (is_null_callable(f)) return nullptr;
+        return std::unique_ptr<DeleterBase>(new DeleterImpl<std::decay_t<F>>(std::forward<F>(f)));
+    }
+}
+
+/// The element type of a C++ type, for from_data.
+template <class T>
+struct dtype_of;
+template <> struct dtype_of<float> { static constexpr DataType value = DataType::Float32; };
+template <> struct dtype_of<double> { static constexpr DataType value = DataType::Float64; };
+template <> struct dtype_of<std::int8_t> { static constexpr DataType value = DataType::Int8; };
+template <> struct dtype_of<std::int16_t> { static constexpr DataType value = DataType::Int16; };
+template <> struct dtype_of<std::int32_t> { static constexpr DataType value = DataType::Int32; };
+template <> struct dtype_of<std::int64_t> { static constexpr DataType value = DataType::Int64; };
+template <> struct dtype_of<std::uint8_t> { static constexpr DataType value = DataType::UInt8; };
+template <> struct dtype_of<bool> { static constexpr DataType value = DataType::Bool; };
+
+template <class T, class = void>
+struct has_dtype : std::false_type {};
+template <class T>
+struct has_dtype<T, std::void_t<decltype(dtype_of<T>::value)>> : std::true_type {};
+
+}  // namespace detail
+
+/// An n-dimensional strided view of typed memory; see the top of this file for ownership.
+/// A default-constructed Tensor is undefined (defined() is false): using it throws.
+class Tensor {
+public:
+    Tensor() noexcept = default;
+    /// Takes ownership of a C handle (NULL gives an undefined tensor).
+    explicit Tensor(crt_tensor* handle) noexcept : handle_(handle) {}
+    Tensor(const Tensor& other) : handle_(clone_handle(other.handle_.get())) {}
+    Tensor(Tensor&&) noexcept = default;
+    Tensor& operator=(const Tensor& other) {
+        if (this != &other) handle_.reset(clone_handle(other.handle_.get()));
+        return *this;
+    }
+    Tensor& operator=(Tensor&&) noexcept = default;
+    ~Tensor() = default;
+
+    // ---- wrapping memory you own (no copy) ----
+
+    /// Borrows row-major memory.
+    static Tensor from_blob(void* data, const Shape& shape, DataType dtype,
+                            const BlobOptions& options = {}) {
+        return wrap(data, shape, nullptr, dtype, options, nullptr);
+    }
+    /// Adopts row-major memory: `deleter(data)` runs once when the last tensor drops. Any
+    /// callable taking `void*` (a null function pointer, an empty std::function or nullptr
+    /// means no deleter: the memory is borrowed).
+    template <class F>
+    static Tensor from_blob(void* data, const Shape& shape, DataType dtype,
+                            const BlobOptions& options, F&& deleter) {
+        return wrap(data, shape, nullptr, dtype, options,
+                    detail::make_deleter(std::forward<F>(deleter)));
+    }
+    /// Borrows strided memory: `strides` in elements, one per dimension (may be negative).
+    static Tensor from_blob(void* data, const Shape& shape, const Shape& strides, DataType dtype,
+                            const BlobOptions& options = {}) {
+        return wrap(data, shape, &strides, dtype, options, nullptr);
+    }
+    /// Adopts strided memory.
+    template <class F>
+    static Tensor from_blob(void* data, const Shape& shape, const Shape& strides, DataType dtype,
+                            const BlobOptions& options, F&& deleter) {
+        return wrap(data, shape, &strides, dtype, options,
+                    detail::make_deleter(std::forward<F>(deleter)));
+    }
+
+    // ---- creating runtime-owned tensors ----
+
+    /// Copies `nbytes` bytes (native byte order, row-major) into a new tensor.
+    static Tensor from_data(const void* data, std::size_t nbytes, const Shape& shape,
+                            DataType dtype) {
+        return make([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_from_data(data, nbytes, shape.data(), shape.size(),
+                                        static_cast<crt_dtype>(dtype), out, err);
+        });
+    }
+    /// Copies `numel(shape)` elements of T into a new tensor of T's dtype.
+    template <class T, class = std::enable_if_t<detail::has_dtype<T>::value>>
+    static Tensor from_data(const T* data, const Shape& shape) {
+        std::size_t n = 1;
+        for (const std::int64_t d : shape) n *= d > 0 ? static_cast<std::size_t>(d) : 0U;
+        return from_data(static_cast<const void*>(data), n * sizeof(T), shape,
+                         detail::dtype_of<T>::value);
+    }
+    /// Copies a vector into a new tensor of `shape`.
+    template <class T, class = std::enable_if_t<detail::has_dtype<T>::value>>
+    static Tensor from_data(const std::vector<T>& data, const Shape& shape) {
+        return from_data(static_cast<const void*>(data.data()), data.size() * sizeof(T), shape,
+                         detail::dtype_of<T>::value);
+    }
+    static Tensor zeros(const Shape& shape, DataType dtype = DataType::Float32) {
+        return filled(shape, dtype, &crt_tensor_zeros);
+    }
+    static Tensor ones(const Shape& shape, DataType dtype = DataType::Float32) {
+        return filled(shape, dtype, &crt_tensor_ones);
+    }
+    /// Unspecified (but initialised) contents.
+    static Tensor empty(const Shape& shape, DataType dtype = DataType::Float32) {
+        return filled(shape, dtype, &crt_tensor_empty);
+    }
+    static Tensor full(const Shape& shape, double value, DataType dtype = DataType::Float32) {
+        return make([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_full(shape.data(), shape.size(), value,
+                                   static_cast<crt_dtype>(dtype), out, err);
+        });
+    }
+    static Tensor arange(double start, double end, double step = 1.0,
+                         DataType dtype = DataType::Float32) {
+        return make([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_arange(start, end, step, static_cast<crt_dtype>(dtype), out, err);
+        });
+    }
+
+    // ---- inspecting ----
+
+    bool defined() const noexcept { return handle_ != nullptr; }
+    Shape shape() const { return lend(&crt_tensor_shape); }
+    /// In elements.
+    Shape strides() const { return lend(&crt_tensor_strides); }
+    std::int64_t ndim() const { return static_cast<std::int64_t>(shape().size()); }
+    std::int64_t numel() const {
+        std::size_t n = 0;
+        detail::call([&](crt_error** err) { return crt_tensor_numel(get(), &n, err); });
+        return static_cast<std::int64_t>(n);
+    }
+    DataType dtype() const {
+        crt_dtype d = 0;
+        detail::call([&](crt_error** err) { return crt_tensor_dtype(get(), &d, err); });
+        return static_cast<DataType>(d);
+    }
+    Device device() const {
+        crt_device d{};
+        detail::call([&](crt_error** err) { return crt_tensor_device(get(), &d, err); });
+        return Device::from_c(d);
+    }
+    bool is_contiguous() const {
+        std::uint8_t c = 0;
+        detail::call([&](crt_error** err) { return crt_tensor_is_contiguous(get(), &c, err); });
+        return c != 0;
+    }
+    /// The first element (a borrowed or adopted tensor's is your pointer).
+    void* data_ptr() const {
+        void* p = nullptr;
+        detail::call([&](crt_error** err) { return crt_tensor_data_ptr(get(), &p, err); });
+        return p;
+    }
+    const void* const_data_ptr() const { return data_ptr(); }
+    /// The single element, converted to T with the runtime's cast rules.
+    template <class T>
+    T item() const {
+        static_assert(std::is_arithmetic<T>::value, "item<T>() needs an arithmetic type");
+        if constexpr (std::is_same<T, bool>::value) {
+            return item_as<std::uint8_t>(DataType::Bool) != 0;
+        } else if constexpr (detail::has_dtype<T>::value) {
+            return item_as<T>(detail::dtype_of<T>::value);
+        } else if constexpr (std::is_integral<T>::value) {
+            return static_cast<T>(item_as<std::int64_t>(DataType::Int64));
+        } else {
+            return static_cast<T>(item_as<double>(DataType::Float64));
+        }
+    }
+    /// Every element, row-major, as T (T must be the tensor's dtype).
+    template <class T, class = std::enable_if_t<detail::has_dtype<T>::value &&
+                                                !std::is_same<T, bool>::value>>
+    std::vector<T> to_vector() const {
+        std::vector<T> out(static_cast<std::size_t>(numel()));
+        if (dtype() != detail::dtype_of<T>::value)
+            throw Error(Status::DType, std::string("to_vector: tensor has dtype ") +
+                                           dtype_name(dtype()) + ", not " +
+                                           dtype_name(detail::dtype_of<T>::value));
+        detail::call([&](crt_error** err) {
+            return crt_tensor_copy_to(get(), out.data(), out.size() * sizeof(T), err);
+        });
+        return out;
+    }
+    /// `Tensor(shape=[2, 3], dtype=Float32, device=CPU, numel=6, data=[...])`.
+    std::string to_string() const {
+        char* raw = nullptr;
+        detail::call([&](crt_error** err) { return crt_tensor_to_string(get(), &raw, err); });
+        const std::unique_ptr<char, detail::StringFree> s(raw);
+        return std::string(s.get());
+    }
+    /// Waits for the device's outstanding work (cheap when there is none).
+    void synchronize() const {
+        detail::call([&](crt_error** err) { return crt_tensor_synchronize(get(), err); });
+    }
+    /// This tensor on `device` (the same memory when it is already reachable there).
+    Tensor to(Device device) const {
+        return derive([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_to(get(), device.c(), out, err);
+        });
+    }
+
+    // ---- views (no copy; they keep the memory alive) ----
+
+    Tensor view(const Shape& shape) const { return with_list(&crt_tensor_view, shape); }
+    /// A view when the strides allow, else a copy.
+    Tensor reshape(const Shape& shape) const { return with_list(&crt_tensor_reshape, shape); }
+    Tensor permute(const Shape& dims) const { return with_list(&crt_tensor_permute, dims); }
+    Tensor expand(const Shape& sizes) const { return with_list(&crt_tensor_expand, sizes); }
+    Tensor transpose(std::int64_t dim0, std::int64_t dim1) const {
+        return derive([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_transpose(get(), dim0, dim1, out, err);
+        });
+    }
+    Tensor narrow(std::int64_t dim, std::int64_t start, std::int64_t length) const {
+        return derive([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_narrow(get(), dim, start, length, out, err);
+        });
+    }
+    /// Python-style `start:stop:step` along `dim`.
+    Tensor slice(std::int64_t dim, std::optional<std::int64_t> start = std::nullopt,
+                 std::optional<std::int64_t> stop = std::nullopt, std::int64_t step = 1) const {
+        return derive([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_slice(get(), dim, start ? &*start : nullptr,
+                                    stop ? &*stop : nullptr, step, out, err);
+        });
+    }
+    Tensor select(std::int64_t dim, std::int64_t index) const {
+        return derive([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_select(get(), dim, index, out, err);
+        });
+    }
+    Tensor squeeze() const { return unary(&crt_tensor_squeeze_all); }
+    Tensor squeeze(std::int64_t dim) const { return with_int(&crt_tensor_squeeze, dim); }
+    Tensor unsqueeze(std::int64_t dim) const { return with_int(&crt_tensor_unsqueeze, dim); }
+    /// Merges dimensions `start_dim..=end_dim` (a view when possible, else a copy).
+    Tensor flatten(std::int64_t start_dim = 0, std::int64_t end_dim = -1) const {
+        return derive([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_flatten(get(), start_dim, end_dim, out, err);
+        });
+    }
+
+    // ---- operations (new runtime-owned tensors) ----
+
+    Tensor contiguous() const { return unary(&crt_tensor_contiguous); }
+    Tensor to_dtype(DataType dtype) const {
+        return derive([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_to_dtype(get(), static_cast<crt_dtype>(dtype), out, err);
+        });
+    }
+    Tensor sum() const { return unary(&crt_tensor_sum); }
+    Tensor mean() const { return unary(&crt_tensor_mean); }
+    /// Sum over `dims` (negative counts from the end); `keepdim` keeps them with size 1.
+    Tensor sum(const Shape& dims, bool keepdim = false) const {
+        return reduce_dims(&crt_tensor_sum_dims, dims, keepdim);
+    }
+    Tensor mean(const Shape& dims, bool keepdim = false) const {
+        return reduce_dims(&crt_tensor_mean_dims, dims, keepdim);
+    }
+
+    // ---- the C handle ----
+
+    /// The handle, still owned by this Tensor.
+    crt_tensor* get() const noexcept { return handle_.get(); }
+    /// Gives up ownership of the handle (free it with crt_tensor_free).
+    crt_tensor* release() noexcept { return handle_.release(); }
+
+private:
+    using ListFn = crt_status (*)(const crt_tensor*, const std::int64_t*, std::size_t,
+                                  crt_tensor**, crt_error**);
+    using ReduceFn = crt_status (*)(const crt_tensor*, const std::int64_t*, std::size_t,
+                                    std::uint8_t, crt_tensor**, crt_error**);
+    using IntFn = crt_status (*)(const crt_tensor*, std::int64_t, crt_tensor**, crt_error**);
+    using UnaryFn = crt_status (*)(const crt_tensor*, crt_tensor**, crt_error**);
+    using FillFn = crt_status (*)(const std::int64_t*, std::size_t, crt_dtype, crt_tensor**,
+                                  crt_error**);
+    using LendFn = crt_status (*)(const crt_tensor*, const std::int64_t**, std::size_t*,
+                                  crt_error**);
+
+    static crt_tensor* clone_handle(const crt_tensor* h) {
+        if (h == nullptr) return nullptr;
+        crt_tensor* out = nullptr;
+        detail::call([&](crt_error** err) { return crt_tensor_clone(h, &out, err); });
+        return out;
+    }
+    template <class F>
+    static Tensor make(F&& f) {
+        crt_tensor* out = nullptr;
+        detail::call([&](crt_error** err) { return f(&out, err); });
+        return Tensor(out);
+    }
+    template <class F>
+    Tensor derive(F&& f) const {
+        return make(std::forward<F>(f));
+    }
+    static Tensor filled(const Shape& shape, DataType dtype, FillFn fn) {
+        return make([&](crt_tensor** out, crt_error** err) {
+            return fn(shape.data(), shape.size(), static_cast<crt_dtype>(dtype), out, err);
+        });
+    }
+    Tensor with_list(ListFn fn, const Shape& list) const {
+        return make([&](crt_tensor** out, crt_error** err) {
+            return fn(get(), list.data(), list.size(), out, err);
+        });
+    }
+    Tensor reduce_dims(ReduceFn fn, const Shape& dims, bool keepdim) const {
+        return make([&](crt_tensor** out, crt_error** err) {
+            return fn(get(), dims.data(), dims.size(), keepdim ? 1U : 0U, out, err);
+        });
+    }
+    Tensor with_int(IntFn fn, std::int64_t v) const {
+        return make([&](crt_tensor** out, crt_error** err) { return fn(get(), v, out, err); });
+    }
+    Tensor unary(UnaryFn fn) const {
+        return make([&](crt_tensor** out, crt_error** err) { return fn(get(), out, err); });
+    }
+    Shape lend(LendFn fn) const {
+        const std::int64_t* p = nullptr;
+        std::size_t n = 0;
+        detail::call([&](crt_error** err) { return fn(get(), &p, &n, err); });
+        return Shape(p, p + n);
+    }
+    template <class T>
+    T item_as(DataType dtype) const {
+        T v{};
+        detail::call([&](crt_error** err) {
+            return crt_tensor_item(get(), static_cast<crt_dtype>(dtype), &v, err);
+        });
+        return v;
+    }
+    static Tensor wrap(void* data, const Shape& shape, const Shape* strides, DataType dtype,
+                       const BlobOptions& options, std::unique_ptr<detail::DeleterBase> deleter) {
+        if (strides != nullptr && strides->size() != shape.size())
+            throw Error(Status::InvalidShape,
+                        "from_blob: shape has " + std::to_string(shape.size()) +
+                            " dimensions but strides has " + std::to_string(strides->size()) +
+                            "; pass one stride (in elements) per dimension");
+        const crt_device pinned = options.pinned_for.value_or(Device()).c();
+        crt_blob_options o{};
+        o.device = options.device.c();
+        o.pinned_for = options.pinned_for ? &pinned : nullptr;
+        o.deleter = deleter ? &detail::run_deleter : nullptr;
+        o.deleter_ctx = deleter.get();
+        o.flags = options.read_only ? CRT_BLOB_READ_ONLY : 0U;
+        crt_tensor* out = nullptr;
+        crt_error* err = nullptr;
+        const crt_status status =
+            crt_tensor_from_blob(data, shape.data(), shape.size(),
+                                 strides != nullptr ? strides->data() : nullptr,
+                                 static_cast<crt_dtype>(dtype), &o, &out, &err);
+        // On success the runtime owns the deleter; on failure it was never called, and the
+        // unique_ptr frees it here without calling it.
+        if (status == CRT_STATUS_OK) static_cast<void>(deleter.release());
+        detail::check(status, err);
+        return Tensor(out);
+    }
+
+    std::unique_ptr<crt_tensor, detail::TensorFree> handle_;
+};
+
+inline std::ostream& operator<<(std::ostream& os, const Tensor& t) { return os << t.to_string(); }
+
+/// Operations as free functions (mirroring the Rust `clika_rt::ops`).
+namespace ops {
+inline Tensor sum(const Tensor& t) { return t.sum(); }
+inline Tensor mean(const Tensor& t) { return t.mean(); }
+inline Tensor sum(const Tensor& t, const Shape& dims, bool keepdim = false) {
+    return t.sum(dims, keepdim);
+}
+inline Tensor mean(const Tensor& t, const Shape& dims, bool keepdim = false) {
+    return t.mean(dims, keepdim);
+}
+inline Tensor contiguous(const Tensor& t) { return t.contiguous(); }
+inline Tensor to_dtype(const Tensor& t, DataType dtype) { return t.to_dtype(dtype); }
+}  // namespace ops
+
+/// Device memory: the pool's statistics, giving its idle reserve back, the memory limit.
+namespace device {
+
+/// A snapshot of one device pool's statistics.
+struct MemoryStats {
+    std::uint64_t active_bytes = 0;        ///< in blocks handed out
+    std::uint64_t cached_bytes = 0;        ///< reserved but idle
+    std::uint64_t reserved_bytes = 0;      ///< reserved from the system
+    std::uint64_t peak_active_bytes = 0;   ///< highest active_bytes since the last reset
+    std::uint64_t requested_bytes = 0;     ///< requested by callers, before rounding
+    std::uint64_t deferred_bytes = 0;      ///< freed, waiting on a completion event
+    std::uint64_t allocation_count = 0;    ///< allocations served
+    std::uint64_t cache_hit_count = 0;     ///< allocations served from the cache
+    std::uint64_t os_reserve_count = 0;    ///< segments reserved from the system
+    std::uint64_t os_release_count = 0;    ///< segments released to the system
+    std::uint64_t oom_count = 0;           ///< requests that failed with out-of-memory
+    std::uint64_t largest_free_block = 0;  ///< largest free block in the pool
+    std::optional<std::uint64_t> limit_bytes;  ///< the memory limit, if any
+};
+
+inline MemoryStats memory_stats(Device device = Device::cpu()) {
+    crt_memory_stats c{};
+    detail::call([&](crt_error** err) { return crt_device_memory_stats(device.c(), &c, err); });
+    MemoryStats s;
+    s.active_bytes = c.active_bytes;
+    s.cached_bytes = c.cached_bytes;
+    s.reserved_bytes = c.reserved_bytes;
+    s.peak_active_bytes = c.peak_active_bytes;
+    s.requested_bytes = c.requested_bytes;
+    s.deferred_bytes = c.deferred_bytes;
+    s.allocation_count = c.allocation_count;
+    s.cache_hit_count = c.cache_hit_count;
+    s.os_reserve_count = c.os_reserve_count;
+    s.os_release_count = c.os_release_count;
+    s.oom_count = c.oom_count;
+    s.largest_free_block = c.largest_free_block;
+    if (c.limit_bytes >= 0) s.limit_bytes = static_cast<std::uint64_t>(c.limit_bytes);
+    return s;
+}
+
+/// Returns the device's idle reserve to the system; returns the bytes released. Memory in use,
+/// or whose last use has not completed, is never touched.
+inline std::size_t release_cached_memory(Device device = Device::cpu()) {
+    std::size_t released = 0;
+    detail::call([&](crt_error** err) {
+        return crt_device_release_cached_memory(device.c(), &released, err);
+    });
+    return released;
+}
+
+/// Caps how many bytes the device's pool may reserve; std::nullopt removes the cap.
+inline void set_memory_limit(Device device, std::optional<std::size_t> limit_bytes) {
+    const std::int64_t limit = limit_bytes ? static_cast<std::int64_t>(*limit_bytes) : -1;
+    detail::call([&](crt_error** err) {
+        return crt_device_set_memory_limit(device.c(), limit, err);
+    });
+}
+
+/// Resets peak_active_bytes to the current active_bytes.
+inline void reset_peak_stats(Device device = Device::cpu()) {
+    detail::call([&](crt_error** err) { return crt_device_reset_peak_stats(device.c(), err); });
+}
+
+}  // namespace device
+
+/// The library version ("0.1.0").
+inline std::string version() { return crt_version(); }
+
+}  // namespace ClikaRT
+
+#endif  // CLIKA_RT_HPP

@@ -1,0 +1,32 @@
+//! # ClikaRT C ABI
+//!
+//! The C face of the runtime: opaque handles, `crt_<noun>_<verb>` functions, stable numbered
+//! status codes and an out-parameter error object. It only translates: every operation is
+//! the core's ([`clika_rt`]). The header `include/ClikaRT/clika_rt_c.h` is generated from
+//! this crate by cbindgen (`make header`) and committed; `make lint` fails when it is stale.
+//! `include/ClikaRT/clika_rt.h` is the header-only C++17 API over it.
+//!
+//! Conventions every export follows:
+//! - it runs inside a panic boundary (`boundary.rs`): a Rust panic becomes
+//!   `CRT_STATUS_INTERNAL`, never an abort or an unwind into C;
+//! - fallible functions return a [`crt_status`] and take `crt_error **err` last: on failure,
+//!   when `err` is not NULL, `*err` receives an error the caller frees with
+//!   [`crt_error_free`](error::crt_error_free); on success `*err` is set to NULL;
+//! - NULL handles and NULL out-pointers are rejected with `CRT_STATUS_NULL_POINTER`;
+//! - out-pointers are checked before any work is done, and handle out-pointers are set to
+//!   NULL on failure;
+//! - raw pointers are turned into references in one module (`ffi.rs`) only.
+
+pub mod access;
+mod boundary;
+pub mod device;
+pub mod error;
+mod ffi;
+pub mod tensor;
+pub mod testing;
+pub mod types;
+pub mod views;
+
+pub use error::{crt_error, crt_status};
+pub use tensor::crt_tensor;
+pub use types::{crt_blob_options, crt_device, crt_dtype, crt_memory_stats};

@@ -1,0 +1,44 @@
+// A minimal check macro shared by the C++ test translation units.
+#ifndef CLIKA_RT_TEST_CHECK_H
+#define CLIKA_RT_TEST_CHECK_H
+
+#include <cstdio>
+
+namespace test {
+inline int& passed() {
+    static int n = 0;
+    return n;
+}
+inline int& failed() {
+    static int n = 0;
+    return n;
+}
+}  // namespace test
+
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        if (cond) {                                                                  \
+            ++test::passed();                                                        \
+        } else {                                                                     \
+            ++test::failed();                                                        \
+            std::printf("FAIL  %s:%d: %s\n", __FILE__, __LINE__, #cond);             \
+        }                                                                            \
+    } while (0)
+
+// Checks that `expr` throws ClikaRT::Error with status `want`.
+#define CHECK_THROWS(expr, want)                                                   \
+    do {                                                                             \
+        bool threw_ = false;                                                         \
+        try {                                                                        \
+            static_cast<void>(expr);                                                 \
+        } catch (const ClikaRT::Error& e_) {                                         \
+            threw_ = e_.status() == (want);                                        \
+            if (!threw_) std::printf("      unexpected status: %s\n", e_.what());   \
+        }                                                                            \
+        CHECK(threw_);                                                               \
+    } while (0)
+
+// Defined in the second translation unit (which also includes <ClikaRT/clika_rt.h>).
+void run_second_tu_tests();
+
+#endif
