@@ -104,9 +104,14 @@ fn reference(op: BinaryOp, x: f64, y: f64) -> f64 {
     }
 }
 
-/// The reference result converted exactly as the runtime converts to `dtype`.
+/// The reference result converted exactly as the runtime converts to `dtype`: integer
+/// results wrap (two's complement), float results round.
 fn round_to(dtype: DType, v: f64) -> f64 {
-    dispatch_dtype!(dtype, T => T::from_f64(v).to_f64())
+    if dtype.is_float() || dtype == DType::Bool || !v.is_finite() {
+        dispatch_dtype!(dtype, T => T::from_f64(v).to_f64())
+    } else {
+        dispatch_dtype!(dtype, T => T::from_i64(v as i64).to_f64())
+    }
 }
 
 fn close(a: f64, b: f64, dtype: DType) -> bool {
@@ -456,4 +461,48 @@ fn owned_ops_reuse_buffers_only_when_allowed() {
     assert_eq!(buf, vec![5.0; 1024]);
     let u = ops::unary_owned(UnaryOp::Neg, r3).unwrap();
     assert_eq!(u.to_vec::<f32>().unwrap(), [-6.0; 1024]);
+}
+
+#[test]
+fn wide_outer_reductions_and_tiled_copies_match_reference() {
+    // Shapes wide enough for the outer-accumulation and tiled-transpose paths.
+    for d in [DType::Float32, DType::Int32, DType::Float16, DType::UInt8] {
+        for form in [Form::Contiguous, Form::Transposed, Form::Strided] {
+            let t = make(&[3, 70, 45], d, form, 11);
+            let xs = t.to_f64_vec().unwrap();
+            let at = |a: usize, i: usize, j: usize| xs[(a * 70 + i) * 45 + j];
+            // Sum over dims (0, 1): each output lane is a strided column.
+            let s = t.sum_dims(&[0, 1], false).unwrap().to_f64_vec().unwrap();
+            let m = t.mean_dims(&[1], true).unwrap();
+            assert_eq!(m.shape(), &[3, 1, 45]);
+            let mv = m.to_f64_vec().unwrap();
+            for j in 0..45 {
+                let want: f64 = (0..3)
+                    .flat_map(|a| (0..70).map(move |i| (a, i)))
+                    .map(|(a, i)| at(a, i, j))
+                    .sum();
+                assert_eq!(s[j], round_to(d.sum_dtype(), want), "{d} {form:?}");
+                for a in 0..3 {
+                    let want = (0..70).map(|i| at(a, i, j)).sum::<f64>() / 70.0;
+                    assert!(close(
+                        mv[a * 45 + j],
+                        round_to(d.mean_dtype(), want),
+                        d.mean_dtype()
+                    ));
+                }
+            }
+            // Contiguous copies of transposed views (tiled) keep every value in place.
+            let tt = t.permute(&[0, 2, 1]).unwrap();
+            let c = tt.contiguous().unwrap();
+            assert!(c.is_contiguous());
+            let cv = c.to_f64_vec().unwrap();
+            for a in 0..3 {
+                for j in 0..45 {
+                    for i in 0..70 {
+                        assert_eq!(cv[(a * 45 + j) * 70 + i], at(a, i, j));
+                    }
+                }
+            }
+        }
+    }
 }

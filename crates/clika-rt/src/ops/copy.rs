@@ -1,7 +1,6 @@
 //! Copies: `contiguous` and dtype conversion.
 
-use crate::dtype::{cast, Element};
-use crate::ops::strided::for_each_offset;
+use super::kernel::copy_cast;
 use crate::{DType, Result, Tensor};
 
 /// The same tensor when already contiguous (no copy); otherwise a compact row-major copy in
@@ -27,21 +26,11 @@ pub fn to_dtype(t: &Tensor, dtype: DType) -> Result<Tensor> {
 fn convert(t: &Tensor, dtype: DType) -> Result<Tensor> {
     t.ensure_cpu("contiguous/to_dtype")?;
     let out = Tensor::alloc(t.shape(), dtype, t.device(), false)?;
-    crate::dispatch_dtype!(t.dtype(), S => {
-        crate::dispatch_dtype!(dtype, D => convert_typed::<S, D>(t, &out))
-    });
+    crate::dispatch_dtype!(t.dtype(), S => crate::dispatch_dtype!(dtype, D => {
+        // SAFETY: `out` is fresh, exclusively held, contiguous, of `t`'s shape and dtype `D`.
+        unsafe { copy_cast::<S, D>(t, &out) }
+    }));
     Ok(out)
-}
-
-fn convert_typed<S: Element, D: Element>(src: &Tensor, out: &Tensor) {
-    let dst = out.data_ptr().cast::<D>();
-    let mut i = 0usize;
-    for_each_offset(src.layout(), |off| {
-        // SAFETY: `off` is reachable in `src` (in bounds by L3, dtype `S`); `out` is a fresh,
-        // exclusively held contiguous allocation of `numel` elements of `D` and `i < numel`.
-        unsafe { dst.add(i).write(cast::<S, D>(src.load::<S>(off))) };
-        i += 1;
-    });
 }
 
 impl Tensor {

@@ -137,6 +137,18 @@ pub(crate) fn for_each_piece(
     }
 }
 
+/// Runs `f(i)` for `i < items`, in parallel when `items × elems_per_item` is large.
+pub(crate) fn for_each_item(items: usize, elems_per_item: usize, f: impl Fn(usize) + Sync + Send) {
+    if items.saturating_mul(elems_per_item) < PARALLEL_MIN_ELEMS
+        || items < 2
+        || rayon::current_num_threads() < 2
+    {
+        (0..items).for_each(f);
+    } else {
+        (0..items).into_par_iter().for_each(f);
+    }
+}
+
 /// The permutation that sorts dimensions by decreasing absolute stride of `strides` (the
 /// smallest stride innermost), for reductions and copies whose order is free.
 pub(crate) fn order_by_stride(shape: &[usize], strides: &[isize]) -> DimVec<usize> {

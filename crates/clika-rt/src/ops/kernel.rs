@@ -4,7 +4,7 @@
 //! Inner loops use raw pointers (never slices), because the output may be one of the inputs
 //! (in-place ops and buffer reuse) and because `bool` inputs must be loaded as bytes.
 
-use super::iter::{for_each_piece, Coalesced, SendPtr};
+use super::iter::{for_each_item, for_each_piece, Coalesced, SendPtr};
 use crate::dtype::Element;
 use crate::Tensor;
 
@@ -135,6 +135,56 @@ pub(crate) unsafe fn map3<C: Element, A: Element, B: Element, O: Element>(
                     B::load(b0.offset(i * sb)),
                 );
                 o0.offset(i * so).write(v);
+            }
+        }
+    });
+}
+
+/// Side of the square tiles a transposing copy moves at a time: 32×32 elements keep both
+/// the source columns and the destination rows of a tile in L1.
+const TILE: usize = 32;
+
+/// `out[i] = cast(src[i])` where `out` is contiguous: rows are copied straight when the
+/// source's innermost stride is ±1, and in cache-sized tiles when the source is transposed
+/// (its stride-1 dimension is not the innermost one), so neither side is read or written
+/// with a large stride across a whole row.
+///
+/// # Safety
+/// As for [`map1`], with `out` contiguous and disjoint from `src`.
+pub(crate) unsafe fn copy_cast<S: Element, D: Element>(src: &Tensor, out: &Tensor) {
+    let co = Coalesced::<2>::new(out.shape(), [src.strides(), out.strides()]);
+    let nd = co.shape.len();
+    let transposed = nd >= 2 && co.strides[0][nd - 2] == 1 && co.strides[0][nd - 1] != 1;
+    if !transposed || co.shape[nd - 1] < TILE || co.shape[nd - 2] < TILE {
+        // SAFETY: forwarded from this function's contract.
+        unsafe { map1::<S, D>(src, out, crate::dtype::cast::<S, D>) };
+        return;
+    }
+    let (rows, cols) = (co.shape[nd - 2], co.shape[nd - 1]);
+    let outer: usize = co.shape[..nd - 2].iter().product();
+    let (sc, oc) = (co.strides[0][nd - 1], co.strides[1][nd - 1]);
+    let (ps, po) = (base::<S>(src), base::<D>(out));
+    let row_tiles = rows.div_ceil(TILE);
+    // One item per band of TILE rows; bands are threaded when the copy is large.
+    for_each_item(outer * row_tiles, TILE * cols, |band| {
+        let (o, rt) = (band / row_tiles, band % row_tiles);
+        let r0 = rt * TILE;
+        let r1 = (r0 + TILE).min(rows);
+        for c0 in (0..cols).step_by(TILE) {
+            let c1 = (c0 + TILE).min(cols);
+            for r in r0..r1 {
+                let [os, oo] = co.row_offsets(o * rows + r);
+                for c in c0..c1 {
+                    let c = c as isize;
+                    // SAFETY: (o, r, c) is an index of the copy, in bounds for both tensors
+                    // (L3); bands are disjoint, so each output element has one writer.
+                    unsafe {
+                        let v = S::load(ps.get().offset(os + c * sc));
+                        po.get()
+                            .offset(oo + c * oc)
+                            .write(crate::dtype::cast::<S, D>(v));
+                    }
+                }
             }
         }
     });

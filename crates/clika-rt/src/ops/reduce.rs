@@ -349,6 +349,72 @@ fn finish<D: Element>(kind: Kind, acc: Acc, count: usize) -> Result<D> {
     })
 }
 
+/// Whether to reduce "outer" dimensions by streaming whole kept rows into accumulators
+/// (column sums of a row-major matrix) instead of walking each output's strided lane.
+fn use_outer(kind: Kind, plan: &Plan) -> bool {
+    let [ks] = plan.kept.inner_strides();
+    let [rs] = plan.red.inner_strides();
+    matches!(kind, Kind::Sum | Kind::Mean)
+        && plan.kept.inner() >= 16
+        && plan.count > 1
+        && ks.unsigned_abs() < rs.unsigned_abs()
+}
+
+/// Outer reduction: every thread owns a run of one kept row and adds each reduced slice of
+/// it into `f64` (floats, means) or wrapping `i64` (integer sums) accumulators.
+///
+/// # Safety
+/// `src` is a host tensor of `S`; `out` is fresh, exclusive, with one `D` per kept index.
+unsafe fn reduce_outer<S: Element, D: Element>(
+    kind: Kind,
+    src: &Tensor,
+    plan: &Plan,
+    out: &Tensor,
+) {
+    let (kept, red) = (&plan.kept, &plan.red);
+    let ([ks], [rs]) = (kept.inner_strides(), red.inner_strides());
+    let p = super::iter::SendPtr(src.storage().as_ptr().cast::<S>());
+    let dst = super::iter::SendPtr(out.data_ptr().cast::<D>());
+    let base0 = src.layout().offset() as isize;
+    let float = S::DTYPE.is_float() || kind == Kind::Mean;
+    super::iter::for_each_piece(kept.rows(), kept.inner(), |row, start, len| {
+        let [ko] = kept.row_offsets(row);
+        let first = base0 + ko + start as isize * ks;
+        let mut facc = vec![0f64; if float { len } else { 0 }];
+        let mut iacc = vec![0i64; if float { 0 } else { len }];
+        for rr in 0..red.rows() {
+            let [ro] = red.row_offsets(rr);
+            for j in 0..red.inner() as isize {
+                let lane = p.get().wrapping_offset(first + ro + j * rs);
+                // SAFETY: kept index (row, start + i) with reduced index (rr, j) is an element
+                // of `src` for every `i < len` (L3).
+                let at = |i: usize| unsafe { S::load(lane.offset(i as isize * ks)) };
+                if float {
+                    facc.iter_mut()
+                        .enumerate()
+                        .for_each(|(i, a)| *a += at(i).to_f64());
+                } else {
+                    iacc.iter_mut()
+                        .enumerate()
+                        .for_each(|(i, a)| *a = a.wrapping_add(at(i).to_i64()));
+                }
+            }
+        }
+        let k0 = row * kept.inner() + start;
+        for i in 0..len {
+            let v = if !float {
+                D::from_i64(iacc[i])
+            } else if kind == Kind::Mean {
+                D::from_f64(facc[i] / plan.count as f64)
+            } else {
+                D::from_f64(facc[i])
+            };
+            // SAFETY: output `k0 + i` belongs to this piece only; `out` holds every kept index.
+            unsafe { dst.get().add(k0 + i).write(v) };
+        }
+    });
+}
+
 fn reduce(kind: Kind, t: &Tensor, dims: &[isize], keepdim: bool) -> Result<Tensor> {
     t.ensure_cpu(kind.name())?;
     let plan = plan(t, dims, keepdim, kind.order_free())?;
@@ -368,6 +434,13 @@ fn reduce(kind: Kind, t: &Tensor, dims: &[isize], keepdim: bool) -> Result<Tenso
     } else {
         t.clone()
     };
+    if use_outer(kind, &plan) {
+        super::num::dispatch_num!(src.dtype(), S => crate::dispatch_dtype!(od, D => {
+            // SAFETY: `out` is fresh and exclusive with one element per kept index.
+            unsafe { reduce_outer::<S, D>(kind, &src, &plan, &out) }
+        }), bool => unreachable!("bool inputs are read as UInt8"));
+        return Ok(out);
+    }
     let dst = super::iter::SendPtr(out.data_ptr());
     super::num::dispatch_num!(src.dtype(), S => crate::dispatch_dtype!(od, D => {
         let one = |k: usize| -> Result<()> {
