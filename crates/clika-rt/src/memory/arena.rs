@@ -289,12 +289,22 @@ impl Arena {
         out
     }
 
-    /// Takes every segment, in use or not; for a pool that is being dropped.
-    pub fn take_all_segments(&mut self) -> Vec<Segment> {
+    /// Index of the segment block `id` lives in.
+    pub fn segment_of(&self, id: NodeId) -> usize {
+        self.nodes[id].seg
+    }
+
+    /// Takes every segment, in use or not, with its index; for a pool that is being dropped.
+    pub fn take_all_segments(&mut self) -> Vec<(usize, Segment)> {
         self.free.iter_mut().for_each(BTreeSet::clear);
         self.nodes.clear();
         self.spare_nodes.clear();
         self.spare_segments.clear();
-        self.segments.drain(..).flatten().collect()
+        let segments = std::mem::take(&mut self.segments);
+        segments
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, s)| Some((i, s?)))
+            .collect()
     }
 }

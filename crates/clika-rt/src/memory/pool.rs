@@ -290,16 +290,24 @@ impl Inner {
 }
 
 impl Drop for Pool {
-    /// Waits for deferred frees (their memory may still be in use) and releases every
-    /// segment. No block is active: each one keeps the pool alive.
+    /// Releases every segment. No block is active (each one keeps the pool alive); a
+    /// segment holding a deferred block whose event has not completed is leaked instead,
+    /// since work may still use it, and waiting could hang forever on an event that never
+    /// completes.
     fn drop(&mut self) {
         let inner = self.inner.get_mut().unwrap_or_else(|e| e.into_inner());
-        for (_, event) in inner.deferred.drain(..) {
-            event.wait();
-        }
-        for seg in inner.arena.take_all_segments() {
-            // SAFETY: the segment came from `self.raw.reserve(nbytes, align)`; no block is
-            // active (blocks hold the pool alive) and deferred work has completed.
+        let pending: Vec<usize> = inner
+            .deferred
+            .drain(..)
+            .filter(|(_, event)| !event.is_complete())
+            .map(|(id, _)| inner.arena.segment_of(id))
+            .collect();
+        for (index, seg) in inner.arena.take_all_segments() {
+            if pending.contains(&index) {
+                continue;
+            }
+            // SAFETY: the segment came from `self.raw.reserve(nbytes, align)`; no block in
+            // it is active (blocks hold the pool alive) or awaits an incomplete event.
             unsafe { self.raw.release(seg.base, seg.nbytes, seg.align) };
         }
     }
