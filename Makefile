@@ -6,7 +6,7 @@ CARGO ?= cargo
 PREFIX ?= /usr/local
 VENV := .venv
 PY := $(VENV)/bin/python
-RUST_EXAMPLES := borrow adopt strided_roi
+RUST_EXAMPLES := borrow adopt strided_roi release_cached
 
 .PHONY: demo test lint bench install python miri \
         demo-rust test-rust fmt-check clippy doc

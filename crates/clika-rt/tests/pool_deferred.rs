@@ -18,8 +18,14 @@ fn deferred_block_is_kept_until_its_event_completes() {
     let event = Arc::new(ManualEvent::new());
     a.free_after(event.clone());
     let s = pool.stats();
-    assert_eq!((s.active_bytes, s.deferred_bytes, s.cached_bytes), (0, 8 * MIB, 8 * MIB));
-    assert_eq!(s.largest_free_block, 0, "a deferred block is not free to hand out");
+    assert_eq!(
+        (s.active_bytes, s.deferred_bytes, s.cached_bytes),
+        (0, 8 * MIB, 8 * MIB)
+    );
+    assert_eq!(
+        s.largest_free_block, 0,
+        "a deferred block is not free to hand out"
+    );
 
     // Not handed out again: the same request needs a second segment.
     let b = pool.allocate(8 * MIB, false).unwrap();
@@ -48,13 +54,21 @@ fn release_drains_completed_frees_and_keeps_pending_ones() {
     let pool = Pool::new(Device::cpu(), Arc::new(HeapAllocator::new()));
     let done = Arc::new(ManualEvent::new());
     let pending = Arc::new(ManualEvent::new());
-    pool.allocate(4 * MIB, false).unwrap().free_after(done.clone());
-    pool.allocate(6 * MIB, false).unwrap().free_after(pending.clone());
+    pool.allocate(4 * MIB, false)
+        .unwrap()
+        .free_after(done.clone());
+    pool.allocate(6 * MIB, false)
+        .unwrap()
+        .free_after(pending.clone());
     done.complete();
     assert_eq!(pool.release_cached(), 4 * MIB);
     let s = pool.stats();
     assert_eq!((s.reserved_bytes, s.deferred_bytes), (6 * MIB, 6 * MIB));
-    assert_eq!(pool.release_cached(), 0, "a later call releases nothing new");
+    assert_eq!(
+        pool.release_cached(),
+        0,
+        "a later call releases nothing new"
+    );
     pending.complete();
     assert_eq!(pool.release_cached(), 6 * MIB, "...until the work retires");
 }

@@ -51,7 +51,7 @@ impl Model {
     fn step(&mut self, op: Op) {
         match op {
             Op::Alloc { log2, frac, zeroed } => {
-                let n = (1usize << log2) + ((1usize << log2) * frac as usize >> 10);
+                let n = (1usize << log2) + (((1usize << log2) * frac as usize) >> 10);
                 match self.pool.allocate(n, zeroed) {
                     Ok(b) => {
                         if zeroed {
@@ -121,7 +121,16 @@ impl Model {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 4 } else { 256 }))]
+    // Under Miri: few cases, and no regression file (Miri isolates the file system).
+    #![proptest_config(ProptestConfig {
+        cases: if cfg!(miri) { 4 } else { 256 },
+        failure_persistence: if cfg!(miri) {
+            None
+        } else {
+            ProptestConfig::default().failure_persistence
+        },
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn pool_invariants_hold_after_every_step(

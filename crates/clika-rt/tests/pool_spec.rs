@@ -39,7 +39,10 @@ fn spec_numbers_rss_drop_and_limit() {
         assert_eq!((mib(s.active_bytes), mib(s.cached_bytes)), (256.0, 0.0));
         assert_eq!(s.reserved_bytes, 256 * MIB, "256 MiB reserves 256 MiB");
         rss_in_use = rss_bytes();
-        assert!(rss_in_use >= rss_start + 250 * MIB, "{rss_start} -> {rss_in_use}");
+        assert!(
+            rss_in_use >= rss_start + 250 * MIB,
+            "{rss_start} -> {rss_in_use}"
+        );
     }
     let s = memory_stats(cpu);
     assert_eq!((mib(s.active_bytes), mib(s.cached_bytes)), (0.0, 256.0));
@@ -47,7 +50,10 @@ fn spec_numbers_rss_drop_and_limit() {
 
     assert_eq!(release_cached_memory(cpu).unwrap(), 256 * MIB);
     let s = memory_stats(cpu);
-    assert_eq!((s.active_bytes, s.cached_bytes, s.reserved_bytes), (0, 0, 0));
+    assert_eq!(
+        (s.active_bytes, s.cached_bytes, s.reserved_bytes),
+        (0, 0, 0)
+    );
     assert_eq!((s.os_reserve_count, s.os_release_count), (1, 1));
     let rss_after = rss_bytes();
     assert!(

@@ -65,7 +65,12 @@ fn check_bytes(block: &Block, expect: impl Fn(usize) -> u8) {
         for i in range {
             // SAFETY: `i < nbytes`, the bytes are initialised and the block is ours.
             let got = unsafe { block.as_ptr().add(i).read() };
-            assert_eq!(got, expect(i), "byte {i} of a {}-byte block", block.nbytes());
+            assert_eq!(
+                got,
+                expect(i),
+                "byte {i} of a {}-byte block",
+                block.nbytes()
+            );
         }
     }
 }
@@ -110,12 +115,18 @@ fn two_threads_random_alloc_free() {
     let allocations: u64 = threads.into_iter().map(|t| t.join().unwrap()).sum();
 
     let s = pool.stats();
-    assert_eq!((s.active_bytes, s.requested_bytes, s.deferred_bytes), (0, 0, 0));
+    assert_eq!(
+        (s.active_bytes, s.requested_bytes, s.deferred_bytes),
+        (0, 0, 0)
+    );
     assert_eq!(s.cached_bytes, s.reserved_bytes);
     assert_eq!(s.allocation_count, allocations);
     assert!(s.cache_hit_count > allocations / 2, "{s}");
     assert_eq!(pool.release_cached(), s.reserved_bytes);
     let s = pool.stats();
-    assert_eq!((s.reserved_bytes, s.cached_bytes, s.largest_free_block), (0, 0, 0));
+    assert_eq!(
+        (s.reserved_bytes, s.cached_bytes, s.largest_free_block),
+        (0, 0, 0)
+    );
     assert_eq!(s.os_reserve_count, s.os_release_count);
 }

@@ -92,7 +92,7 @@ impl Arena {
 
     fn key(&self, id: NodeId) -> FreeKey {
         let n = &self.nodes[id];
-        (n.size, self.seg(id).base.as_ptr() as usize + n.offset, id)
+        (n.size, self.seg(id).base.as_ptr().addr() + n.offset, id)
     }
 
     fn class(&self, id: NodeId) -> Class {
@@ -239,10 +239,16 @@ impl Arena {
         debug_assert_ne!(self.nodes[id].state, State::Free);
         self.nodes[id].state = State::Free;
         let mut id = id;
-        if let Some(next) = self.nodes[id].next.filter(|&n| self.nodes[n].state == State::Free) {
+        if let Some(next) = self.nodes[id]
+            .next
+            .filter(|&n| self.nodes[n].state == State::Free)
+        {
             self.absorb_next(id, next);
         }
-        if let Some(prev) = self.nodes[id].prev.filter(|&p| self.nodes[p].state == State::Free) {
+        if let Some(prev) = self.nodes[id]
+            .prev
+            .filter(|&p| self.nodes[p].state == State::Free)
+        {
             self.absorb_next(prev, id);
             id = prev;
         }

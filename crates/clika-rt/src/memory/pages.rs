@@ -20,7 +20,10 @@ fn page_size() -> usize {
     *PAGE.get_or_init(|| {
         // SAFETY: `sysconf` only reads a system constant.
         let p = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-        usize::try_from(p).ok().filter(|p| p.is_power_of_two()).unwrap_or(4096)
+        usize::try_from(p)
+            .ok()
+            .filter(|p| p.is_power_of_two())
+            .unwrap_or(4096)
     })
 }
 

@@ -123,7 +123,11 @@ fn zeros_skip_fresh_memory_and_clear_recycled() {
     let p = Pool::new(Device::cpu(), raw.clone());
     let a = p.allocate(4096, true).unwrap();
     assert!(all_zero(&a));
-    assert_eq!(raw.zero_calls.load(Ordering::Relaxed), 0, "fresh pages need no memset");
+    assert_eq!(
+        raw.zero_calls.load(Ordering::Relaxed),
+        0,
+        "fresh pages need no memset"
+    );
     fill(&a, 0xAB);
     drop(a);
     let b = p.allocate(4096, true).unwrap();
@@ -190,7 +194,10 @@ fn limit_releases_cache_then_reports_oom() {
     ));
     assert_eq!(check(&p).oom_count, 1);
     drop(c);
-    assert!(p.allocate(1, false).is_ok(), "the pool keeps working after an OOM");
+    assert!(
+        p.allocate(1, false).is_ok(),
+        "the pool keeps working after an OOM"
+    );
 }
 
 #[test]
