@@ -6,7 +6,7 @@ CARGO ?= cargo
 PREFIX ?= /usr/local
 VENV := .venv
 PY := $(VENV)/bin/python
-RUST_EXAMPLES := borrow adopt strided_roi
+RUST_EXAMPLES := borrow adopt strided_roi release_cached
 # The C ABI crate, its headers, and where `make test` / `make demo` install it.
 CAPI_DIR := crates/clika-rt-capi
 CAPI_HEADER := $(CAPI_DIR)/include/ClikaRT/clika_rt_c.h

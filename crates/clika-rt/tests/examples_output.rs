@@ -47,3 +47,8 @@ fn adopt_prints_the_documented_lines() {
 fn strided_roi_prints_the_documented_lines() {
     check("strided_roi");
 }
+
+#[test]
+fn release_cached_prints_the_documented_lines() {
+    check("release_cached");
+}

@@ -1,120 +1,84 @@
-//! A block of runtime memory and, until the caching pool lands, the plain allocator behind it.
+//! A block of pooled memory: the handle [`allocate`](super::allocate) returns. Dropping it
+//! returns the memory to its pool; [`Block::free_after`] defers that behind an event.
 
-use std::alloc::{self, Layout as AllocLayout};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::fmt;
+use std::ptr::NonNull;
+use std::sync::Arc;
 
-use super::MemoryStats;
-use crate::error::{Error, Result};
+use super::arena::NodeId;
+use super::event::Event;
+use super::pool::Pool;
 use crate::Device;
 
-/// Alignment of every runtime allocation: a cache line, enough for any SIMD load.
+/// Every block's start is aligned to at least this (a cache line, enough for any SIMD load).
 pub const ALIGN: usize = 64;
 
-/// Runtime memory handed out by [`super::allocate`]; returned when dropped.
-#[derive(Debug)]
+/// Runtime memory handed out by a pool; returned to it when dropped.
+///
+/// The memory is initialised, at least `nbytes` long, `ALIGN`-aligned, and exclusively
+/// owned by this handle until it drops.
 pub struct Block {
-    ptr: *mut u8,
+    ptr: NonNull<u8>,
     nbytes: usize,
+    id: NodeId,
+    after: Option<Arc<dyn Event>>,
+    pool: Arc<Pool>,
 }
 
-// SAFETY: a `Block` exclusively owns its allocation; moving it between threads moves that
-// ownership, and the allocator it returns to is thread-safe.
+// SAFETY: a `Block` exclusively owns its memory; moving it between threads moves that
+// ownership, and the pool it returns to is thread-safe.
 unsafe impl Send for Block {}
-// SAFETY: `&Block` only exposes the pointer value and length.
+// SAFETY: `&Block` only exposes the pointer value, the length and the device.
 unsafe impl Sync for Block {}
 
 impl Block {
+    pub(super) fn new(pool: Arc<Pool>, id: NodeId, ptr: NonNull<u8>, nbytes: usize) -> Block {
+        Block {
+            ptr,
+            nbytes,
+            id,
+            after: None,
+            pool,
+        }
+    }
+
     /// Start of the block (non-null, `ALIGN`-aligned, even for zero bytes).
     pub fn as_ptr(&self) -> *mut u8 {
-        self.ptr
+        self.ptr.as_ptr()
     }
 
     /// Usable length in bytes (as requested).
     pub fn nbytes(&self) -> usize {
         self.nbytes
     }
+
+    /// The device the memory lives on.
+    pub fn device(&self) -> Device {
+        self.pool.device()
+    }
+
+    /// Frees the block once `event` completes: until then it is *deferred*, neither handed
+    /// out again nor released to the system (it counts in
+    /// [`MemoryStats::deferred_bytes`](super::MemoryStats::deferred_bytes)). Use it when
+    /// work that outlives this handle (an async copy, a queued kernel) still uses the
+    /// memory. An event that has already completed frees at once.
+    pub fn free_after(mut self, event: Arc<dyn Event>) {
+        self.after = Some(event);
+    }
 }
 
-static STATS: Mutex<MemoryStats> = Mutex::new(MemoryStats {
-    active_bytes: 0,
-    cached_bytes: 0,
-    reserved_bytes: 0,
-    peak_active_bytes: 0,
-    requested_bytes: 0,
-    deferred_bytes: 0,
-    allocation_count: 0,
-    cache_hit_count: 0,
-    os_reserve_count: 0,
-    os_release_count: 0,
-    oom_count: 0,
-    largest_free_block: 0,
-    limit_bytes: None,
-});
-static LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
-
-fn alloc_layout(nbytes: usize) -> Option<AllocLayout> {
-    AllocLayout::from_size_align(nbytes.max(1), ALIGN).ok()
-}
-
-pub(super) fn allocate_cpu(device: Device, nbytes: usize, zeroed: bool) -> Result<Block> {
-    let mut st = STATS.lock().unwrap_or_else(|e| e.into_inner());
-    let limit = LIMIT.load(Ordering::Relaxed);
-    let oom = |st: &mut MemoryStats| {
-        st.oom_count += 1;
-        Error::OutOfMemory {
-            device,
-            requested: nbytes,
-            limit: (limit != usize::MAX).then_some(limit),
-            active: st.active_bytes,
-            cached: st.cached_bytes,
-            largest_free: st.largest_free_block,
-        }
-    };
-    if st.reserved_bytes.saturating_add(nbytes) > limit {
-        return Err(oom(&mut st));
+impl fmt::Debug for Block {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Block")
+            .field("ptr", &self.ptr)
+            .field("nbytes", &self.nbytes)
+            .field("device", &self.device())
+            .finish()
     }
-    let layout = alloc_layout(nbytes).ok_or_else(|| oom(&mut st))?;
-    let _ = zeroed; // fresh memory is always zeroed here, so both requests are served alike
-                    // SAFETY: `layout` has a non-zero size.
-    let ptr = unsafe { alloc::alloc_zeroed(layout) };
-    if ptr.is_null() {
-        return Err(oom(&mut st));
-    }
-    st.active_bytes += nbytes;
-    st.reserved_bytes += nbytes;
-    st.requested_bytes += nbytes;
-    st.allocation_count += 1;
-    st.os_reserve_count += 1;
-    st.peak_active_bytes = st.peak_active_bytes.max(st.active_bytes);
-    Ok(Block { ptr, nbytes })
 }
 
 impl Drop for Block {
     fn drop(&mut self) {
-        let layout = alloc_layout(self.nbytes).expect("layout was valid at allocation");
-        // SAFETY: `ptr` came from `alloc_zeroed` with this same layout and is freed once.
-        unsafe { alloc::dealloc(self.ptr, layout) };
-        let mut st = STATS.lock().unwrap_or_else(|e| e.into_inner());
-        st.active_bytes -= self.nbytes;
-        st.reserved_bytes -= self.nbytes;
-        st.requested_bytes -= self.nbytes;
-        st.os_release_count += 1;
+        self.pool.free(self.id, self.nbytes, self.after.take());
     }
-}
-
-pub(super) fn stats(_device: Device) -> MemoryStats {
-    let mut st = *STATS.lock().unwrap_or_else(|e| e.into_inner());
-    let limit = LIMIT.load(Ordering::Relaxed);
-    st.limit_bytes = (limit != usize::MAX).then_some(limit);
-    st
-}
-
-pub(super) fn set_limit(limit: Option<usize>) {
-    LIMIT.store(limit.unwrap_or(usize::MAX), Ordering::Relaxed);
-}
-
-pub(super) fn reset_peak(_device: Device) {
-    let mut st = STATS.lock().unwrap_or_else(|e| e.into_inner());
-    st.peak_active_bytes = st.active_bytes;
 }

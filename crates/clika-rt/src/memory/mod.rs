@@ -1,44 +1,86 @@
 //! Runtime-owned memory: every allocation the runtime makes for a tensor goes through
-//! [`allocate`], which serves it from the device's pool; [`memory_stats`] reports the pool
-//! and [`release_cached_memory`] gives its idle reserve back.
+//! [`allocate`], which serves it from the device's caching [`Pool`]; [`memory_stats`]
+//! reports the pool and [`release_cached_memory`] gives its idle reserve back.
+//!
+//! - `raw`: the [`RawAllocator`] interface segments come from — [`PageAllocator`] (`mmap`,
+//!   huge pages) for the CPU, [`HeapAllocator`] as the mock for tests and Miri;
+//! - `arena`: segments and blocks, best fit, split and coalesce;
+//! - `pool`: locking, statistics, deferred frees, release, out-of-memory;
+//! - `block`: the [`Block`] handle; `event`: [`Event`]s deferred frees wait on;
+//! - `registry`: the per-device global pools; `limit`: byte sizes for the limit variable.
 
+mod arena;
 mod block;
+mod event;
+mod heap;
+mod limit;
+#[cfg(all(unix, not(miri)))]
+mod pages;
+mod pool;
+mod raw;
+mod registry;
 mod stats;
+#[cfg(test)]
+mod tests;
 
-pub use block::Block;
+pub use block::{Block, ALIGN};
+pub use event::{Event, ManualEvent};
+pub use heap::HeapAllocator;
+pub use limit::{parse_byte_size, CPU_MEMORY_LIMIT_ENV};
+#[cfg(all(unix, not(miri)))]
+pub use pages::PageAllocator;
+pub use pool::{Pool, SMALL_REQUEST_LIMIT};
+pub use raw::{RawAllocator, RawSegment};
 pub use stats::MemoryStats;
 
 use crate::error::Result;
 use crate::Device;
 
+/// The raw allocator behind the CPU pool: OS pages, or under Miri (which cannot map pages)
+/// and off Unix, the heap mock.
+#[cfg(all(unix, not(miri)))]
+pub type CpuAllocator = PageAllocator;
+/// The raw allocator behind the CPU pool: OS pages, or under Miri (which cannot map pages)
+/// and off Unix, the heap mock.
+#[cfg(not(all(unix, not(miri))))]
+pub type CpuAllocator = HeapAllocator;
+
 /// Allocates `nbytes` of runtime memory on `device`.
 ///
 /// The memory is always initialised: zeroed when `zeroed` is true, otherwise holding
 /// unspecified (but initialised) bytes. It goes back to the pool when the [`Block`] drops.
+/// When the request cannot be met, the pool releases its cache, retries once and then
+/// returns [`Error::OutOfMemory`](crate::Error::OutOfMemory).
 pub fn allocate(device: Device, nbytes: usize, zeroed: bool) -> Result<Block> {
-    device.ensure_available()?;
-    block::allocate_cpu(device, nbytes, zeroed)
+    registry::pool(device)?.allocate(nbytes, zeroed)
 }
 
-/// Current statistics of `device`'s pool.
+/// Frees `block` once `event` completes; see [`Block::free_after`].
+pub fn defer_free(block: Block, event: std::sync::Arc<dyn Event>) {
+    block.free_after(event);
+}
+
+/// Current statistics of `device`'s pool (all zero for a device without one).
 pub fn memory_stats(device: Device) -> MemoryStats {
-    block::stats(device)
+    registry::pool(device).map_or_else(|_| MemoryStats::default(), |p| p.stats())
 }
 
-/// Returns `device`'s idle reserve to the system and reports how many bytes were released.
+/// Returns `device`'s idle reserve to the system and reports how many bytes were released:
+/// completed deferred frees drain, cached blocks retire, empty segments are released.
+/// Memory in use, or whose last use has not completed, is never touched.
 pub fn release_cached_memory(device: Device) -> Result<usize> {
-    device.ensure_available()?;
-    Ok(0)
+    Ok(registry::pool(device)?.release_cached())
 }
 
 /// Caps how many bytes `device`'s pool may reserve (`None` removes the cap).
 pub fn set_memory_limit(device: Device, limit: Option<usize>) -> Result<()> {
-    device.ensure_available()?;
-    block::set_limit(limit);
+    registry::pool(device)?.set_limit(limit);
     Ok(())
 }
 
 /// Resets `peak_active_bytes` to the current `active_bytes`.
 pub fn reset_peak_stats(device: Device) {
-    block::reset_peak(device);
+    if let Ok(pool) = registry::pool(device) {
+        pool.reset_peak();
+    }
 }

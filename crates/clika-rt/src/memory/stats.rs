@@ -8,7 +8,8 @@ use std::fmt;
 pub struct MemoryStats {
     /// Bytes in blocks handed out and not yet returned (rounded sizes).
     pub active_bytes: usize,
-    /// Bytes reserved from the system but idle in the pool (`reserved − active`).
+    /// Bytes reserved from the system but idle in the pool (`reserved − active`); includes
+    /// `deferred_bytes`.
     pub cached_bytes: usize,
     /// Bytes reserved from the system (segments).
     pub reserved_bytes: usize,

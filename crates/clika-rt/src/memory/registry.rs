@@ -1,0 +1,46 @@
+//! The process-wide pool of each device. The CPU pool is created on first use, with the
+//! limit from `CLIKA_RT_CPU_MEMORY_LIMIT` if set; accelerator pools plug in here with their
+//! backends.
+
+use std::sync::{Arc, OnceLock};
+
+use super::limit::{parse_byte_size, CPU_MEMORY_LIMIT_ENV};
+use super::{CpuAllocator, Pool};
+use crate::error::Result;
+use crate::{Device, DeviceKind};
+
+/// The pool of `device`, or the device's unavailability error.
+pub(super) fn pool(device: Device) -> Result<&'static Arc<Pool>> {
+    device.ensure_available()?;
+    match device.kind() {
+        DeviceKind::Cpu => Ok(cpu_pool()),
+        // `ensure_available` refuses GPUs until a backend registers their pools.
+        DeviceKind::Gpu => Err(crate::Error::DeviceUnavailable {
+            device,
+            reason: "this build has no GPU backend yet; use Device::cpu()".to_string(),
+        }),
+    }
+}
+
+fn cpu_pool() -> &'static Arc<Pool> {
+    static CPU: OnceLock<Arc<Pool>> = OnceLock::new();
+    CPU.get_or_init(|| {
+        let pool = Pool::new(Device::cpu(), Arc::new(CpuAllocator::default()));
+        pool.set_limit(env_limit());
+        pool
+    })
+}
+
+/// The CPU limit from the environment. A value that does not parse is reported once on
+/// stderr and ignored, rather than silently capping or not capping memory.
+fn env_limit() -> Option<usize> {
+    let text = std::env::var(CPU_MEMORY_LIMIT_ENV).ok()?;
+    let limit = parse_byte_size(&text);
+    if limit.is_none() {
+        eprintln!(
+            "clika-rt: ignoring {CPU_MEMORY_LIMIT_ENV}={text:?}: expected a size such as \
+             512MiB, 1GiB or a plain byte count"
+        );
+    }
+    limit
+}
