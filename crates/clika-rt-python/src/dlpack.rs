@@ -228,14 +228,11 @@ pub fn export<'py>(py: Python<'py>, t: &Tensor, req: Request) -> PyResult<Bound<
                 dl_tensor,
             });
             let p = Box::into_raw(export).cast::<DLManagedTensorVersioned>();
-            // SAFETY (undo): `p` is the export just leaked, not yet owned by anyone else.
-            capsule(
-                py,
-                p.cast(),
-                VERSIONED,
-                versioned_capsule_destructor,
-                || unsafe { delete_versioned(p) },
-            )
+            let undo = move || {
+                // SAFETY: `p` is the export just leaked; no capsule owns it (creation failed).
+                unsafe { delete_versioned(p) }
+            };
+            capsule(py, p.cast(), VERSIONED, versioned_capsule_destructor, undo)
         }
         _ => {
             if read_only {
@@ -249,10 +246,11 @@ pub fn export<'py>(py: Python<'py>, t: &Tensor, req: Request) -> PyResult<Bound<
                 deleter: Some(delete_legacy),
             });
             let p = Box::into_raw(export).cast::<DLManagedTensor>();
-            // SAFETY (undo): as above.
-            capsule(py, p.cast(), LEGACY, legacy_capsule_destructor, || unsafe {
-                delete_legacy(p)
-            })
+            let undo = move || {
+                // SAFETY: as above, for the legacy export.
+                unsafe { delete_legacy(p) }
+            };
+            capsule(py, p.cast(), LEGACY, legacy_capsule_destructor, undo)
         }
     }
 }

@@ -156,7 +156,8 @@ pub fn copy_from_python(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
         ));
     }
     let native = descr.call_method1("newbyteorder", ("=",))?;
-    let compact = np.call_method1("ascontiguousarray", (arr, native))?;
+    // `require` keeps 0-d arrays 0-d (`ascontiguousarray` would make them 1-d).
+    let compact = np.call_method1("require", (arr, native, ["C", "A"]))?;
     let view = borrow(as_ndarray(&compact)?, false)?;
     view.contiguous_copy().py()
 }

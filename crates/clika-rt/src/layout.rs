@@ -332,7 +332,9 @@ impl Layout {
             });
         }
         let mut out = self.clone();
-        if length > 0 {
+        // An empty result keeps the offset: it reaches no element, and L3 for an empty
+        // layout only asks that the offset not pass the storage's end.
+        if length > 0 && self.numel() > 0 {
             out.offset = (self.offset as isize + s * self.strides[d]) as usize;
         }
         out.shape[d] = length;
@@ -354,7 +356,7 @@ impl Layout {
         }
         let (first, len) = slice_indices(self.shape[d], start, stop, step);
         let mut out = self.clone();
-        if len > 0 {
+        if len > 0 && self.numel() > 0 {
             out.offset = (self.offset as isize + first * self.strides[d]) as usize;
         }
         out.shape[d] = len;
@@ -383,7 +385,9 @@ impl Layout {
             });
         }
         let mut out = self.clone();
-        out.offset = (self.offset as isize + i * self.strides[d]) as usize;
+        if self.numel() > 0 {
+            out.offset = (self.offset as isize + i * self.strides[d]) as usize;
+        }
         out.shape.remove(d);
         out.strides.remove(d);
         Ok(out)
@@ -618,6 +622,16 @@ pub(crate) fn layout_strides_i64(l: &Layout) -> Vec<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn views_of_empty_layouts_stay_within_empty_storage() {
+        // Shape [1, 3, 0, 5] over zero elements of storage (L4 for empty tensors).
+        let l = Layout::contiguous(&[1, 3, 0, 5], 4).unwrap();
+        assert!(l.check_within(0));
+        assert!(l.select(1, 2).unwrap().check_within(0));
+        assert!(l.slice(1, Some(2), None, 1).unwrap().check_within(0));
+        assert!(l.narrow(1, 1, 2).unwrap().check_within(0));
+    }
 
     fn l(shape: &[usize]) -> Layout {
         Layout::contiguous(shape, 4).unwrap()

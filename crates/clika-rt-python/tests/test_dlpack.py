@@ -1,0 +1,128 @@
+"""DLPack both ways, with the capsule deleter run exactly once."""
+
+import gc
+import sys
+
+import numpy as np
+import pytest
+
+import clika_runtime as crt
+
+live = crt._native._dlpack_live_exports
+
+
+def test_device():
+    assert crt.ones(2).__dlpack_device__() == (1, 0)
+
+
+def test_numpy_consumes_tensor_without_copy():
+    t = crt.arange(6, dtype=crt.float32).reshape(2, 3)
+    before = live()
+    a = np.from_dlpack(t)
+    assert a.ctypes.data == t.data_ptr()
+    assert live() == before + 1
+    a[0, 0] = 42
+    assert t.tolist()[0][0] == 42
+    del a
+    gc.collect()
+    assert live() == before  # deleter ran exactly once (twice would go below)
+
+
+def test_strided_export():
+    t = crt.arange(12).reshape(3, 4)[::2, ::-1]
+    a = np.from_dlpack(t)
+    np.testing.assert_array_equal(a, np.arange(12).reshape(3, 4)[::2, ::-1])
+    assert np.shares_memory(a, t.numpy())
+
+
+@pytest.mark.parametrize("max_version", [None, (1, 0), (1, 5)])
+def test_never_consumed_capsule_runs_deleter_once(max_version):
+    t = crt.ones(4)
+    before = live()
+    cap = t.__dlpack__(max_version=max_version)
+    assert live() == before + 1
+    del cap
+    gc.collect()
+    assert live() == before
+
+
+def test_capsule_names():
+    t = crt.ones(2)
+    assert "dltensor_versioned" in repr(t.__dlpack__(max_version=(1, 0)))
+    assert '"dltensor"' in repr(t.__dlpack__())
+
+
+def test_copy_and_device_arguments():
+    t = crt.ones(3)
+    a = np.from_dlpack(t, copy=True)
+    assert not np.shares_memory(a, t.numpy())
+    with pytest.raises(BufferError):
+        t.__dlpack__(max_version=(1, 0), dl_device=(2, 0))
+    with pytest.raises(BufferError):
+        t.__dlpack__(stream=1)
+
+
+def test_import_from_numpy_shares_memory_and_releases_once():
+    a = np.arange(8, dtype=np.int64)
+    base = sys.getrefcount(a)
+    t = crt.from_dlpack(a)
+    assert t.data_ptr() == a.ctypes.data
+    a[1] = 100
+    assert t.tolist()[1] == 100
+    assert sys.getrefcount(a) > base  # numpy's managed tensor holds the array
+    del t
+    gc.collect()
+    assert sys.getrefcount(a) == base  # numpy's deleter ran exactly once
+
+
+def test_import_strided_and_read_only():
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)[:, ::2]
+    t = crt.from_dlpack(a)
+    assert t.shape == (3, 2) and t.strides == (4, 2)
+    np.testing.assert_array_equal(t.numpy(), a)
+    ro = np.ones(3)
+    ro.flags.writeable = False
+    assert not crt.from_dlpack(ro).numpy().flags.writeable
+
+
+def test_round_trip_both_ways():
+    a = np.zeros(5, dtype=np.float64)
+    base = sys.getrefcount(a)
+    before = live()
+    b = np.from_dlpack(crt.from_dlpack(a))
+    assert np.shares_memory(a, b)
+    b[4] = 3
+    assert a[4] == 3
+    del b
+    gc.collect()
+    assert live() == before
+    assert sys.getrefcount(a) == base
+
+
+def test_refuses_non_dlpack_objects():
+    with pytest.raises(ValueError, match=r"crt.tensor"):
+        crt.from_dlpack([1, 2, 3])
+
+
+def test_consumed_capsule_cannot_be_reused():
+    class Once:
+        def __init__(self, cap):
+            self.cap = cap
+
+        def __dlpack__(self, **kwargs):
+            return self.cap
+
+        def __dlpack_device__(self):
+            return (1, 0)
+
+    before = live()
+    holder = Once(crt.ones(2).__dlpack__(max_version=(1, 0)))
+    t = crt.from_dlpack(holder)
+    with pytest.raises(ValueError, match="already consumed"):
+        crt.from_dlpack(holder)
+    del holder
+    gc.collect()
+    assert live() == before + 1  # the tensor owns it now
+    del t
+    gc.collect()
+    assert live() == before
