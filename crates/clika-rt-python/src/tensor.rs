@@ -2,6 +2,7 @@
 //! GIL released around compute) and translates the result.
 
 use clika_rt::{DType, ErrorKind, Tensor};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use pyo3::IntoPyObjectExt;
@@ -309,7 +310,7 @@ impl PyTensor {
     fn __len__(&self) -> PyResult<usize> {
         match self.inner.shape().first() {
             Some(&n) => Ok(n),
-            None => Err(raise(ErrorKind::InvalidArgument, "len() of a 0-d tensor")),
+            None => Err(PyTypeError::new_err("len() of a 0-d tensor")),
         }
     }
 

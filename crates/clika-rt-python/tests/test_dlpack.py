@@ -126,3 +126,22 @@ def test_consumed_capsule_cannot_be_reused():
     del t
     gc.collect()
     assert live() == before
+
+
+@pytest.mark.parametrize(
+    "dtype", [np.float16, np.float32, np.float64, np.int8, np.int16, np.int32, np.int64, np.uint8, np.bool_]
+)
+def test_every_dtype_round_trips_without_copy(dtype):
+    a = (np.arange(6) % 2).astype(dtype).reshape(2, 3)
+    t = crt.from_dlpack(a)
+    assert t.dtype == a.dtype and t.data_ptr() == a.ctypes.data
+    b = np.from_dlpack(t)
+    assert b.dtype == a.dtype and np.shares_memory(a, b)
+    np.testing.assert_array_equal(b, a)
+
+
+def test_bfloat16_exports_with_its_dlpack_code():
+    t = crt.ones(2, dtype=crt.bfloat16)
+    cap = t.__dlpack__(max_version=(1, 0))
+    back = crt.from_dlpack(type("P", (), {"__dlpack__": lambda self, **k: cap, "__dlpack_device__": lambda self: (1, 0)})())
+    assert back.dtype == crt.bfloat16 and back.data_ptr() == t.data_ptr()
