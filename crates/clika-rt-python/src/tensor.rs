@@ -1,7 +1,7 @@
 //! `clika_runtime.Tensor`: each method translates its arguments, calls the core (with the
 //! GIL released around compute) and translates the result.
 
-use clika_rt::{DType, ErrorKind, Tensor};
+use clika_rt::{DType, Tensor};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
@@ -10,7 +10,7 @@ use pyo3::IntoPyObjectExt;
 use crate::args;
 use crate::device::{self, PyDevice};
 use crate::dtype::{self as dt, PyDType};
-use crate::error::{raise, IntoPyResult};
+use crate::error::IntoPyResult;
 use crate::{dlpack, indexing, numpy_export};
 
 /// An n-dimensional strided view of typed memory. Views (indexing, `reshape` when possible,
