@@ -274,6 +274,49 @@ struct SendPtr<T>(*mut T);
 // DLPack contract allows on any thread.
 unsafe impl<T> Send for SendPtr<T> {}
 
+/// The two managed-tensor structs, as far as an import needs them.
+trait Managed: 'static {
+    fn tensor(&self) -> &DLTensor;
+    fn deleter(&self) -> Option<unsafe extern "C" fn(*mut Self)>;
+}
+
+impl Managed for DLManagedTensorVersioned {
+    fn tensor(&self) -> &DLTensor {
+        &self.dl_tensor
+    }
+    fn deleter(&self) -> Option<unsafe extern "C" fn(*mut Self)> {
+        self.deleter
+    }
+}
+
+impl Managed for DLManagedTensor {
+    fn tensor(&self) -> &DLTensor {
+        &self.dl_tensor
+    }
+    fn deleter(&self) -> Option<unsafe extern "C" fn(*mut Self)> {
+        self.deleter
+    }
+}
+
+/// A guard that runs `p`'s own deleter.
+///
+/// # Safety
+/// `p` must be a live managed tensor whose deleter nobody else runs.
+unsafe fn guard_for<M: Managed>(p: *mut M) -> ProducerGuard {
+    let sp = SendPtr(p);
+    ProducerGuard {
+        run: Some(Box::new(move || {
+            let sp = sp;
+            // SAFETY: `p` is live until its deleter runs, and the guard runs this once.
+            unsafe {
+                if let Some(d) = (*sp.0).deleter() {
+                    d(sp.0)
+                }
+            }
+        })),
+    }
+}
+
 /// Builds a tensor over `dl`'s memory, owned by `guard`. On error the guard is defused
 /// (the caller keeps ownership: the capsule's destructor will run the deleter).
 ///
@@ -376,6 +419,13 @@ fn capsule_name(cap: &Bound<'_, PyAny>) -> PyResult<&'static CStr> {
     }
 }
 
+/// A tensor over the memory of the capsule's managed tensor `p`, owning its deleter.
+fn import_managed<M: Managed>(p: *mut M, read_only: bool) -> PyResult<Tensor> {
+    // SAFETY: `p` comes from a capsule that still owns it (not yet renamed `used_…`), so it
+    // is live and its deleter has not run; the capsule is renamed only once this succeeds.
+    unsafe { wrap((*p).tensor(), read_only, guard_for(p)) }
+}
+
 /// Takes ownership of a `dltensor_versioned` / `dltensor` capsule.
 fn import_capsule(cap: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     let name = capsule_name(cap)?;
@@ -399,41 +449,12 @@ fn import_capsule(cap: &Bound<'_, PyAny>) -> PyResult<Tensor> {
             ));
         }
         let read_only = m.flags.contains(DlpackFlags::READ_ONLY);
-        let sp = SendPtr(p);
-        let guard = ProducerGuard {
-            run: Some(Box::new(move || {
-                let sp = sp;
-                // SAFETY: the producer's deleter, called once (the guard runs at most once).
-                unsafe {
-                    if let Some(d) = (*sp.0).deleter {
-                        d(sp.0)
-                    }
-                }
-            })),
-        };
-        // SAFETY: the DLPack contract: the memory stays valid until the deleter runs.
-        (
-            unsafe { wrap(&m.dl_tensor, read_only, guard) }?,
-            USED_VERSIONED,
-        )
+        (import_managed(p, read_only)?, USED_VERSIONED)
     } else if name == LEGACY {
-        let p = ptr.cast::<DLManagedTensor>();
-        // SAFETY: a legacy managed tensor, per the capsule name.
-        let m = unsafe { &*p };
-        let sp = SendPtr(p);
-        let guard = ProducerGuard {
-            run: Some(Box::new(move || {
-                let sp = sp;
-                // SAFETY: as above.
-                unsafe {
-                    if let Some(d) = (*sp.0).deleter {
-                        d(sp.0)
-                    }
-                }
-            })),
-        };
-        // SAFETY: as above.
-        (unsafe { wrap(&m.dl_tensor, false, guard) }?, USED_LEGACY)
+        (
+            import_managed(ptr.cast::<DLManagedTensor>(), false)?,
+            USED_LEGACY,
+        )
     } else {
         return Err(raise(
             ErrorKind::InvalidArgument,

@@ -147,8 +147,12 @@ def test_failing_calls_leak_nothing(name, make, builtin, fix):
     after = tracemalloc.take_snapshot()
     tracemalloc.stop()
     assert sys.getrefcount(a) == base_ref
-    grown = sum(s.size_diff for s in after.compare_to(before, "filename") if s.size_diff > 0)
-    assert grown < 16 * 1024, f"{grown} bytes retained after 1000 failing calls"
+    # A per-call leak retains at least one block per call; free lists and caches jitter
+    # by a few hundred blocks whatever the count, so the bound is half the calls.
+    diff = after.compare_to(before, "filename")
+    blocks = sum(s.count_diff for s in diff if s.count_diff > 0)
+    grown = sum(s.size_diff for s in diff if s.size_diff > 0)
+    assert blocks < 500, f"{blocks} blocks ({grown} bytes) retained after 1000 failing calls"
 
 
 def test_read_only_array_copies_through_tensor():
