@@ -145,3 +145,16 @@ def test_bfloat16_exports_with_its_dlpack_code():
     cap = t.__dlpack__(max_version=(1, 0))
     back = crt.from_dlpack(type("P", (), {"__dlpack__": lambda self, **k: cap, "__dlpack_device__": lambda self: (1, 0)})())
     assert back.dtype == crt.bfloat16 and back.data_ptr() == t.data_ptr()
+
+
+def test_read_only_flag_travels_both_ways():
+    ro = np.arange(4, dtype=np.float32)
+    ro.flags.writeable = False
+    t = crt.from_dlpack(ro)
+    assert t.data_ptr() == ro.ctypes.data
+    back = np.from_dlpack(t)
+    assert np.shares_memory(back, ro)
+    assert not back.flags.writeable
+    with pytest.raises(BufferError):
+        t.__dlpack__()  # legacy DLPack cannot say "read-only"
+    assert np.from_dlpack(t, copy=True).flags.writeable
