@@ -18,7 +18,8 @@ CPP_EXAMPLES := borrow adopt strided_roi release_cached
 
 .PHONY: demo test lint bench install python miri \
         demo-rust demo-cpp test-rust test-capi fmt-check clippy doc \
-        capi-lib header header-check gen-header-tool
+        capi-lib header header-check gen-header-tool \
+        test-python test-pip-install test-asan stubtest
 
 ## demo: build and run the examples
 demo: demo-rust demo-cpp
@@ -28,13 +29,14 @@ demo-rust:
 	@for e in $(RUST_EXAMPLES); do echo "== Rust example: $$e"; ./target/release/examples/$$e || exit 1; done
 
 ## test: every test suite
-test: test-rust test-capi
+test: test-rust test-capi test-python
 
 test-rust:
 	$(CARGO) test --workspace
 
-## lint: formatting, clippy, rustdoc — all with warnings as errors; the C header is current
-lint: fmt-check clippy doc header-check
+## lint: formatting, clippy, rustdoc — all with warnings as errors; the C header is current;
+## the Python stubs match the extension
+lint: fmt-check clippy doc header-check stubtest
 
 fmt-check:
 	$(CARGO) fmt --all -- --check
@@ -107,3 +109,70 @@ header-check: gen-header-tool
 	$(GEN_HEADER) $(CAPI_DIR) target/gen-header/clika_rt_c.h
 	@diff -u $(CAPI_HEADER) target/gen-header/clika_rt_c.h || \
 		{ echo "$(CAPI_HEADER) is stale: run 'make header' and commit it"; exit 1; }
+
+## python: build the Python package (clika_runtime) into .venv for development
+# The venv is created on a fresh machine and refreshed when requirements-dev.txt changes.
+PY_HOST ?= python3
+PY_DIR := crates/clika-rt-python
+SPEC_MAIN := $(firstword $(wildcard ../shared/acceptance/seed/main.py) $(PY_DIR)/tests/spec/main.py)
+PIP_VENV := target/pip-venv
+
+$(VENV)/.deps-stamp: requirements-dev.txt
+	@test -x $(PY) || $(PY_HOST) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements-dev.txt
+	@touch $@
+
+python: $(VENV)/.deps-stamp
+	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release -q
+
+## test-python: pytest (+ hypothesis) over the extension, then `pip install .` in a fresh venv
+test-python: python test-pip-install
+	$(PY) -m pytest -q $(PY_DIR)/tests
+
+# What a user does from a clone: `pip install .` into a fresh venv, then the spec's main.py.
+# Its own target dir, so alternating with `make python` does not rebuild PyO3 each time.
+test-pip-install:
+	rm -rf $(PIP_VENV)
+	$(PY_HOST) -m venv $(PIP_VENV)
+	CARGO_TARGET_DIR=$(abspath target/pip-install) $(PIP_VENV)/bin/pip install -q .
+	@out=$$(cd /tmp && $(abspath $(PIP_VENV))/bin/python $(abspath $(SPEC_MAIN))) || exit 1; \
+	echo "$$out"; \
+	[ "$$(sed -n 1p <<<"$$out")" = "sum after buf[0] = 100: 100" ] && \
+	[ "$$(sed -n 2p <<<"$$out")" = "shared bytes: 4" ] && \
+	[[ "$$(sed -n 3p <<<"$$out")" == "non-contiguous refused: "*np.ascontiguousarray* ]] && \
+	echo "pip install . + spec main.py: ok" || { echo "pip install . + spec main.py: FAILED"; exit 1; }
+
+stubtest: python
+	cd /tmp && $(abspath $(PY)) -m mypy.stubtest clika_runtime
+	cd $(PY_DIR)/python && $(abspath $(PY)) -m mypy --strict clika_runtime
+
+## test-asan: the Python tests against an AddressSanitizer build of the extension (nightly
+## Rust, system libasan preloaded), or under valgrind without nightly (failing only on errors
+## whose stack passes through the extension: CPython itself reports false positives without
+## its suppression file). Slow; not in `test`.
+ASAN_DIR := target/asan-python
+test-asan: $(VENV)/.deps-stamp
+	@if cargo +nightly --version >/dev/null 2>&1; then \
+		set -e; \
+		RUSTFLAGS="-Zsanitizer=address" CARGO_TARGET_DIR=$(abspath target/asan) \
+		PYO3_PYTHON=$(abspath $(PY)) \
+			cargo +nightly build -p clika-rt-python --target x86_64-unknown-linux-gnu \
+			--features extension-module; \
+		rm -rf $(ASAN_DIR) && mkdir -p $(ASAN_DIR); \
+		cp -r $(PY_DIR)/python/clika_runtime $(ASAN_DIR)/; \
+		rm -f $(ASAN_DIR)/clika_runtime/*.so; \
+		cp target/asan/x86_64-unknown-linux-gnu/debug/libclika_runtime_native.so \
+			$(ASAN_DIR)/clika_runtime/_native.abi3.so; \
+		LD_PRELOAD=$$(gcc -print-file-name=libasan.so) \
+		ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 PYTHONPATH=$(abspath $(ASAN_DIR)) \
+			$(PY) -m pytest -q -p no:cacheprovider $(PY_DIR)/tests -k "not pip"; \
+	else \
+		$(MAKE) python; \
+		PYTHONMALLOC=malloc valgrind --log-file=target/valgrind-python.log \
+			$(PY) -m pytest -q -p no:cacheprovider $(PY_DIR)/tests -k "not exit" || exit 1; \
+		awk '/^==[0-9]+== (Invalid|Conditional|Use of|Syscall|Mismatched|Source and|Argument)/ { blk = $$0; open = 1; next } \
+			open { blk = blk "\n" $$0; if ($$0 ~ /^==[0-9]+== $$/) { \
+				if (blk ~ /clika|_native/) { print blk; bad = 1 } open = 0 } } \
+			END { exit bad }' target/valgrind-python.log; \
+	fi

@@ -602,6 +602,16 @@ pub(crate) fn layout_strides_i64(l: &Layout) -> Vec<i64> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn views_of_empty_layouts_stay_within_empty_storage() {
+        // Shape [1, 3, 0, 5] over zero elements of storage (L4 for empty tensors).
+        let l = Layout::contiguous(&[1, 3, 0, 5], 4).unwrap();
+        assert!(l.check_within(0));
+        assert!(l.select(1, 2).unwrap().check_within(0));
+        assert!(l.slice(1, Some(2), None, 1).unwrap().check_within(0));
+        assert!(l.narrow(1, 1, 2).unwrap().check_within(0));
+    }
+
     fn l(shape: &[usize]) -> Layout {
         Layout::contiguous(shape, 4).unwrap()
     }

@@ -1,0 +1,205 @@
+//! The module-level functions: creating tensors, borrowing from numpy and DLPack, and the
+//! memory pool's controls.
+
+use clika_rt::{device as pool, DType, Device, Tensor};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyFloat, PyTuple};
+
+use crate::args;
+use crate::device;
+use crate::dtype as dt;
+use crate::error::IntoPyResult;
+use crate::memory_stats::PyMemoryStats;
+use crate::tensor::PyTensor;
+use crate::{dlpack, numpy_import};
+
+/// The default dtype of new tensors, as in PyTorch.
+const DEFAULT: DType = DType::Float32;
+
+/// Creates on the CPU, then moves to `device` (a no-op for the CPU).
+fn placed(t: clika_rt::Result<Tensor>, device: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
+    let device = device::resolve_opt(device)?;
+    device.ensure_available().py()?;
+    Ok(PyTensor {
+        inner: t.py()?.to(device).py()?,
+    })
+}
+
+/// `crt.zeros(2, 3)` or `crt.zeros((2, 3))`.
+#[pyfunction]
+#[pyo3(signature = (*shape, dtype=None, device=None))]
+pub fn zeros(
+    py: Python<'_>,
+    shape: &Bound<'_, PyTuple>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyTensor> {
+    let (shape, dtype) = (args::shape(shape)?, dt::resolve_or(dtype, DEFAULT)?);
+    placed(py.detach(|| Tensor::zeros(&shape, dtype)), device)
+}
+
+/// A tensor of ones.
+#[pyfunction]
+#[pyo3(signature = (*shape, dtype=None, device=None))]
+pub fn ones(
+    py: Python<'_>,
+    shape: &Bound<'_, PyTuple>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyTensor> {
+    let (shape, dtype) = (args::shape(shape)?, dt::resolve_or(dtype, DEFAULT)?);
+    placed(py.detach(|| Tensor::ones(&shape, dtype)), device)
+}
+
+/// A tensor whose values are unspecified.
+#[pyfunction]
+#[pyo3(signature = (*shape, dtype=None, device=None))]
+pub fn empty(
+    py: Python<'_>,
+    shape: &Bound<'_, PyTuple>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyTensor> {
+    let (shape, dtype) = (args::shape(shape)?, dt::resolve_or(dtype, DEFAULT)?);
+    placed(py.detach(|| Tensor::empty(&shape, dtype)), device)
+}
+
+/// A tensor filled with `fill_value`; the dtype defaults to bool, int64 or float32 after the
+/// value's Python type.
+#[pyfunction]
+#[pyo3(signature = (shape, fill_value, *, dtype=None, device=None))]
+pub fn full(
+    py: Python<'_>,
+    shape: &Bound<'_, PyAny>,
+    fill_value: &Bound<'_, PyAny>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyTensor> {
+    let inferred = if fill_value.is_instance_of::<PyBool>() {
+        DType::Bool
+    } else if fill_value.is_instance_of::<PyFloat>() || fill_value.extract::<i64>().is_err() {
+        DEFAULT
+    } else {
+        DType::Int64
+    };
+    let (shape, dtype) = (args::shape_of(shape)?, dt::resolve_or(dtype, inferred)?);
+    let value: f64 = fill_value.extract()?;
+    placed(py.detach(|| Tensor::full(&shape, value, dtype)), device)
+}
+
+/// `arange(end)` or `arange(start, end, step=1)`; int64 when every argument is an int, else
+/// float32.
+#[pyfunction]
+#[pyo3(signature = (start, end=None, step=None, *, dtype=None, device=None))]
+pub fn arange(
+    py: Python<'_>,
+    start: &Bound<'_, PyAny>,
+    end: Option<&Bound<'_, PyAny>>,
+    step: Option<&Bound<'_, PyAny>>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyTensor> {
+    let given: Vec<&Bound<'_, PyAny>> = [Some(start), end, step]
+        .into_iter()
+        .flatten()
+        .filter(|v| !v.is_none())
+        .collect();
+    let all_ints = given
+        .iter()
+        .all(|v| !v.is_instance_of::<PyFloat>() && v.extract::<i64>().is_ok());
+    let dtype = dt::resolve_or(dtype, if all_ints { DType::Int64 } else { DEFAULT })?;
+    let num = |v: Option<&Bound<'_, PyAny>>, d: f64| -> PyResult<f64> {
+        v.filter(|v| !v.is_none()).map_or(Ok(d), |v| v.extract())
+    };
+    let (lo, hi) = match end.filter(|e| !e.is_none()) {
+        Some(e) => (start.extract::<f64>()?, e.extract::<f64>()?),
+        None => (0.0, start.extract::<f64>()?),
+    };
+    let step = num(step, 1.0)?;
+    placed(py.detach(|| Tensor::arange(lo, hi, step, dtype)), device)
+}
+
+/// Borrows a numpy array's memory without copying; see the module documentation.
+#[pyfunction]
+pub fn from_numpy(a: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+    Ok(PyTensor {
+        inner: numpy_import::from_numpy(a)?,
+    })
+}
+
+/// Copies `obj` (a tensor, numpy array, nested list or scalar) into a new tensor.
+#[pyfunction]
+#[pyo3(signature = (obj, dtype=None, device=None))]
+pub fn tensor(
+    py: Python<'_>,
+    obj: &Bound<'_, PyAny>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyTensor> {
+    let copied = match obj.cast::<PyTensor>() {
+        Ok(t) => {
+            let t = t.get().inner.clone();
+            py.detach(|| t.contiguous_copy()).py()?
+        }
+        Err(_) => numpy_import::copy_from_python(obj)?,
+    };
+    let converted = match dtype.filter(|d| !d.is_none()) {
+        Some(d) => {
+            let d = dt::resolve(d)?;
+            py.detach(|| copied.to_dtype(d))
+        }
+        None => Ok(copied),
+    };
+    placed(converted, device)
+}
+
+/// Imports any object with `__dlpack__`, sharing its memory.
+#[pyfunction]
+pub fn from_dlpack(obj: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+    Ok(PyTensor {
+        inner: dlpack::from_dlpack(obj)?,
+    })
+}
+
+/// The device pool's statistics.
+#[pyfunction]
+#[pyo3(signature = (device=None))]
+pub fn memory_stats(device: Option<&Bound<'_, PyAny>>) -> PyResult<PyMemoryStats> {
+    let d: Device = device::resolve_opt(device)?;
+    d.ensure_available().py()?;
+    Ok(PyMemoryStats::new(d, pool::memory_stats(d)))
+}
+
+/// Returns the pool's idle reserve to the system; returns how many bytes were released.
+#[pyfunction]
+#[pyo3(signature = (device=None))]
+pub fn release_cached_memory(py: Python<'_>, device: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    let d = device::resolve_opt(device)?;
+    py.detach(|| pool::release_cached_memory(d)).py()
+}
+
+/// Caps how many bytes the pool may reserve (`None` removes the cap).
+#[pyfunction]
+#[pyo3(signature = (limit_bytes, device=None))]
+pub fn set_memory_limit(
+    limit_bytes: Option<usize>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<()> {
+    pool::set_memory_limit(device::resolve_opt(device)?, limit_bytes).py()
+}
+
+/// Resets `peak_active_bytes` to the current `active_bytes`.
+#[pyfunction]
+#[pyo3(signature = (device=None))]
+pub fn reset_peak_stats(device: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    let d = device::resolve_opt(device)?;
+    d.ensure_available().py()?;
+    pool::reset_peak_stats(d);
+    Ok(())
+}
+
+/// How many exported DLPack capsules' deleters have not run yet (for tests).
+#[pyfunction]
+pub fn _dlpack_live_exports() -> isize {
+    dlpack::live_exports()
+}

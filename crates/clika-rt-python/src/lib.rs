@@ -1,0 +1,44 @@
+//! The `clika_runtime._native` extension module: a translation layer over the `clika_rt`
+//! core. One file per Python class (`tensor`, `dtype`, `device`, `memory_stats`), one
+//! error table (`error`), and the numpy / DLPack bridges.
+//!
+//! The layer only translates: argument parsing, the core call (with the GIL released
+//! around compute), result conversion, and error mapping.
+
+mod args;
+mod device;
+mod dlpack;
+mod dtype;
+mod error;
+mod functions;
+mod indexing;
+mod memory_stats;
+mod numpy_export;
+mod numpy_import;
+mod tensor;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    error::register(m)?;
+    dtype::register(m)?;
+    m.add_class::<tensor::PyTensor>()?;
+    m.add_class::<device::PyDevice>()?;
+    m.add_class::<memory_stats::PyMemoryStats>()?;
+    use functions as f;
+    m.add_function(wrap_pyfunction!(f::zeros, m)?)?;
+    m.add_function(wrap_pyfunction!(f::ones, m)?)?;
+    m.add_function(wrap_pyfunction!(f::empty, m)?)?;
+    m.add_function(wrap_pyfunction!(f::full, m)?)?;
+    m.add_function(wrap_pyfunction!(f::arange, m)?)?;
+    m.add_function(wrap_pyfunction!(f::tensor, m)?)?;
+    m.add_function(wrap_pyfunction!(f::from_numpy, m)?)?;
+    m.add_function(wrap_pyfunction!(f::from_dlpack, m)?)?;
+    m.add_function(wrap_pyfunction!(f::memory_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(f::release_cached_memory, m)?)?;
+    m.add_function(wrap_pyfunction!(f::set_memory_limit, m)?)?;
+    m.add_function(wrap_pyfunction!(f::reset_peak_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(f::_dlpack_live_exports, m)?)?;
+    Ok(())
+}

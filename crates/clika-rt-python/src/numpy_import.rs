@@ -1,0 +1,163 @@
+//! numpy → tensor: `from_numpy` (borrows the array's memory) and the copying `tensor`.
+
+use clika_rt::{DType, Device, ErrorKind, Layout, Owner, Storage, Tensor};
+use numpy::npyffi::{NPY_ARRAY_ALIGNED, NPY_ARRAY_C_CONTIGUOUS, NPY_ARRAY_WRITEABLE};
+use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyWeakrefReference;
+
+use crate::dtype::{from_numpy_descr, NUMPY_SUPPORTED};
+use crate::error::{raise, IntoPyResult};
+
+/// What a borrowing storage keeps: the array (so its memory stays allocated) and a weak
+/// reference to it (numpy refuses to resize or reallocate an array that has weak
+/// references, even with `refcheck=False`, so its memory cannot move while borrowed).
+struct BorrowedArray {
+    array: Option<Py<PyAny>>,
+    weak: Option<Py<PyAny>>,
+}
+
+impl Drop for BorrowedArray {
+    fn drop(&mut self) {
+        let (array, weak) = (self.array.take(), self.weak.take());
+        // Release with the interpreter attached (the last tensor may die on a thread that is
+        // not); if it is gone (shutdown), leaking the references is the only safe choice.
+        // If it is shutting down, the closure is dropped unrun and pyo3 parks the references.
+        let _ = Python::try_attach(move |_| drop((weak, array)));
+    }
+}
+
+/// Why an array cannot be borrowed, with the fix.
+fn refuse(kind: ErrorKind, why: &str, fix: &str) -> PyErr {
+    raise(kind, format!("from_numpy: {why}; {fix}"))
+}
+
+/// Checks everything a borrow needs and returns the runtime dtype, shape and data pointer.
+fn check_borrowable(
+    arr: &Bound<'_, PyUntypedArray>,
+    need_writable: bool,
+) -> PyResult<(DType, Vec<usize>, *mut u8)> {
+    let descr = arr.dtype();
+    let Some(dtype) = from_numpy_descr(&descr) else {
+        return Err(refuse(
+            ErrorKind::DType,
+            &format!("dtype {} is not supported", descr.str()?),
+            &format!(
+                "supported dtypes are {NUMPY_SUPPORTED}; convert first, e.g. a.astype(np.float32)"
+            ),
+        ));
+    };
+    if descr.is_native_byteorder() == Some(false) {
+        return Err(refuse(
+            ErrorKind::DType,
+            &format!("dtype {} is not in native byte order", descr.str()?),
+            "convert first with a.astype(a.dtype.newbyteorder('='))",
+        ));
+    }
+    // SAFETY: `arr` is a live ndarray (checked by the cast) and the GIL is held.
+    let (flags, data) = unsafe {
+        let fields = &(*arr.as_array_ptr()).fields;
+        (fields.flags, fields.data.cast::<u8>())
+    };
+    if flags & NPY_ARRAY_C_CONTIGUOUS == 0 {
+        return Err(refuse(
+            ErrorKind::Layout,
+            "the array is not C-contiguous, so it cannot be borrowed without a copy",
+            "pass np.ascontiguousarray(a) (a contiguous copy), or use crt.tensor(a) to copy",
+        ));
+    }
+    if need_writable && flags & NPY_ARRAY_WRITEABLE == 0 {
+        return Err(refuse(
+            ErrorKind::ReadOnly,
+            "the array is read-only, and a tensor may write its memory",
+            "pass a writable copy, a.copy(), or use crt.tensor(a), which copies",
+        ));
+    }
+    if flags & NPY_ARRAY_ALIGNED == 0 {
+        return Err(refuse(
+            ErrorKind::Misaligned,
+            &format!("the array's data is not aligned for {}", dtype.short_name()),
+            "pass an aligned copy, a.copy(), or use crt.tensor(a), which copies",
+        ));
+    }
+    Ok((dtype, arr.shape().to_vec(), data))
+}
+
+/// Wraps a checked array's memory as a tensor that keeps the array alive.
+fn borrow(arr: &Bound<'_, PyUntypedArray>, need_writable: bool) -> PyResult<Tensor> {
+    let (dtype, shape, data) = check_borrowable(arr, need_writable)?;
+    // C-contiguous as numpy judges it: the row-major layout reaches exactly the same bytes
+    // (numpy's strides may differ only on size-1 dimensions).
+    let layout = Layout::contiguous(&shape, dtype.size()).py()?;
+    let nbytes = layout.numel() * dtype.size();
+    let writable = arr.is_writeable_flag();
+    let owner = BorrowedArray {
+        weak: Some(PyWeakrefReference::new(arr)?.into_any().unbind()),
+        array: Some(arr.clone().into_any().unbind()),
+    };
+    // SAFETY: numpy keeps an array's `nbytes` initialised bytes at `data` allocated for as
+    // long as the array lives, and moves or frees them only in `resize`, which it refuses
+    // for an array with weak references. The owner holds a strong reference (the array
+    // lives) and a weak one (no resize) until the storage drops. Writes are allowed only if
+    // numpy marks the array writeable. Concurrent writes from Python during a runtime read
+    // are the caller's responsibility, as for every borrowed buffer.
+    let storage = unsafe {
+        Storage::from_raw_parts(
+            data,
+            nbytes,
+            Device::cpu(),
+            Owner::keepalive(owner),
+            None,
+            writable,
+        )
+    };
+    Tensor::from_storage(storage, layout, dtype).py()
+}
+
+trait WriteableFlag {
+    fn is_writeable_flag(&self) -> bool;
+}
+
+impl WriteableFlag for Bound<'_, PyUntypedArray> {
+    fn is_writeable_flag(&self) -> bool {
+        // SAFETY: a live ndarray, GIL held.
+        unsafe { (*self.as_array_ptr()).fields.flags & NPY_ARRAY_WRITEABLE != 0 }
+    }
+}
+
+fn as_ndarray<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> PyResult<&'a Bound<'py, PyUntypedArray>> {
+    obj.cast::<PyUntypedArray>().map_err(|_| {
+        let ty = obj.get_type().name().map_or_else(|_| "?".to_string(), |n| n.to_string());
+        raise(
+            ErrorKind::InvalidArgument,
+            format!("from_numpy expects a numpy.ndarray, got {ty}; use crt.tensor(obj) to copy other objects"),
+        )
+    })
+}
+
+/// `crt.from_numpy(a)`: the array's own memory as a tensor, no copy.
+pub fn from_numpy(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+    borrow(as_ndarray(obj)?, true)
+}
+
+/// `crt.tensor(obj)` for anything numpy can read (arrays, nested lists, scalars): always a
+/// fresh runtime-owned copy, in native byte order.
+pub fn copy_from_python(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+    let np = obj.py().import("numpy")?;
+    let arr = np.call_method1("asarray", (obj,))?;
+    let descr = as_ndarray(&arr)?.dtype();
+    if from_numpy_descr(&descr).is_none() {
+        return Err(raise(
+            ErrorKind::DType,
+            format!(
+                "tensor: dtype {} is not supported; supported dtypes are {NUMPY_SUPPORTED}",
+                descr.str()?
+            ),
+        ));
+    }
+    let native = descr.call_method1("newbyteorder", ("=",))?;
+    // `require` keeps 0-d arrays 0-d (`ascontiguousarray` would make them 1-d).
+    let compact = np.call_method1("require", (arr, native, ["C", "A"]))?;
+    let view = borrow(as_ndarray(&compact)?, false)?;
+    view.contiguous_copy().py()
+}

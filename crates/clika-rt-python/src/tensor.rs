@@ -1,0 +1,320 @@
+//! `clika_runtime.Tensor`: each method translates its arguments, calls the core (with the
+//! GIL released around compute) and translates the result.
+
+use clika_rt::{DType, Tensor};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+use pyo3::IntoPyObjectExt;
+
+use crate::args;
+use crate::device::{self, PyDevice};
+use crate::dtype::{self as dt, PyDType};
+use crate::error::IntoPyResult;
+use crate::{dlpack, indexing, numpy_export};
+
+/// An n-dimensional strided view of typed memory. Views (indexing, `reshape` when possible,
+/// `permute`, `transpose`, `T`) share memory; `numpy()` and `np.asarray(t)` do too.
+#[pyclass(name = "Tensor", module = "clika_runtime", frozen, weakref)]
+#[derive(Debug)]
+pub struct PyTensor {
+    /// The core tensor.
+    pub inner: Tensor,
+}
+
+impl PyTensor {
+    /// A new Python tensor object.
+    pub fn wrap(py: Python<'_>, inner: Tensor) -> PyResult<Bound<'_, PyTensor>> {
+        Bound::new(py, PyTensor { inner })
+    }
+}
+
+/// Runs `f` on the tensor with the GIL released.
+fn compute<T: Send>(
+    py: Python<'_>,
+    t: &Tensor,
+    f: impl FnOnce(&Tensor) -> clika_rt::Result<T> + Send,
+) -> PyResult<T> {
+    py.detach(|| f(t)).py()
+}
+
+/// `dim=None` with `keepdim=False` means the whole-tensor reduction.
+fn reduce(
+    py: Python<'_>,
+    t: &Tensor,
+    dim: Option<&Bound<'_, PyAny>>,
+    keepdim: bool,
+    mean: bool,
+) -> PyResult<PyTensor> {
+    let dims = args::dims(dim)?.unwrap_or_else(|| (0..t.ndim() as isize).collect());
+    let out = compute(py, t, |t| match mean {
+        true => t.mean_dims(&dims, keepdim),
+        false => t.sum_dims(&dims, keepdim),
+    })?;
+    Ok(PyTensor { inner: out })
+}
+
+/// Nested lists of Python numbers in the tensor's shape.
+fn nest<'py>(
+    py: Python<'py>,
+    shape: &[usize],
+    items: &mut impl Iterator<Item = Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    match shape.split_first() {
+        None => Ok(items.next().expect("one item per element")),
+        Some((&n, rest)) => {
+            let list = PyList::empty(py);
+            for _ in 0..n {
+                list.append(nest(py, rest, items)?)?;
+            }
+            Ok(list.into_any())
+        }
+    }
+}
+
+#[pymethods]
+impl PyTensor {
+    /// Sizes of each dimension.
+    #[getter]
+    fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.inner.shape())
+    }
+
+    /// Strides of each dimension, in elements (numpy's `strides` are in bytes).
+    #[getter]
+    fn strides<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.inner.strides())
+    }
+
+    /// Element type.
+    #[getter]
+    fn dtype(&self) -> PyDType {
+        PyDType(self.inner.dtype())
+    }
+
+    /// Where the memory lives.
+    #[getter]
+    fn device(&self) -> PyDevice {
+        PyDevice(self.inner.device())
+    }
+
+    /// Number of dimensions.
+    #[getter]
+    fn ndim(&self) -> usize {
+        self.inner.ndim()
+    }
+
+    /// All dimensions reversed (a view).
+    #[getter(T)]
+    fn t(&self) -> PyTensor {
+        PyTensor {
+            inner: self.inner.t(),
+        }
+    }
+
+    /// Number of elements.
+    fn numel(&self) -> usize {
+        self.inner.numel()
+    }
+
+    /// The single element as a Python `float`, `int` or `bool`.
+    fn item<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let t = &self.inner;
+        Ok(match t.dtype() {
+            DType::Bool => t
+                .item::<bool>()
+                .py()?
+                .into_pyobject(py)?
+                .to_owned()
+                .into_any(),
+            d if d.is_float() => t.item::<f64>().py()?.into_pyobject(py)?.into_any(),
+            _ => t.item::<i64>().py()?.into_pyobject(py)?.into_any(),
+        })
+    }
+
+    /// The elements as (nested) Python lists; a 0-d tensor gives a number.
+    fn tolist<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let t = &self.inner;
+        let items: Vec<Bound<'py, PyAny>> = match t.dtype() {
+            DType::Bool => compute(py, t, Tensor::to_vec::<bool>)?
+                .into_iter()
+                .map(|v| v.into_bound_py_any(py))
+                .collect::<PyResult<_>>()?,
+            d if d.is_float() => compute(py, t, Tensor::to_f64_vec)?
+                .into_iter()
+                .map(|v| v.into_bound_py_any(py))
+                .collect::<PyResult<_>>()?,
+            _ => compute(py, t, |t| t.to_dtype(DType::Int64)?.to_vec::<i64>())?
+                .into_iter()
+                .map(|v| v.into_bound_py_any(py))
+                .collect::<PyResult<_>>()?,
+        };
+        nest(py, t.shape(), &mut items.into_iter())
+    }
+
+    /// Sum over all elements, or over `dim` (an int or a tuple of ints).
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn sum(
+        &self,
+        py: Python<'_>,
+        dim: Option<&Bound<'_, PyAny>>,
+        keepdim: bool,
+    ) -> PyResult<PyTensor> {
+        reduce(py, &self.inner, dim, keepdim, false)
+    }
+
+    /// Mean over all elements, or over `dim` (an int or a tuple of ints).
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn mean(
+        &self,
+        py: Python<'_>,
+        dim: Option<&Bound<'_, PyAny>>,
+        keepdim: bool,
+    ) -> PyResult<PyTensor> {
+        reduce(py, &self.inner, dim, keepdim, true)
+    }
+
+    /// The same tensor when contiguous, else a compact copy.
+    fn contiguous(&self, py: Python<'_>) -> PyResult<PyTensor> {
+        Ok(PyTensor {
+            inner: compute(py, &self.inner, Tensor::contiguous)?,
+        })
+    }
+
+    /// Whether the elements are row-major without gaps (numpy's rule).
+    fn is_contiguous(&self) -> bool {
+        self.inner.is_contiguous()
+    }
+
+    /// Moves to a device and/or converts to a dtype: `t.to('cpu')`, `t.to(crt.float64)`,
+    /// `t.to(device=..., dtype=...)`.
+    #[pyo3(signature = (target=None, *, dtype=None, device=None))]
+    fn to(
+        &self,
+        py: Python<'_>,
+        target: Option<&Bound<'_, PyAny>>,
+        dtype: Option<&Bound<'_, PyAny>>,
+        device: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTensor> {
+        let mut want_dtype = dtype
+            .filter(|d| !d.is_none())
+            .map(dt::resolve)
+            .transpose()?;
+        let mut want_device = device
+            .filter(|d| !d.is_none())
+            .map(device::resolve)
+            .transpose()?;
+        if let Some(t) = target.filter(|t| !t.is_none()) {
+            match device::resolve(t) {
+                Ok(d) => want_device = Some(d),
+                Err(_) => want_dtype = Some(dt::resolve(t)?),
+            }
+        }
+        let mut out = self.inner.clone();
+        if let Some(d) = want_device {
+            out = out.to(d).py()?;
+        }
+        if let Some(d) = want_dtype {
+            out = compute(py, &out, |t| t.to_dtype(d))?;
+        }
+        Ok(PyTensor { inner: out })
+    }
+
+    /// The same elements in a new shape (one size may be -1): a view when the strides allow,
+    /// else a copy.
+    #[pyo3(signature = (*shape))]
+    fn reshape(&self, py: Python<'_>, shape: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
+        let shape = args::int_list(shape)?;
+        Ok(PyTensor {
+            inner: compute(py, &self.inner, |t| t.reshape(&shape))?,
+        })
+    }
+
+    /// Like `reshape`, but never copies (raises `LayoutError` instead).
+    #[pyo3(signature = (*shape))]
+    fn view(&self, shape: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
+        let shape = args::int_list(shape)?;
+        Ok(PyTensor {
+            inner: self.inner.view(&shape).py()?,
+        })
+    }
+
+    /// Reorders the dimensions (a view).
+    #[pyo3(signature = (*dims))]
+    fn permute(&self, dims: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
+        let dims = args::int_list(dims)?;
+        Ok(PyTensor {
+            inner: self.inner.permute(&dims).py()?,
+        })
+    }
+
+    /// Swaps two dimensions (a view).
+    fn transpose(&self, dim0: isize, dim1: isize) -> PyResult<PyTensor> {
+        Ok(PyTensor {
+            inner: self.inner.transpose(dim0, dim1).py()?,
+        })
+    }
+
+    /// Address of the first element (for a borrowed array, the array's own pointer).
+    fn data_ptr(&self) -> usize {
+        self.inner.data_ptr() as usize
+    }
+
+    /// Waits for the device's outstanding work.
+    fn synchronize(&self, py: Python<'_>) -> PyResult<()> {
+        compute(py, &self.inner, Tensor::synchronize)
+    }
+
+    /// A zero-copy numpy view; its `base` keeps this tensor's memory alive.
+    fn numpy<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        numpy_export::view(slf)
+    }
+
+    #[pyo3(signature = (dtype=None, copy=None))]
+    fn __array__<'py>(
+        slf: &Bound<'py, Self>,
+        dtype: Option<&Bound<'py, PyAny>>,
+        copy: Option<bool>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        numpy_export::array(slf, dtype, copy)
+    }
+
+    #[pyo3(signature = (*, stream=None, max_version=None, dl_device=None, copy=None))]
+    fn __dlpack__<'py>(
+        &self,
+        py: Python<'py>,
+        stream: Option<&Bound<'py, PyAny>>,
+        max_version: Option<(u32, u32)>,
+        dl_device: Option<(i32, i32)>,
+        copy: Option<bool>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let request = dlpack::Request {
+            stream_given: stream.is_some_and(|s| !s.is_none()),
+            max_version,
+            dl_device,
+            copy,
+        };
+        dlpack::export(py, &self.inner, request)
+    }
+
+    fn __dlpack_device__(&self) -> (i32, i32) {
+        dlpack::device_of(self.inner.device())
+    }
+
+    fn __getitem__(&self, key: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        Ok(PyTensor {
+            inner: indexing::index(&self.inner, key)?,
+        })
+    }
+
+    fn __len__(&self) -> PyResult<usize> {
+        match self.inner.shape().first() {
+            Some(&n) => Ok(n),
+            None => Err(PyTypeError::new_err("len() of a 0-d tensor")),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        self.inner.to_string()
+    }
+}
