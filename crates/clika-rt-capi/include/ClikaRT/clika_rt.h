@@ -198,7 +198,8 @@ enum class ReduceOp : std::uint32_t {
 /// A "weak" scalar operand, like a Python number: bool, integer or floating point. It only
 /// decides the result's dtype when it is of a higher kind than the tensor (bool < integer <
 /// float), and then gives that kind's default: an Int8 tensor + 1 stays Int8, an Int8 tensor
-/// * 0.5f is Float32, a Bool tensor + 1 is Int64. Implicit from any arithmetic type.
+/// * 0.5f is Float32, a Bool tensor + 1 is Int64. Implicit from any arithmetic type
+/// (integers are held as int64_t: unsigned values above INT64_MAX wrap).
 class Scalar {
 public:
     template <class T, std::enable_if_t<std::is_same<T, bool>::value, int> = 0>
@@ -796,13 +797,16 @@ inline Tensor reduce(ReduceOp op, const Tensor& t, const Shape& dims, bool keepd
                                  dims.size(), keepdim ? 1U : 0U, correction, out, err);
     });
 }
-/// `op` over every element: a 0-dimensional tensor (ArgMax/ArgMin: a flat index).
-inline Tensor reduce(ReduceOp op, const Tensor& t, std::size_t correction = 1) {
+/// `op` over every element: a 0-dimensional tensor (ArgMax/ArgMin: a flat index). Var/Std
+/// use `correction` (a separate name, so `reduce(op, t, {0})` can only mean dims {0}).
+inline Tensor reduce_all(ReduceOp op, const Tensor& t, std::size_t correction = 1) {
     return detail::result([&](crt_tensor** out, crt_error** err) {
         return crt_tensor_reduce_all(static_cast<crt_reduce_op>(op), t.get(), correction, out,
                                      err);
     });
 }
+/// `op` over every element (Var/Std unbiased).
+inline Tensor reduce(ReduceOp op, const Tensor& t) { return reduce_all(op, t); }
 
 /// Sum (floats keep their dtype; integers and bools give Int64).
 inline Tensor sum(const Tensor& t) { return t.sum(); }
@@ -839,8 +843,9 @@ inline Tensor argmin(const Tensor& t) { return reduce(ReduceOp::ArgMin, t); }
 inline Tensor argmin(const Tensor& t, std::int64_t dim, bool keepdim = false) {
     return reduce(ReduceOp::ArgMin, t, Shape{dim}, keepdim);
 }
-/// Variance, unbiased over every element; or over `dims` with `correction` (1: unbiased;
-/// 0: numpy's). Floats keep their dtype; integers give Float64.
+/// Variance over every element (unbiased), or over `dims` with `correction` (1: unbiased,
+/// PyTorch's default; 0: numpy's). Floats keep their dtype; integers give Float64. For every
+/// element with another correction: reduce_all(ReduceOp::Var, t, correction).
 inline Tensor var(const Tensor& t) { return reduce(ReduceOp::Var, t); }
 inline Tensor var(const Tensor& t, const Shape& dims, std::size_t correction = 1,
                   bool keepdim = false) {

@@ -111,6 +111,9 @@ void named_ops() {
     CHECK(near(ops::var(a), {3.5}) && near(ops::std(a, {0, 1}, 0, true), {std::sqrt(35.0 / 12)}));
     CHECK(ops::std(a, {0}, 1, true).shape() == (Shape{1, 3}) && near(ops::std(a), {std::sqrt(3.5)}));
     CHECK(near(ops::reduce(ReduceOp::Sum, a, {0, 1}), {15}));
+    CHECK(near(ops::reduce(ReduceOp::ArgMax, a, {0}), {1, 1, 1}));
+    CHECK(near(ops::reduce(ReduceOp::Prod, a + 1), {720}));
+    CHECK(near(ops::reduce_all(ReduceOp::Var, a, 0), {35.0 / 12}));
     CHECK(near(ops::sum(ops::softmax(a, 1), {1}), {1, 1}));
     CHECK(near(ops::softmax(a, 1), {0.0900306, 0.2447285, 0.6652410, 0.0900306, 0.2447285, 0.6652410}));
     CHECK(near(ops::log_softmax(a, 0), {-3.0485873, -3.0485873, -3.0485873, -0.0485873, -0.0485873, -0.0485873}));
