@@ -202,9 +202,10 @@ unsafe fn derive2(
 /// `op(a, b)` elementwise with numpy broadcasting (trailing dimensions aligned; sizes equal
 /// or 1) and type promotion: Bool < integers < floats; among integers the wider wins, and
 /// UInt8 with a signed type meets at the smallest signed type holding both (UInt8 + Int8 →
-/// Int16); Float16 + BFloat16 → Float32. Comparisons give Bool; division of integers or
-/// bools gives Float32. Integer arithmetic wraps on overflow; integer division by zero is
-/// not an error (it follows float division, then converts).
+/// Int16); Float16 + BFloat16 → Float32. Comparisons give Bool; `DIV` is true division
+/// (integers and bools divide in Float32, so `x / 0` is ±inf or NaN, never an error).
+/// Integer arithmetic wraps on overflow; an integer `POW` with a negative exponent
+/// truncates `1 / a^n` toward zero.
 ///
 /// # Safety
 /// The header's pointer contract.
