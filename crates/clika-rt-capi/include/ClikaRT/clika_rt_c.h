@@ -860,9 +860,14 @@ crt_status crt_tensor_stack(const struct crt_tensor *const *tensors,
 /**
  * Sets every element of `tensor` to `value` (converted to its dtype), in place.
  *
+ * The in-place functions (`crt_tensor_fill_`, `crt_tensor_copy_`, `crt_tensor_binary_`,
+ * `crt_tensor_binary_scalar_`) write through the tensor's memory even when other handles and
+ * views share it, as PyTorch does: a write through a view is seen through its parent.
+ * Read-only memory (`CRT_BLOB_READ_ONLY`) is refused with `CRT_STATUS_READ_ONLY`.
+ *
  * # Safety
- * No other thread may access the elements `tensor` reaches during the call; the header's
- * pointer contract.
+ * No other thread may read or write the elements `tensor` reaches during the call; the
+ * header's pointer contract.
  */
 crt_status crt_tensor_fill_(const struct crt_tensor *tensor,
                             double value,
