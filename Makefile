@@ -14,7 +14,7 @@ CAPI_VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1
 CAPI_MAJOR := $(firstword $(subst ., ,$(CAPI_VERSION)))
 CAPI_PREFIX := $(CURDIR)/target/capi-prefix
 GEN_HEADER := target/gen-header/release/clika-rt-gen-header
-CPP_EXAMPLES := borrow adopt strided_roi release_cached
+CPP_EXAMPLES := borrow adopt strided_roi release_cached compute
 
 .PHONY: demo test lint bench install python miri \
         demo-rust demo-cpp test-rust test-capi fmt-check clippy doc \

@@ -192,3 +192,32 @@ pub unsafe fn copy_to(
     unsafe { std::ptr::copy_nonoverlapping(src, dst.cast::<u8>(), len) };
     Ok(())
 }
+
+/// An array of `len` handles `(p, len)`, each non-NULL.
+///
+/// # Safety
+/// P3 for `p` and `len`, and P1 for every handle in the array, for the lifetime `'a`.
+pub unsafe fn handles<'a, T>(
+    p: *const *const T,
+    len: usize,
+    name: &'static str,
+) -> Result<Vec<&'a T>, CapiError> {
+    if len == 0 {
+        return Ok(Vec::new());
+    }
+    if p.is_null() {
+        return Err(CapiError::NullArgument(name));
+    }
+    if !p.is_aligned() || len > isize::MAX as usize / std::mem::size_of::<*const T>() {
+        return Err(Error::OutOfRange {
+            what: name,
+            value: format!("{len} handles at {:#x}", p as usize),
+        }
+        .into());
+    }
+    // SAFETY: non-NULL, aligned, and the byte length fits `isize` (checked); by P3 valid for
+    // `len` reads, unwritten during the call.
+    let list = unsafe { std::slice::from_raw_parts(p, len) };
+    // SAFETY: P1 for every handle in the array.
+    list.iter().map(|&h| unsafe { arg(h, name) }).collect()
+}

@@ -11,7 +11,7 @@ use crate::tensor::{crt_tensor, derive};
 use crate::types::{self, crt_dtype};
 
 /// A C dimension, index or size as `isize`.
-fn isz(v: i64, what: &'static str) -> Result<isize, CapiError> {
+pub(crate) fn isz(v: i64, what: &'static str) -> Result<isize, CapiError> {
     isize::try_from(v).map_err(|_| {
         Error::OutOfRange {
             what,
@@ -25,7 +25,11 @@ fn isz(v: i64, what: &'static str) -> Result<isize, CapiError> {
 ///
 /// # Safety
 /// P3 for `p`/`len`.
-unsafe fn isz_list(p: *const i64, len: usize, what: &'static str) -> Result<Vec<isize>, CapiError> {
+pub(crate) unsafe fn isz_list(
+    p: *const i64,
+    len: usize,
+    what: &'static str,
+) -> Result<Vec<isize>, CapiError> {
     // SAFETY: the caller guarantees P3.
     let list = unsafe { ffi::dims(p, len, what) }?;
     list.iter().map(|&v| isz(v, what)).collect()

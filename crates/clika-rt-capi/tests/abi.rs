@@ -6,6 +6,7 @@ use std::ffi::{c_void, CStr};
 use std::ptr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use clika_rt_capi::compute::*;
 use clika_rt_capi::error::*;
 use clika_rt_capi::tensor::*;
 use clika_rt_capi::testing::crt_testing_panic;
@@ -118,4 +119,56 @@ fn deleter_runs_once_after_the_last_view_and_never_on_failure() {
         crt_tensor_free(v);
     }
     assert_eq!(CALLS.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn compute_validates_op_numbers_and_handle_arrays() {
+    let shape = [2i64, 3];
+    let (mut t, mut out, mut err) = (ptr::null_mut(), ptr::null_mut(), ptr::null_mut());
+    // SAFETY: valid shape and out-pointers; every handle is freed once below.
+    unsafe {
+        let s = crt_tensor_ones(
+            shape.as_ptr(),
+            2,
+            CRT_DTYPE_FLOAT32,
+            &mut t,
+            ptr::null_mut(),
+        );
+        assert_eq!(s, CRT_STATUS_OK);
+        let s = crt_tensor_binary(13, t, t, &mut out, &mut err);
+        assert_eq!(s, CRT_STATUS_INVALID_ARGUMENT);
+        assert!(out.is_null());
+        assert!(take_message(err).contains("CRT_BINARY_"));
+        let s = crt_tensor_reduce(CRT_REDUCE_SUM, t, ptr::null(), 1, 0, 0, &mut out, &mut err);
+        assert_eq!(s, CRT_STATUS_NULL_POINTER);
+        assert!(take_message(err).contains("`dims`"));
+        let list = [t.cast_const(), ptr::null()];
+        let s = crt_tensor_cat(list.as_ptr(), 2, 0, &mut out, ptr::null_mut());
+        assert_eq!(s, CRT_STATUS_NULL_POINTER);
+        let s = crt_tensor_cat(list.as_ptr(), 1, 1, &mut out, ptr::null_mut());
+        assert_eq!(s, CRT_STATUS_OK);
+        let scalar = crt_scalar {
+            kind: CRT_SCALAR_INT,
+            int_value: 2,
+            float_value: 0.0,
+        };
+        assert_eq!(
+            crt_tensor_binary_scalar_(CRT_BINARY_MUL, out, scalar, ptr::null_mut()),
+            CRT_STATUS_OK
+        );
+        let mut sum = ptr::null_mut();
+        let s = crt_tensor_reduce_all(CRT_REDUCE_SUM, out, 0, &mut sum, ptr::null_mut());
+        assert_eq!(s, CRT_STATUS_OK);
+        let mut v = 0.0f64;
+        let s = clika_rt_capi::access::crt_tensor_item(
+            sum,
+            CRT_DTYPE_FLOAT64,
+            (&raw mut v).cast(),
+            ptr::null_mut(),
+        );
+        assert_eq!((s, v), (CRT_STATUS_OK, 12.0));
+        crt_tensor_free(sum);
+        crt_tensor_free(out);
+        crt_tensor_free(t);
+    }
 }

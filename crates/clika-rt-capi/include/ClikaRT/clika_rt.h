@@ -4,6 +4,10 @@
 //  - ClikaRT::Tensor owns one reference to a tensor; copying it bumps the reference count
 //    (no data is copied), moving it is free, and the destructor drops the reference.
 //  - Every failure throws ClikaRT::Error (a std::runtime_error with the C status).
+//  - ClikaRT::ops:: holds the operations (add, exp, sum(t, dims, keepdim), matmul, cat, ...);
+//    Tensor has the operators + - * / (with tensors or numbers), elementwise comparisons
+//    giving Bool tensors, and the in-place forms (+= add_ fill_ copy_ ...), which write
+//    through shared memory as PyTorch does.
 //  - Tensor::from_blob wraps memory you own without copying. Without a deleter the memory is
 //    BORROWED: keep it alive, and its layout unchanged, while any tensor over it exists. With
 //    a deleter (any callable taking void*) it is ADOPTED: the deleter runs exactly once, when
@@ -141,6 +145,75 @@ struct BlobOptions {
     std::optional<Device> pinned_for = std::nullopt;
     /// The runtime must never write this memory.
     bool read_only = false;
+};
+
+/// Elementwise binary operations (the numbers are the C ABI's CRT_BINARY_*).
+enum class BinaryOp : std::uint32_t {
+    Add = CRT_BINARY_ADD,
+    Sub = CRT_BINARY_SUB,
+    Mul = CRT_BINARY_MUL,
+    Div = CRT_BINARY_DIV,
+    Pow = CRT_BINARY_POW,
+    Maximum = CRT_BINARY_MAXIMUM,
+    Minimum = CRT_BINARY_MINIMUM,
+    Eq = CRT_BINARY_EQ,
+    Ne = CRT_BINARY_NE,
+    Lt = CRT_BINARY_LT,
+    Le = CRT_BINARY_LE,
+    Gt = CRT_BINARY_GT,
+    Ge = CRT_BINARY_GE,
+};
+
+/// Elementwise unary operations (the numbers are the C ABI's CRT_UNARY_*).
+enum class UnaryOp : std::uint32_t {
+    Neg = CRT_UNARY_NEG,
+    Abs = CRT_UNARY_ABS,
+    Relu = CRT_UNARY_RELU,
+    Exp = CRT_UNARY_EXP,
+    Log = CRT_UNARY_LOG,
+    Sqrt = CRT_UNARY_SQRT,
+    Rsqrt = CRT_UNARY_RSQRT,
+    Sin = CRT_UNARY_SIN,
+    Cos = CRT_UNARY_COS,
+    Tanh = CRT_UNARY_TANH,
+    Sigmoid = CRT_UNARY_SIGMOID,
+    Gelu = CRT_UNARY_GELU,
+    Silu = CRT_UNARY_SILU,
+    Erf = CRT_UNARY_ERF,
+};
+
+/// Reductions (the numbers are the C ABI's CRT_REDUCE_*).
+enum class ReduceOp : std::uint32_t {
+    Sum = CRT_REDUCE_SUM,
+    Mean = CRT_REDUCE_MEAN,
+    Prod = CRT_REDUCE_PROD,
+    Max = CRT_REDUCE_MAX,
+    Min = CRT_REDUCE_MIN,
+    ArgMax = CRT_REDUCE_ARGMAX,
+    ArgMin = CRT_REDUCE_ARGMIN,
+    Var = CRT_REDUCE_VAR,
+    Std = CRT_REDUCE_STD,
+};
+
+/// A "weak" scalar operand, like a Python number: bool, integer or floating point. It only
+/// decides the result's dtype when it is of a higher kind than the tensor (bool < integer <
+/// float), and then gives that kind's default: an Int8 tensor + 1 stays Int8, an Int8 tensor
+/// * 0.5f is Float32, a Bool tensor + 1 is Int64. Implicit from any arithmetic type
+/// (integers are held as int64_t: unsigned values above INT64_MAX wrap).
+class Scalar {
+public:
+    template <class T, std::enable_if_t<std::is_same<T, bool>::value, int> = 0>
+    constexpr Scalar(T v) noexcept : s_{CRT_SCALAR_BOOL, v ? 1 : 0, 0.0} {}
+    template <class T, std::enable_if_t<std::is_integral<T>::value && !std::is_same<T, bool>::value,
+                                        int> = 0>
+    constexpr Scalar(T v) noexcept : s_{CRT_SCALAR_INT, static_cast<std::int64_t>(v), 0.0} {}
+    template <class T, std::enable_if_t<std::is_floating_point<T>::value, int> = 0>
+    constexpr Scalar(T v) noexcept : s_{CRT_SCALAR_FLOAT, 0, static_cast<double>(v)} {}
+    /// The C form.
+    constexpr crt_scalar c() const noexcept { return s_; }
+
+private:
+    crt_scalar s_;
 };
 
 namespace detail {
@@ -473,6 +546,54 @@ public:
         return reduce_dims(&crt_tensor_mean_dims, dims, keepdim);
     }
 
+    // ---- in place (through shared memory: every view and copy over it sees the change) ----
+    //
+    // Like PyTorch, these write the tensor's memory even when other tensors share it; don't
+    // run them while another thread reads or writes the same elements. They throw on
+    // read-only memory (Status::ReadOnly). The result is converted to this tensor's dtype.
+
+    /// Sets every element to `value`.
+    Tensor& fill_(double value) {
+        detail::call([&](crt_error** err) { return crt_tensor_fill_(get(), value, err); });
+        return *this;
+    }
+    /// Copies `src` (broadcast to this shape, converted to this dtype) into this tensor.
+    Tensor& copy_(const Tensor& src) {
+        detail::call([&](crt_error** err) { return crt_tensor_copy_(get(), src.get(), err); });
+        return *this;
+    }
+    /// `*this = op(*this, other)`; `other` must broadcast to this shape.
+    Tensor& binary_(BinaryOp op, const Tensor& other) {
+        detail::call([&](crt_error** err) {
+            return crt_tensor_binary_(static_cast<crt_binary_op>(op), get(), other.get(), err);
+        });
+        return *this;
+    }
+    /// `*this = op(*this, other)` with a weak scalar.
+    Tensor& binary_(BinaryOp op, Scalar other) {
+        detail::call([&](crt_error** err) {
+            return crt_tensor_binary_scalar_(static_cast<crt_binary_op>(op), get(), other.c(),
+                                             err);
+        });
+        return *this;
+    }
+    Tensor& add_(const Tensor& other) { return binary_(BinaryOp::Add, other); }
+    Tensor& add_(Scalar other) { return binary_(BinaryOp::Add, other); }
+    Tensor& sub_(const Tensor& other) { return binary_(BinaryOp::Sub, other); }
+    Tensor& sub_(Scalar other) { return binary_(BinaryOp::Sub, other); }
+    Tensor& mul_(const Tensor& other) { return binary_(BinaryOp::Mul, other); }
+    Tensor& mul_(Scalar other) { return binary_(BinaryOp::Mul, other); }
+    Tensor& div_(const Tensor& other) { return binary_(BinaryOp::Div, other); }
+    Tensor& div_(Scalar other) { return binary_(BinaryOp::Div, other); }
+    Tensor& operator+=(const Tensor& other) { return add_(other); }
+    Tensor& operator+=(Scalar other) { return add_(other); }
+    Tensor& operator-=(const Tensor& other) { return sub_(other); }
+    Tensor& operator-=(Scalar other) { return sub_(other); }
+    Tensor& operator*=(const Tensor& other) { return mul_(other); }
+    Tensor& operator*=(Scalar other) { return mul_(other); }
+    Tensor& operator/=(const Tensor& other) { return div_(other); }
+    Tensor& operator/=(Scalar other) { return div_(other); }
+
     // ---- the C handle ----
 
     /// The handle, still owned by this Tensor.
@@ -575,19 +696,254 @@ private:
 
 inline std::ostream& operator<<(std::ostream& os, const Tensor& t) { return os << t.to_string(); }
 
-/// Operations as free functions (mirroring the Rust `clika_rt::ops`).
+namespace detail {
+/// Calls `f(&out, &err)` and wraps the new handle (throws ClikaRT::Error on failure).
+template <class F>
+Tensor result(F&& f) {
+    crt_tensor* out = nullptr;
+    call([&](crt_error** err) { return f(&out, err); });
+    return Tensor(out);
+}
+inline std::vector<const crt_tensor*> handles(const std::vector<Tensor>& tensors) {
+    std::vector<const crt_tensor*> h;
+    h.reserve(tensors.size());
+    for (const Tensor& t : tensors) h.push_back(t.get());
+    return h;
+}
+}  // namespace detail
+
+/// Operations as free functions (mirroring the Rust `clika_rt::ops`). Each returns a new
+/// runtime-owned tensor and leaves its inputs alone. Binary operations broadcast like numpy
+/// and promote like numpy 2 / PyTorch (Bool < integers < floats; Int32 + Int64 is Int64,
+/// UInt8 + Int8 is Int16, an integer + a float is the float; scalars are weak, see Scalar);
+/// comparisons give Bool; div of integers gives Float32; integer arithmetic wraps.
 namespace ops {
+
+// ---- elementwise binary ----
+
+/// `op(a, b)` (tensors), `op(a, s)` and `op(s, b)` (weak scalars).
+inline Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_binary(static_cast<crt_binary_op>(op), a.get(), b.get(), out, err);
+    });
+}
+inline Tensor binary(BinaryOp op, const Tensor& a, Scalar b) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_binary_scalar(static_cast<crt_binary_op>(op), a.get(), b.c(), out,
+                                        err);
+    });
+}
+inline Tensor binary(BinaryOp op, Scalar a, const Tensor& b) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_scalar_binary(static_cast<crt_binary_op>(op), a.c(), b.get(), out,
+                                        err);
+    });
+}
+
+#define CLIKA_RT_BINARY_OP_(name, Op)                                                         \
+    inline Tensor name(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Op, a, b); } \
+    inline Tensor name(const Tensor& a, Scalar b) { return binary(BinaryOp::Op, a, b); }        \
+    inline Tensor name(Scalar a, const Tensor& b) { return binary(BinaryOp::Op, a, b); }
+CLIKA_RT_BINARY_OP_(add, Add)
+CLIKA_RT_BINARY_OP_(sub, Sub)
+CLIKA_RT_BINARY_OP_(mul, Mul)
+CLIKA_RT_BINARY_OP_(div, Div)
+CLIKA_RT_BINARY_OP_(pow, Pow)
+CLIKA_RT_BINARY_OP_(maximum, Maximum)
+CLIKA_RT_BINARY_OP_(minimum, Minimum)
+CLIKA_RT_BINARY_OP_(eq, Eq)
+CLIKA_RT_BINARY_OP_(ne, Ne)
+CLIKA_RT_BINARY_OP_(lt, Lt)
+CLIKA_RT_BINARY_OP_(le, Le)
+CLIKA_RT_BINARY_OP_(gt, Gt)
+CLIKA_RT_BINARY_OP_(ge, Ge)
+#undef CLIKA_RT_BINARY_OP_
+
+// ---- elementwise unary (neg/abs/relu keep the dtype; the rest give a float) ----
+
+inline Tensor unary(UnaryOp op, const Tensor& t) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_unary(static_cast<crt_unary_op>(op), t.get(), out, err);
+    });
+}
+
+#define CLIKA_RT_UNARY_OP_(name, Op) \
+    inline Tensor name(const Tensor& t) { return unary(UnaryOp::Op, t); }
+CLIKA_RT_UNARY_OP_(neg, Neg)
+CLIKA_RT_UNARY_OP_(abs, Abs)
+CLIKA_RT_UNARY_OP_(relu, Relu)
+CLIKA_RT_UNARY_OP_(exp, Exp)
+CLIKA_RT_UNARY_OP_(log, Log)
+CLIKA_RT_UNARY_OP_(sqrt, Sqrt)
+CLIKA_RT_UNARY_OP_(rsqrt, Rsqrt)
+CLIKA_RT_UNARY_OP_(sin, Sin)
+CLIKA_RT_UNARY_OP_(cos, Cos)
+CLIKA_RT_UNARY_OP_(tanh, Tanh)
+CLIKA_RT_UNARY_OP_(sigmoid, Sigmoid)
+CLIKA_RT_UNARY_OP_(gelu, Gelu)
+CLIKA_RT_UNARY_OP_(silu, Silu)
+CLIKA_RT_UNARY_OP_(erf, Erf)
+#undef CLIKA_RT_UNARY_OP_
+
+// ---- reductions ----
+
+/// `op` over `dims` (negative counts from the end; an empty list reduces nothing);
+/// `keepdim` keeps them with size 1. `correction` is for Var/Std (1: unbiased, PyTorch's
+/// default; 0: numpy's). ArgMax/ArgMin take exactly one dim.
+inline Tensor reduce(ReduceOp op, const Tensor& t, const Shape& dims, bool keepdim = false,
+                     std::size_t correction = 1) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_reduce(static_cast<crt_reduce_op>(op), t.get(), dims.data(),
+                                 dims.size(), keepdim ? 1U : 0U, correction, out, err);
+    });
+}
+/// `op` over every element: a 0-dimensional tensor (ArgMax/ArgMin: a flat index). Var/Std
+/// use `correction` (a separate name, so `reduce(op, t, {0})` can only mean dims {0}).
+inline Tensor reduce_all(ReduceOp op, const Tensor& t, std::size_t correction = 1) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_reduce_all(static_cast<crt_reduce_op>(op), t.get(), correction, out,
+                                     err);
+    });
+}
+/// `op` over every element (Var/Std unbiased).
+inline Tensor reduce(ReduceOp op, const Tensor& t) { return reduce_all(op, t); }
+
+/// Sum (floats keep their dtype; integers and bools give Int64).
 inline Tensor sum(const Tensor& t) { return t.sum(); }
-inline Tensor mean(const Tensor& t) { return t.mean(); }
 inline Tensor sum(const Tensor& t, const Shape& dims, bool keepdim = false) {
     return t.sum(dims, keepdim);
 }
+/// Mean (integers and bools give Float64).
+inline Tensor mean(const Tensor& t) { return t.mean(); }
 inline Tensor mean(const Tensor& t, const Shape& dims, bool keepdim = false) {
     return t.mean(dims, keepdim);
 }
+/// Product (dtypes as for sum).
+inline Tensor prod(const Tensor& t) { return reduce(ReduceOp::Prod, t); }
+inline Tensor prod(const Tensor& t, const Shape& dims, bool keepdim = false) {
+    return reduce(ReduceOp::Prod, t, dims, keepdim);
+}
+/// Maximum (NaN-propagating; throws on no elements).
+inline Tensor max(const Tensor& t) { return reduce(ReduceOp::Max, t); }
+inline Tensor max(const Tensor& t, const Shape& dims, bool keepdim = false) {
+    return reduce(ReduceOp::Max, t, dims, keepdim);
+}
+/// Minimum (NaN-propagating; throws on no elements).
+inline Tensor min(const Tensor& t) { return reduce(ReduceOp::Min, t); }
+inline Tensor min(const Tensor& t, const Shape& dims, bool keepdim = false) {
+    return reduce(ReduceOp::Min, t, dims, keepdim);
+}
+/// Index (Int64) of the first maximum of the flattened tensor, or along `dim`.
+inline Tensor argmax(const Tensor& t) { return reduce(ReduceOp::ArgMax, t); }
+inline Tensor argmax(const Tensor& t, std::int64_t dim, bool keepdim = false) {
+    return reduce(ReduceOp::ArgMax, t, Shape{dim}, keepdim);
+}
+/// Index (Int64) of the first minimum of the flattened tensor, or along `dim`.
+inline Tensor argmin(const Tensor& t) { return reduce(ReduceOp::ArgMin, t); }
+inline Tensor argmin(const Tensor& t, std::int64_t dim, bool keepdim = false) {
+    return reduce(ReduceOp::ArgMin, t, Shape{dim}, keepdim);
+}
+/// Variance over every element (unbiased), or over `dims` with `correction` (1: unbiased,
+/// PyTorch's default; 0: numpy's). Floats keep their dtype; integers give Float64. For every
+/// element with another correction: reduce_all(ReduceOp::Var, t, correction).
+inline Tensor var(const Tensor& t) { return reduce(ReduceOp::Var, t); }
+inline Tensor var(const Tensor& t, const Shape& dims, std::size_t correction = 1,
+                  bool keepdim = false) {
+    return reduce(ReduceOp::Var, t, dims, keepdim, correction);
+}
+/// Standard deviation; see var.
+inline Tensor std(const Tensor& t) { return reduce(ReduceOp::Std, t); }
+inline Tensor std(const Tensor& t, const Shape& dims, std::size_t correction = 1,
+                  bool keepdim = false) {
+    return reduce(ReduceOp::Std, t, dims, keepdim, correction);
+}
+/// Softmax along `dim` (stable; integers compute in Float32).
+inline Tensor softmax(const Tensor& t, std::int64_t dim) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_softmax(t.get(), dim, out, err);
+    });
+}
+/// Log-softmax along `dim` (stable).
+inline Tensor log_softmax(const Tensor& t, std::int64_t dim) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_log_softmax(t.get(), dim, out, err);
+    });
+}
+
+// ---- linear algebra, joining, selection, copies ----
+
+/// numpy's matmul: 1-D operands become a row (left) or column (right); batch dims broadcast.
+/// Transposed and strided views are read in place.
+inline Tensor matmul(const Tensor& a, const Tensor& b) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_matmul(a.get(), b.get(), out, err);
+    });
+}
+/// Concatenates along `dim` (other dims must match; the result has the promoted dtype).
+inline Tensor cat(const std::vector<Tensor>& tensors, std::int64_t dim = 0) {
+    const std::vector<const crt_tensor*> h = detail::handles(tensors);
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_cat(h.data(), h.size(), dim, out, err);
+    });
+}
+/// Stacks equally shaped tensors along a new dimension `dim`.
+inline Tensor stack(const std::vector<Tensor>& tensors, std::int64_t dim = 0) {
+    const std::vector<const crt_tensor*> h = detail::handles(tensors);
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_stack(h.data(), h.size(), dim, out, err);
+    });
+}
+/// `cond ? a : b` elementwise, broadcasting all three (cond: non-zero is true).
+inline Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_where(cond.get(), a.get(), b.get(), out, err);
+    });
+}
+/// Limits every element to [min, max] (either bound optional; weak scalars). NaN stays NaN.
+inline Tensor clamp(const Tensor& t, std::optional<Scalar> min, std::optional<Scalar> max) {
+    const crt_scalar lo = min ? min->c() : crt_scalar{};
+    const crt_scalar hi = max ? max->c() : crt_scalar{};
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_clamp(t.get(), min ? &lo : nullptr, max ? &hi : nullptr, out, err);
+    });
+}
+/// The same tensor when already contiguous, else a compact row-major copy.
 inline Tensor contiguous(const Tensor& t) { return t.contiguous(); }
+/// Converted to `dtype` (floats → integers truncate and saturate; → Bool is "non-zero").
 inline Tensor to_dtype(const Tensor& t, DataType dtype) { return t.to_dtype(dtype); }
 }  // namespace ops
+
+// ---- operators: tensors with tensors or arithmetic scalars (weak, as in Python) ----
+
+namespace detail {
+template <class S>
+using if_arithmetic = std::enable_if_t<std::is_arithmetic<S>::value, int>;
+}  // namespace detail
+
+#define CLIKA_RT_OPERATOR_(sym, fn)                                                            \
+    inline Tensor operator sym(const Tensor& a, const Tensor& b) { return ops::fn(a, b); }    \
+    template <class S, detail::if_arithmetic<S> = 0>                                         \
+    Tensor operator sym(const Tensor& a, S b) {                                               \
+        return ops::fn(a, Scalar(b));                                                         \
+    }                                                                                         \
+    template <class S, detail::if_arithmetic<S> = 0>                                         \
+    Tensor operator sym(S a, const Tensor& b) {                                               \
+        return ops::fn(Scalar(a), b);                                                         \
+    }
+CLIKA_RT_OPERATOR_(+, add)
+CLIKA_RT_OPERATOR_(-, sub)
+CLIKA_RT_OPERATOR_(*, mul)
+CLIKA_RT_OPERATOR_(/, div)
+// Comparisons are elementwise and give Bool tensors (as in PyTorch), not a bool.
+CLIKA_RT_OPERATOR_(==, eq)
+CLIKA_RT_OPERATOR_(!=, ne)
+CLIKA_RT_OPERATOR_(<, lt)
+CLIKA_RT_OPERATOR_(<=, le)
+CLIKA_RT_OPERATOR_(>, gt)
+CLIKA_RT_OPERATOR_(>=, ge)
+#undef CLIKA_RT_OPERATOR_
+
+inline Tensor operator-(const Tensor& t) { return ops::neg(t); }
 
 /// Device memory: the pool's statistics, giving its idle reserve back, the memory limit.
 namespace device {

@@ -79,6 +79,49 @@ typedef struct crt_device {
 } crt_device;
 
 /**
+ * An elementwise binary operation: one of the `CRT_BINARY_*` numbers (stable).
+ */
+typedef uint32_t crt_binary_op;
+
+/**
+ * The kind of a `crt_scalar`: one of the `CRT_SCALAR_*` numbers (stable).
+ */
+typedef uint32_t crt_scalar_kind;
+
+/**
+ * A "weak" scalar operand, as a Python number is: its kind (bool < int < float) decides the
+ * result's dtype only when it is of a higher kind than the tensor's dtype, and then the
+ * result is that kind's default (Int64 for an int with a Bool tensor; Float32 for a float
+ * with an integer or Bool tensor). So an Int8 tensor plus an int stays Int8, and an Int8
+ * tensor times 0.5 is Float32. Read `int_value` for `CRT_SCALAR_BOOL` and `CRT_SCALAR_INT`,
+ * `float_value` for `CRT_SCALAR_FLOAT`; the other field is ignored.
+ */
+typedef struct crt_scalar {
+    /**
+     * One of `CRT_SCALAR_*`.
+     */
+    crt_scalar_kind kind;
+    /**
+     * The value of a bool (non-zero is true) or int scalar.
+     */
+    int64_t int_value;
+    /**
+     * The value of a float scalar.
+     */
+    double float_value;
+} crt_scalar;
+
+/**
+ * An elementwise unary operation: one of the `CRT_UNARY_*` numbers (stable).
+ */
+typedef uint32_t crt_unary_op;
+
+/**
+ * A reduction: one of the `CRT_REDUCE_*` numbers (stable).
+ */
+typedef uint32_t crt_reduce_op;
+
+/**
  * A snapshot of one device pool's statistics (bytes and counts). Exact after every
  * operation.
  */
@@ -175,6 +218,202 @@ typedef struct crt_blob_options {
      */
     uint32_t flags;
 } crt_blob_options;
+
+/**
+ * `a + b` (Bool: logical or).
+ */
+#define CRT_BINARY_ADD 0
+
+/**
+ * `a - b` (not defined for Bool).
+ */
+#define CRT_BINARY_SUB 1
+
+/**
+ * `a * b` (Bool: logical and).
+ */
+#define CRT_BINARY_MUL 2
+
+/**
+ * True division: integers and bools divide as Float32.
+ */
+#define CRT_BINARY_DIV 3
+
+/**
+ * `a ** b` (integers wrap).
+ */
+#define CRT_BINARY_POW 4
+
+/**
+ * Elementwise maximum, NaN-propagating.
+ */
+#define CRT_BINARY_MAXIMUM 5
+
+/**
+ * Elementwise minimum, NaN-propagating.
+ */
+#define CRT_BINARY_MINIMUM 6
+
+/**
+ * `a == b` → Bool.
+ */
+#define CRT_BINARY_EQ 7
+
+/**
+ * `a != b` → Bool.
+ */
+#define CRT_BINARY_NE 8
+
+/**
+ * `a < b` → Bool.
+ */
+#define CRT_BINARY_LT 9
+
+/**
+ * `a <= b` → Bool.
+ */
+#define CRT_BINARY_LE 10
+
+/**
+ * `a > b` → Bool.
+ */
+#define CRT_BINARY_GT 11
+
+/**
+ * `a >= b` → Bool.
+ */
+#define CRT_BINARY_GE 12
+
+/**
+ * `-x` (integers wrap; not defined for Bool).
+ */
+#define CRT_UNARY_NEG 0
+
+/**
+ * `|x|`.
+ */
+#define CRT_UNARY_ABS 1
+
+/**
+ * `max(x, 0)`.
+ */
+#define CRT_UNARY_RELU 2
+
+/**
+ * `e^x`.
+ */
+#define CRT_UNARY_EXP 3
+
+/**
+ * Natural logarithm.
+ */
+#define CRT_UNARY_LOG 4
+
+/**
+ * Square root.
+ */
+#define CRT_UNARY_SQRT 5
+
+/**
+ * `1 / sqrt(x)`.
+ */
+#define CRT_UNARY_RSQRT 6
+
+/**
+ * Sine.
+ */
+#define CRT_UNARY_SIN 7
+
+/**
+ * Cosine.
+ */
+#define CRT_UNARY_COS 8
+
+/**
+ * Hyperbolic tangent.
+ */
+#define CRT_UNARY_TANH 9
+
+/**
+ * `1 / (1 + e^-x)`.
+ */
+#define CRT_UNARY_SIGMOID 10
+
+/**
+ * Gaussian error linear unit, exact form `x * Phi(x)`.
+ */
+#define CRT_UNARY_GELU 11
+
+/**
+ * `x * sigmoid(x)`.
+ */
+#define CRT_UNARY_SILU 12
+
+/**
+ * The error function.
+ */
+#define CRT_UNARY_ERF 13
+
+/**
+ * Sum (floats keep their dtype; integers and bools give Int64, wrapping).
+ */
+#define CRT_REDUCE_SUM 0
+
+/**
+ * Mean (floats keep their dtype; integers and bools give Float64; no elements give NaN).
+ */
+#define CRT_REDUCE_MEAN 1
+
+/**
+ * Product (dtypes as for the sum).
+ */
+#define CRT_REDUCE_PROD 2
+
+/**
+ * Maximum (NaN-propagating; an error on no elements).
+ */
+#define CRT_REDUCE_MAX 3
+
+/**
+ * Minimum (NaN-propagating; an error on no elements).
+ */
+#define CRT_REDUCE_MIN 4
+
+/**
+ * Index (Int64) of the first maximum: over the flattened tensor, or along exactly one dim.
+ */
+#define CRT_REDUCE_ARGMAX 5
+
+/**
+ * Index (Int64) of the first minimum: over the flattened tensor, or along exactly one dim.
+ */
+#define CRT_REDUCE_ARGMIN 6
+
+/**
+ * Variance with `correction` subtracted from the count (1: unbiased, PyTorch's default;
+ * 0: numpy's). Floats keep their dtype; integers give Float64.
+ */
+#define CRT_REDUCE_VAR 7
+
+/**
+ * Standard deviation: the square root of the variance (see `CRT_REDUCE_VAR`).
+ */
+#define CRT_REDUCE_STD 8
+
+/**
+ * A boolean: `int_value != 0`.
+ */
+#define CRT_SCALAR_BOOL 0
+
+/**
+ * An integer: `int_value`.
+ */
+#define CRT_SCALAR_INT 1
+
+/**
+ * A float: `float_value`.
+ */
+#define CRT_SCALAR_FLOAT 2
 
 /**
  * Success.
@@ -443,6 +682,233 @@ crt_status crt_tensor_to(const struct crt_tensor *tensor,
                          struct crt_device device,
                          struct crt_tensor **out,
                          struct crt_error **err);
+
+/**
+ * `op(a, b)` elementwise with numpy broadcasting (trailing dimensions aligned; sizes equal
+ * or 1) and type promotion: Bool < integers < floats; among integers the wider wins, and
+ * UInt8 with a signed type meets at the smallest signed type holding both (UInt8 + Int8 →
+ * Int16); Float16 + BFloat16 → Float32. Comparisons give Bool; `DIV` is true division
+ * (integers and bools divide in Float32, so `x / 0` is ±inf or NaN, never an error).
+ * Integer arithmetic wraps on overflow; an integer `POW` with a negative exponent
+ * truncates `1 / a^n` toward zero.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_binary(crt_binary_op op,
+                             const struct crt_tensor *a,
+                             const struct crt_tensor *b,
+                             struct crt_tensor **out,
+                             struct crt_error **err);
+
+/**
+ * `op(tensor, scalar)` with a weak scalar (see `crt_scalar`): `t * 2.0`, `t > 0`.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_binary_scalar(crt_binary_op op,
+                                    const struct crt_tensor *tensor,
+                                    struct crt_scalar scalar,
+                                    struct crt_tensor **out,
+                                    struct crt_error **err);
+
+/**
+ * `op(scalar, tensor)` with a weak scalar on the left: `1 - t`, `2 / t`.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_scalar_binary(crt_binary_op op,
+                                    struct crt_scalar scalar,
+                                    const struct crt_tensor *tensor,
+                                    struct crt_tensor **out,
+                                    struct crt_error **err);
+
+/**
+ * `op(tensor)` elementwise. `NEG`, `ABS` and `RELU` keep the dtype (integers too); the
+ * others compute in floating point (integers and bools give Float32).
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_unary(crt_unary_op op,
+                            const struct crt_tensor *tensor,
+                            struct crt_tensor **out,
+                            struct crt_error **err);
+
+/**
+ * Reduces over the `ndims` dimensions in `dims` (negative counts from the end; no
+ * dimensions reduce nothing, as numpy's `axis=()`); `keepdim` non-zero keeps them with
+ * size 1. `correction` is used by `CRT_REDUCE_VAR`/`CRT_REDUCE_STD` only (1: unbiased;
+ * 0: numpy's default). `CRT_REDUCE_ARGMAX`/`ARGMIN` take exactly one dimension.
+ * To reduce over every element use `crt_tensor_reduce_all`.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_reduce(crt_reduce_op op,
+                             const struct crt_tensor *tensor,
+                             const int64_t *dims,
+                             size_t ndims,
+                             uint8_t keepdim,
+                             size_t correction,
+                             struct crt_tensor **out,
+                             struct crt_error **err);
+
+/**
+ * Reduces over every element, giving a 0-dimensional tensor (`ARGMAX`/`ARGMIN`: the index
+ * into the flattened tensor). `correction` as for `crt_tensor_reduce`.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_reduce_all(crt_reduce_op op,
+                                 const struct crt_tensor *tensor,
+                                 size_t correction,
+                                 struct crt_tensor **out,
+                                 struct crt_error **err);
+
+/**
+ * `exp(x - max) / sum(exp(x - max))` along `dim` (integers and bools compute in Float32).
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_softmax(const struct crt_tensor *tensor,
+                              int64_t dim,
+                              struct crt_tensor **out,
+                              struct crt_error **err);
+
+/**
+ * `x - max - log(sum(exp(x - max)))` along `dim`.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_log_softmax(const struct crt_tensor *tensor,
+                                  int64_t dim,
+                                  struct crt_tensor **out,
+                                  struct crt_error **err);
+
+/**
+ * Matrix product with numpy's `matmul` semantics: a 1-D left operand is a row, a 1-D
+ * right operand a column (the added dimension is removed again); leading (batch)
+ * dimensions broadcast. Strided operands (a transposed view) are read in place. Float16,
+ * BFloat16 and integers compute in Float32 (integers are converted back).
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_matmul(const struct crt_tensor *a,
+                             const struct crt_tensor *b,
+                             struct crt_tensor **out,
+                             struct crt_error **err);
+
+/**
+ * `cond ? a : b` elementwise, broadcasting all three; the result has `a` and `b`'s
+ * promoted dtype. `cond` is read as booleans (non-zero is true).
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_where(const struct crt_tensor *cond,
+                            const struct crt_tensor *a,
+                            const struct crt_tensor *b,
+                            struct crt_tensor **out,
+                            struct crt_error **err);
+
+/**
+ * Limits every element to `[*min, *max]`; either bound may be NULL (no bound). The bounds
+ * are weak scalars (see `crt_scalar`) and are read during the call only. NaN stays NaN.
+ *
+ * # Safety
+ * `min` and `max` are NULL or readable; the header's pointer contract.
+ */
+crt_status crt_tensor_clamp(const struct crt_tensor *tensor,
+                            const struct crt_scalar *min,
+                            const struct crt_scalar *max,
+                            struct crt_tensor **out,
+                            struct crt_error **err);
+
+/**
+ * Concatenates the `n` tensors of the array `tensors` along `dim` (every other dimension
+ * must match); the result has their promoted dtype. `n` must be at least 1; no element may
+ * be NULL. The array is read during the call only.
+ *
+ * # Safety
+ * The header's pointer contract (P3 for the array, P1 for each handle in it).
+ */
+crt_status crt_tensor_cat(const struct crt_tensor *const *tensors,
+                          size_t n,
+                          int64_t dim,
+                          struct crt_tensor **out,
+                          struct crt_error **err);
+
+/**
+ * Stacks `n` equally shaped tensors along a new dimension `dim`; see `crt_tensor_cat`.
+ *
+ * # Safety
+ * The header's pointer contract (P3 for the array, P1 for each handle in it).
+ */
+crt_status crt_tensor_stack(const struct crt_tensor *const *tensors,
+                            size_t n,
+                            int64_t dim,
+                            struct crt_tensor **out,
+                            struct crt_error **err);
+
+/**
+ * Sets every element of `tensor` to `value` (converted to its dtype), in place.
+ *
+ * The in-place functions (`crt_tensor_fill_`, `crt_tensor_copy_`, `crt_tensor_binary_`,
+ * `crt_tensor_binary_scalar_`) write through the tensor's memory even when other handles and
+ * views share it, as PyTorch does: a write through a view is seen through its parent.
+ * Read-only memory (`CRT_BLOB_READ_ONLY`) is refused with `CRT_STATUS_READ_ONLY`.
+ *
+ * # Safety
+ * No other thread may read or write the elements `tensor` reaches during the call; the
+ * header's pointer contract.
+ */
+crt_status crt_tensor_fill_(const struct crt_tensor *tensor,
+                            double value,
+                            struct crt_error **err);
+
+/**
+ * Copies `src` (broadcast to `tensor`'s shape, converted to its dtype) into `tensor`, in
+ * place. A source that overlaps `tensor`'s memory is read in full before anything is
+ * written.
+ *
+ * # Safety
+ * As for `crt_tensor_fill_`.
+ */
+crt_status crt_tensor_copy_(const struct crt_tensor *tensor,
+                            const struct crt_tensor *src,
+                            struct crt_error **err);
+
+/**
+ * `tensor = op(tensor, other)` in place (`+=`): `other` must broadcast to `tensor`'s shape,
+ * and the result is converted to `tensor`'s dtype (an Int32 tensor divided in place
+ * truncates; a comparison stores 0 or 1).
+ *
+ * # Safety
+ * As for `crt_tensor_fill_`.
+ */
+crt_status crt_tensor_binary_(crt_binary_op op,
+                              const struct crt_tensor *tensor,
+                              const struct crt_tensor *other,
+                              struct crt_error **err);
+
+/**
+ * `tensor = op(tensor, scalar)` in place (`*= 2`), with a weak scalar; the result is
+ * converted to `tensor`'s dtype.
+ *
+ * # Safety
+ * As for `crt_tensor_fill_`.
+ */
+crt_status crt_tensor_binary_scalar_(crt_binary_op op,
+                                     const struct crt_tensor *tensor,
+                                     struct crt_scalar scalar,
+                                     struct crt_error **err);
 
 /**
  * Writes `device`'s pool statistics to `*out`.

@@ -223,6 +223,467 @@ static void test_create_view_and_stats(void) {
     printf("ok    creation, views, reductions, item, memory stats\n");
 }
 
+/* ---- compute ---- */
+
+static crt_tensor *f32_tensor(const float *data, const int64_t *shape, size_t ndim) {
+    crt_tensor *t = NULL;
+    size_t n = 1, i;
+    for (i = 0; i < ndim; ++i) n *= (size_t)shape[i];
+    if (crt_tensor_from_data(data, n * sizeof(float), shape, ndim, CRT_DTYPE_FLOAT32, &t,
+                             NULL) != CRT_STATUS_OK)
+        return NULL;
+    return t;
+}
+
+static crt_dtype dtype_of(const crt_tensor *t) {
+    crt_dtype d = 999;
+    return crt_tensor_dtype(t, &d, NULL) == CRT_STATUS_OK ? d : 999;
+}
+
+/* Whether `t` has `ndim` dims of `shape`. */
+static int has_shape(const crt_tensor *t, const int64_t *shape, size_t ndim) {
+    const int64_t *s = NULL;
+    size_t n = 0, i;
+    if (crt_tensor_shape(t, &s, &n, NULL) != CRT_STATUS_OK || n != ndim) return 0;
+    for (i = 0; i < n; ++i)
+        if (s[i] != shape[i]) return 0;
+    return 1;
+}
+
+/* Whether `t` holds the `n` values `want` (converted to double with the runtime's rules). */
+static int values_near(const crt_tensor *t, const double *want, size_t n) {
+    crt_tensor *d = NULL;
+    double got[64];
+    size_t m = 0, i;
+    int ok = 1;
+    if (n > 64 || crt_tensor_numel(t, &m, NULL) != CRT_STATUS_OK || m != n) return 0;
+    if (crt_tensor_to_dtype(t, CRT_DTYPE_FLOAT64, &d, NULL) != CRT_STATUS_OK) return 0;
+    if (crt_tensor_copy_to(d, got, sizeof got, NULL) != CRT_STATUS_OK) ok = 0;
+    for (i = 0; ok && i < n; ++i) {
+        double diff = got[i] - want[i];
+        if (diff < -1e-5 || diff > 1e-5) {
+            printf("      element %zu: got %.7g, want %.7g\n", i, got[i], want[i]);
+            ok = 0;
+        }
+    }
+    crt_tensor_free(d);
+    return ok;
+}
+
+static crt_scalar float_scalar(double v) {
+    crt_scalar s;
+    memset(&s, 0, sizeof s);
+    s.kind = CRT_SCALAR_FLOAT;
+    s.float_value = v;
+    return s;
+}
+
+static crt_scalar int_scalar(int64_t v) {
+    crt_scalar s;
+    memset(&s, 0, sizeof s);
+    s.kind = CRT_SCALAR_INT;
+    s.int_value = v;
+    return s;
+}
+
+static void test_binary_broadcast_and_promotion(void) {
+    const float av[6] = {0, 1, 2, 3, 4, 5};
+    const float bv[3] = {10, 20, 30};
+    const float cv[2] = {100, 200};
+    const int64_t s23[2] = {2, 3}, s3[1] = {3}, s21[2] = {2, 1}, s4[1] = {4};
+    const int8_t i8v[3] = {1, 2, 3};
+    const int8_t ovf[1] = {127};
+    const uint8_t u8v[3] = {250, 1, 2};
+    const int32_t i32v[3] = {7, 8, 9};
+    const int64_t i64v[3] = {-1, -2, -3};
+    crt_tensor *a = f32_tensor(av, s23, 2), *b = f32_tensor(bv, s3, 1), *c = f32_tensor(cv, s21, 2);
+    crt_tensor *i8 = NULL, *u8 = NULL, *i32 = NULL, *i64 = NULL, *big = NULL, *r = NULL, *bad = NULL;
+    crt_error *err = NULL;
+    CHECK(crt_tensor_from_data(i8v, 3, s3, 1, CRT_DTYPE_INT8, &i8, NULL) == CRT_STATUS_OK);
+    CHECK(crt_tensor_from_data(ovf, 1, s3, 0, CRT_DTYPE_INT8, &big, NULL) == CRT_STATUS_OK);
+    CHECK(crt_tensor_from_data(u8v, 3, s3, 1, CRT_DTYPE_UINT8, &u8, NULL) == CRT_STATUS_OK);
+    CHECK(crt_tensor_from_data(i32v, 12, s3, 1, CRT_DTYPE_INT32, &i32, NULL) == CRT_STATUS_OK);
+    CHECK(crt_tensor_from_data(i64v, 24, s3, 1, CRT_DTYPE_INT64, &i64, NULL) == CRT_STATUS_OK);
+
+    /* (2,3) + (3,) broadcasts the row. */
+    CHECK(crt_tensor_binary(CRT_BINARY_ADD, a, b, &r, NULL) == CRT_STATUS_OK);
+    {
+        const double want[6] = {10, 21, 32, 13, 24, 35};
+        CHECK(has_shape(r, s23, 2) && dtype_of(r) == CRT_DTYPE_FLOAT32 && values_near(r, want, 6));
+    }
+    crt_tensor_free(r);
+    /* (2,1) * (3,) broadcasts both ways to (2,3). */
+    CHECK(crt_tensor_binary(CRT_BINARY_MUL, c, b, &r, NULL) == CRT_STATUS_OK);
+    {
+        const double want[6] = {1000, 2000, 3000, 2000, 4000, 6000};
+        CHECK(has_shape(r, s23, 2) && values_near(r, want, 6));
+    }
+    crt_tensor_free(r);
+    /* Comparisons give Bool. */
+    CHECK(crt_tensor_binary(CRT_BINARY_GE, a, c, &r, NULL) == CRT_STATUS_OK);
+    CHECK(dtype_of(r) == CRT_DTYPE_BOOL);
+    crt_tensor_free(r);
+    /* Int8 + float scalar -> Float32; Int8 + int scalar stays Int8 (and wraps). */
+    CHECK(crt_tensor_binary_scalar(CRT_BINARY_ADD, i8, float_scalar(0.5), &r, NULL) ==
+          CRT_STATUS_OK);
+    {
+        const double want[3] = {1.5, 2.5, 3.5};
+        CHECK(dtype_of(r) == CRT_DTYPE_FLOAT32 && values_near(r, want, 3));
+    }
+    crt_tensor_free(r);
+    CHECK(crt_tensor_binary_scalar(CRT_BINARY_ADD, big, int_scalar(1), &r, NULL) ==
+          CRT_STATUS_OK);
+    {
+        const double want[1] = {-128};
+        CHECK(dtype_of(r) == CRT_DTYPE_INT8 && values_near(r, want, 1));
+    }
+    crt_tensor_free(r);
+    /* Scalar on the left: 1 - t. */
+    CHECK(crt_tensor_scalar_binary(CRT_BINARY_SUB, int_scalar(1), b, &r, NULL) ==
+          CRT_STATUS_OK);
+    {
+        const double want[3] = {-9, -19, -29};
+        CHECK(dtype_of(r) == CRT_DTYPE_FLOAT32 && values_near(r, want, 3));
+    }
+    crt_tensor_free(r);
+    /* Tensor promotion: UInt8 + Int8 -> Int16; Int32 + Int64 -> Int64; Int8 / Int8 -> Float32. */
+    CHECK(crt_tensor_binary(CRT_BINARY_ADD, u8, i8, &r, NULL) == CRT_STATUS_OK);
+    {
+        const double want[3] = {251, 3, 5};
+        CHECK(dtype_of(r) == CRT_DTYPE_INT16 && values_near(r, want, 3));
+    }
+    crt_tensor_free(r);
+    CHECK(crt_tensor_binary(CRT_BINARY_MUL, i32, i64, &r, NULL) == CRT_STATUS_OK);
+    {
+        const double want[3] = {-7, -16, -27};
+        CHECK(dtype_of(r) == CRT_DTYPE_INT64 && values_near(r, want, 3));
+    }
+    crt_tensor_free(r);
+    CHECK(crt_tensor_binary(CRT_BINARY_DIV, i8, i8, &r, NULL) == CRT_STATUS_OK);
+    CHECK(dtype_of(r) == CRT_DTYPE_FLOAT32);
+    crt_tensor_free(r);
+    CHECK(crt_tensor_binary(CRT_BINARY_MAXIMUM, i8, i32, &r, NULL) == CRT_STATUS_OK);
+    {
+        const double want[3] = {7, 8, 9};
+        CHECK(dtype_of(r) == CRT_DTYPE_INT32 && values_near(r, want, 3));
+    }
+    crt_tensor_free(r);
+
+    /* Bad input: shape mismatch, unknown op, bad scalar kind, NULL operands. */
+    CHECK(crt_tensor_zeros(s4, 1, CRT_DTYPE_FLOAT32, &bad, NULL) == CRT_STATUS_OK);
+    r = (crt_tensor *)&err;
+    CHECK(crt_tensor_binary(CRT_BINARY_ADD, a, bad, &r, &err) == CRT_STATUS_INVALID_SHAPE);
+    CHECK(r == NULL && err != NULL && crt_error_status(err) == CRT_STATUS_INVALID_SHAPE);
+    crt_error_free(err);
+    CHECK(crt_tensor_binary(99, a, b, &r, &err) == CRT_STATUS_INVALID_ARGUMENT);
+    CHECK(err != NULL && strstr(crt_error_message(err), "99") != NULL);
+    crt_error_free(err);
+    {
+        crt_scalar s = float_scalar(1.0);
+        s.kind = 7;
+        CHECK(crt_tensor_binary_scalar(CRT_BINARY_ADD, a, s, &r, NULL) ==
+              CRT_STATUS_INVALID_ARGUMENT);
+    }
+    CHECK(crt_tensor_binary(CRT_BINARY_ADD, NULL, b, &r, NULL) == CRT_STATUS_NULL_POINTER);
+    CHECK(crt_tensor_binary(CRT_BINARY_ADD, a, NULL, &r, NULL) == CRT_STATUS_NULL_POINTER);
+    CHECK(crt_tensor_binary(CRT_BINARY_ADD, a, b, NULL, NULL) == CRT_STATUS_NULL_POINTER);
+    CHECK(crt_tensor_binary(CRT_BINARY_SUB, u8, u8, &r, NULL) == CRT_STATUS_OK);
+    crt_tensor_free(r);
+    {
+        crt_tensor *t = NULL, *f = NULL;
+        int64_t shape1[1] = {1};
+        CHECK(crt_tensor_zeros(shape1, 1, CRT_DTYPE_BOOL, &t, NULL) == CRT_STATUS_OK);
+        CHECK(crt_tensor_binary(CRT_BINARY_SUB, t, t, &f, NULL) == CRT_STATUS_DTYPE && f == NULL);
+        crt_tensor_free(t);
+    }
+    crt_tensor_free(bad);
+    crt_tensor_free(a);
+    crt_tensor_free(b);
+    crt_tensor_free(c);
+    crt_tensor_free(i8);
+    crt_tensor_free(big);
+    crt_tensor_free(u8);
+    crt_tensor_free(i32);
+    crt_tensor_free(i64);
+    printf("ok    binary ops: broadcasting, promotion, weak scalars, bad input\n");
+}
+
+static void test_unary_and_reductions(void) {
+    const float av[6] = {0, 1, 2, 3, 4, 5};
+    const float neg[3] = {-1, 0, 2};
+    const int64_t s23[2] = {2, 3}, s3[1] = {3}, s21[2] = {2, 1}, s2[1] = {2};
+    const int64_t d1[1] = {1}, d0[1] = {0}, dlast[1] = {-1}, d01[2] = {0, 1};
+    const int32_t iv[3] = {-4, 0, 4};
+    crt_tensor *a = f32_tensor(av, s23, 2), *n = f32_tensor(neg, s3, 1), *i = NULL, *r = NULL;
+    crt_error *err = NULL;
+    CHECK(crt_tensor_from_data(iv, sizeof iv, s3, 1, CRT_DTYPE_INT32, &i, NULL) == CRT_STATUS_OK);
+
+    CHECK(crt_tensor_unary(CRT_UNARY_RELU, n, &r, NULL) == CRT_STATUS_OK);
+    {
+        const double want[3] = {0, 0, 2};
+        CHECK(values_near(r, want, 3));
+    }
+    crt_tensor_free(r);
+    CHECK(crt_tensor_unary(CRT_UNARY_ABS, i, &r, NULL) == CRT_STATUS_OK);
+    {
+        const double want[3] = {4, 0, 4};
+        CHECK(dtype_of(r) == CRT_DTYPE_INT32 && values_near(r, want, 3));
+    }
+    crt_tensor_free(r);
+    CHECK(crt_tensor_unary(CRT_UNARY_EXP, i, &r, NULL) == CRT_STATUS_OK);
+    CHECK(dtype_of(r) == CRT_DTYPE_FLOAT32);
+    crt_tensor_free(r);
+    CHECK(crt_tensor_unary(CRT_UNARY_SQRT, a, &r, NULL) == CRT_STATUS_OK);
+    {
+        const double want[6] = {0, 1, 1.4142135, 1.7320508, 2, 2.2360680};
+        CHECK(values_near(r, want, 6));
+    }
+    crt_tensor_free(r);
+    CHECK(crt_tensor_unary(14, a, &r, NULL) == CRT_STATUS_INVALID_ARGUMENT && r == NULL);
+
+    /* Sum over dim 1 with keepdim: [[3], [12]]. */
+    CHECK(crt_tensor_reduce(CRT_REDUCE_SUM, a, d1, 1, 1, 0, &r, NULL) == CRT_STATUS_OK);
+    {
+        const double want[2] = {3, 12};
+        CHECK(has_shape(r, s21, 2) && values_near(r, want, 2));
+    }
+    crt_tensor_free(r);
+    CHECK(crt_tensor_reduce(CRT_REDUCE_MEAN, a, d0, 1, 0, 0, &r, NULL) == CRT_STATUS_OK);
+    {
+        const double want[3] = {1.5, 2.5, 3.5};
+        CHECK(has_shape(r, s3, 1) && values_near(r, want, 3));
+    }
+    crt_tensor_free(r);
+    CHECK(crt_tensor_reduce(CRT_REDUCE_MAX, a, dlast, 1, 0, 0, &r, NULL) == CRT_STATUS_OK);
+    {
+        const double want[2] = {2, 5};
+        CHECK(has_shape(r, s2, 1) && values_near(r, want, 2));
+    }
+    crt_tensor_free(r);
+    CHECK(crt_tensor_reduce(CRT_REDUCE_PROD, a, d01, 2, 0, 0, &r, NULL) == CRT_STATUS_OK);
+    {
+        const double want[1] = {0};
+        CHECK(has_shape(r, NULL, 0) && values_near(r, want, 1));
+    }
+    crt_tensor_free(r);
+    CHECK(crt_tensor_reduce(CRT_REDUCE_ARGMAX, n, d0, 1, 0, 0, &r, NULL) == CRT_STATUS_OK);
+    {
+        const double want[1] = {2};
+        CHECK(dtype_of(r) == CRT_DTYPE_INT64 && values_near(r, want, 1));
+    }
+    crt_tensor_free(r);
+    /* var over dim 1: rows {0,1,2}, {3,4,5}: unbiased 1, biased 2/3; std = sqrt. */
+    CHECK(crt_tensor_reduce(CRT_REDUCE_VAR, a, d1, 1, 0, 1, &r, NULL) == CRT_STATUS_OK);
+    {
+        const double want[2] = {1, 1};
+        CHECK(values_near(r, want, 2));
+    }
+    crt_tensor_free(r);
+    CHECK(crt_tensor_reduce(CRT_REDUCE_STD, a, d1, 1, 1, 0, &r, NULL) == CRT_STATUS_OK);
+    {
+        const double want[2] = {0.8164966, 0.8164966};
+        CHECK(has_shape(r, s21, 2) && values_near(r, want, 2));
+    }
+    crt_tensor_free(r);
+    /* Over everything. */
+    CHECK(crt_tensor_reduce_all(CRT_REDUCE_SUM, i, 0, &r, NULL) == CRT_STATUS_OK);
+    CHECK(dtype_of(r) == CRT_DTYPE_INT64 && has_shape(r, NULL, 0));
+    crt_tensor_free(r);
+    CHECK(crt_tensor_reduce_all(CRT_REDUCE_ARGMIN, a, 0, &r, NULL) == CRT_STATUS_OK);
+    {
+        const double want[1] = {0};
+        CHECK(values_near(r, want, 1));
+    }
+    crt_tensor_free(r);
+    CHECK(crt_tensor_reduce_all(CRT_REDUCE_MIN, n, 0, &r, NULL) == CRT_STATUS_OK);
+    {
+        const double want[1] = {-1};
+        CHECK(values_near(r, want, 1));
+    }
+    crt_tensor_free(r);
+    /* Softmax of each row of [[0,1,2],[3,4,5]]: the same distribution twice. */
+    CHECK(crt_tensor_softmax(a, 1, &r, NULL) == CRT_STATUS_OK);
+    {
+        const double want[6] = {0.0900306, 0.2447285, 0.6652410, 0.0900306, 0.2447285, 0.6652410};
+        CHECK(values_near(r, want, 6));
+    }
+    crt_tensor_free(r);
+    CHECK(crt_tensor_log_softmax(a, -1, &r, NULL) == CRT_STATUS_OK);
+    {
+        const double want[6] = {-2.4076059, -1.4076059, -0.4076059,
+                                -2.4076059, -1.4076059, -0.4076059};
+        CHECK(values_near(r, want, 6));
+    }
+    crt_tensor_free(r);
+
+    /* Bad input: unknown reduction, argmax over two dims, NULL dims with ndims > 0, a dim
+     * out of range, NULL tensor. */
+    CHECK(crt_tensor_reduce(42, a, d1, 1, 0, 0, &r, &err) == CRT_STATUS_INVALID_ARGUMENT);
+    CHECK(r == NULL && err != NULL && strstr(crt_error_message(err), "42") != NULL);
+    crt_error_free(err);
+    CHECK(crt_tensor_reduce_all(42, a, 0, &r, NULL) == CRT_STATUS_INVALID_ARGUMENT);
+    CHECK(crt_tensor_reduce(CRT_REDUCE_ARGMAX, a, d01, 2, 0, 0, &r, NULL) ==
+          CRT_STATUS_INVALID_ARGUMENT);
+    CHECK(crt_tensor_reduce(CRT_REDUCE_SUM, a, NULL, 2, 0, 0, &r, NULL) ==
+          CRT_STATUS_NULL_POINTER);
+    CHECK(crt_tensor_reduce(CRT_REDUCE_SUM, a, s23, 1, 0, 0, &r, NULL) == CRT_STATUS_INDEX);
+    CHECK(crt_tensor_reduce(CRT_REDUCE_SUM, NULL, d1, 1, 0, 0, &r, NULL) ==
+          CRT_STATUS_NULL_POINTER);
+    CHECK(crt_tensor_softmax(a, 5, &r, NULL) == CRT_STATUS_INDEX && r == NULL);
+    crt_tensor_free(a);
+    crt_tensor_free(n);
+    crt_tensor_free(i);
+    printf("ok    unary ops, reductions over dims with keepdim, softmax, bad input\n");
+}
+
+static void test_matmul_join_select(void) {
+    const float av[6] = {0, 1, 2, 3, 4, 5};
+    const int64_t s23[2] = {2, 3}, s22[2] = {2, 2}, s43[2] = {4, 3}, s223[3] = {2, 2, 3};
+    const int64_t s1[1] = {1};
+    crt_tensor *a = f32_tensor(av, s23, 2), *at = NULL, *r = NULL, *zero = NULL, *cond = NULL;
+    uint8_t contiguous = 1;
+    CHECK(crt_tensor_transpose(a, 0, 1, &at, NULL) == CRT_STATUS_OK);
+    CHECK(crt_tensor_is_contiguous(at, &contiguous, NULL) == CRT_STATUS_OK && contiguous == 0);
+    /* A (2x3) times its transposed view (3x2): [[5, 14], [14, 50]]. */
+    CHECK(crt_tensor_matmul(a, at, &r, NULL) == CRT_STATUS_OK);
+    {
+        const double want[4] = {5, 14, 14, 50};
+        CHECK(has_shape(r, s22, 2) && values_near(r, want, 4));
+    }
+    crt_tensor_free(r);
+    CHECK(crt_tensor_matmul(a, a, &r, NULL) == CRT_STATUS_INVALID_SHAPE && r == NULL);
+    CHECK(crt_tensor_matmul(a, NULL, &r, NULL) == CRT_STATUS_NULL_POINTER);
+
+    {
+        const crt_tensor *two[2];
+        const crt_tensor *with_null[2];
+        two[0] = a;
+        two[1] = a;
+        with_null[0] = a;
+        with_null[1] = NULL;
+        CHECK(crt_tensor_cat(two, 2, 0, &r, NULL) == CRT_STATUS_OK);
+        {
+            const double want[12] = {0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5};
+            CHECK(has_shape(r, s43, 2) && values_near(r, want, 12));
+        }
+        crt_tensor_free(r);
+        CHECK(crt_tensor_stack(two, 2, 0, &r, NULL) == CRT_STATUS_OK);
+        CHECK(has_shape(r, s223, 3));
+        crt_tensor_free(r);
+        two[1] = at;
+        CHECK(crt_tensor_cat(two, 2, 0, &r, NULL) == CRT_STATUS_INVALID_SHAPE && r == NULL);
+        CHECK(crt_tensor_cat(with_null, 2, 0, &r, NULL) == CRT_STATUS_NULL_POINTER);
+        CHECK(crt_tensor_cat(NULL, 2, 0, &r, NULL) == CRT_STATUS_NULL_POINTER);
+        CHECK(crt_tensor_cat(two, 0, 0, &r, NULL) == CRT_STATUS_INVALID_ARGUMENT);
+    }
+
+    /* where(a > 2, a, 0) and clamp(a, 1, 4). */
+    CHECK(crt_tensor_binary_scalar(CRT_BINARY_GT, a, int_scalar(2), &cond, NULL) ==
+          CRT_STATUS_OK);
+    CHECK(crt_tensor_zeros(s1, 1, CRT_DTYPE_FLOAT32, &zero, NULL) == CRT_STATUS_OK);
+    CHECK(crt_tensor_where(cond, a, zero, &r, NULL) == CRT_STATUS_OK);
+    {
+        const double want[6] = {0, 0, 0, 3, 4, 5};
+        CHECK(has_shape(r, s23, 2) && values_near(r, want, 6));
+    }
+    crt_tensor_free(r);
+    CHECK(crt_tensor_where(NULL, a, zero, &r, NULL) == CRT_STATUS_NULL_POINTER);
+    {
+        const crt_scalar lo = int_scalar(1), hi = float_scalar(4.0);
+        CHECK(crt_tensor_clamp(a, &lo, &hi, &r, NULL) == CRT_STATUS_OK);
+        {
+            const double want[6] = {1, 1, 2, 3, 4, 4};
+            CHECK(values_near(r, want, 6));
+        }
+        crt_tensor_free(r);
+        CHECK(crt_tensor_clamp(a, NULL, &lo, &r, NULL) == CRT_STATUS_OK);
+        {
+            const double want[6] = {0, 1, 1, 1, 1, 1};
+            CHECK(values_near(r, want, 6));
+        }
+        crt_tensor_free(r);
+    }
+    crt_tensor_free(cond);
+    crt_tensor_free(zero);
+    crt_tensor_free(at);
+    crt_tensor_free(a);
+    printf("ok    matmul of a transposed view, cat/stack, where, clamp\n");
+}
+
+static void test_in_place_through_views(void) {
+    const int64_t s23[2] = {2, 3}, s3[1] = {3}, s2[1] = {2};
+    const float addv[3] = {1, 2, 3};
+    float ro_buf[3] = {1, 2, 3};
+    crt_tensor *t = NULL, *row = NULL, *col = NULL, *add = f32_tensor(addv, s3, 1), *ro = NULL;
+    crt_tensor *wrong = NULL;
+    crt_blob_options opts;
+    CHECK(crt_tensor_zeros(s23, 2, CRT_DTYPE_FLOAT32, &t, NULL) == CRT_STATUS_OK);
+    CHECK(crt_tensor_select(t, 0, 1, &row, NULL) == CRT_STATUS_OK);
+    CHECK(crt_tensor_fill_(row, 7.0, NULL) == CRT_STATUS_OK);
+    {
+        const double want[6] = {0, 0, 0, 7, 7, 7};
+        CHECK(values_near(t, want, 6));
+    }
+    CHECK(crt_tensor_binary_scalar_(CRT_BINARY_MUL, row, int_scalar(2), NULL) == CRT_STATUS_OK);
+    CHECK(crt_tensor_binary_(CRT_BINARY_ADD, row, add, NULL) == CRT_STATUS_OK);
+    {
+        const double want[6] = {0, 0, 0, 15, 16, 17};
+        CHECK(values_near(t, want, 6));
+    }
+    /* A column (strided view) gets a broadcast copy. */
+    CHECK(crt_tensor_select(t, 1, 0, &col, NULL) == CRT_STATUS_OK);
+    CHECK(crt_tensor_copy_(col, add, NULL) == CRT_STATUS_INVALID_SHAPE);
+    {
+        crt_tensor *two = NULL;
+        CHECK(crt_tensor_narrow(add, 0, 1, 2, &two, NULL) == CRT_STATUS_OK);
+        CHECK(crt_tensor_copy_(col, two, NULL) == CRT_STATUS_OK);
+        crt_tensor_free(two);
+    }
+    CHECK(crt_tensor_binary_scalar_(CRT_BINARY_DIV, t, float_scalar(2.0), NULL) == CRT_STATUS_OK);
+    {
+        const double want[6] = {1, 0, 0, 1.5, 8, 8.5};
+        CHECK(values_near(t, want, 6));
+    }
+    /* An Int32 tensor divided in place truncates back to Int32. */
+    {
+        crt_tensor *it = NULL;
+        int64_t shape1[1] = {2};
+        CHECK(crt_tensor_full(shape1, 1, 7.0, CRT_DTYPE_INT32, &it, NULL) == CRT_STATUS_OK);
+        CHECK(crt_tensor_binary_scalar_(CRT_BINARY_DIV, it, int_scalar(2), NULL) == CRT_STATUS_OK);
+        {
+            const double want[2] = {3, 3};
+            CHECK(dtype_of(it) == CRT_DTYPE_INT32 && values_near(it, want, 2));
+        }
+        crt_tensor_free(it);
+    }
+    /* Bad input: read-only memory, a shape that does not broadcast, NULLs, unknown op. */
+    memset(&opts, 0, sizeof opts);
+    opts.flags = CRT_BLOB_READ_ONLY;
+    CHECK(crt_tensor_from_blob(ro_buf, s3, 1, NULL, CRT_DTYPE_FLOAT32, &opts, &ro, NULL) ==
+          CRT_STATUS_OK);
+    CHECK(crt_tensor_fill_(ro, 1.0, NULL) == CRT_STATUS_READ_ONLY);
+    CHECK(crt_tensor_binary_(CRT_BINARY_ADD, ro, add, NULL) == CRT_STATUS_READ_ONLY);
+    CHECK(ro_buf[0] == 1.0F && ro_buf[2] == 3.0F);
+    CHECK(crt_tensor_zeros(s2, 1, CRT_DTYPE_FLOAT32, &wrong, NULL) == CRT_STATUS_OK);
+    CHECK(crt_tensor_binary_(CRT_BINARY_ADD, row, wrong, NULL) == CRT_STATUS_INVALID_SHAPE);
+    CHECK(crt_tensor_binary_(CRT_BINARY_ADD, row, t, NULL) == CRT_STATUS_INVALID_SHAPE);
+    CHECK(crt_tensor_binary_(77, row, add, NULL) == CRT_STATUS_INVALID_ARGUMENT);
+    CHECK(crt_tensor_fill_(NULL, 1.0, NULL) == CRT_STATUS_NULL_POINTER);
+    CHECK(crt_tensor_copy_(row, NULL, NULL) == CRT_STATUS_NULL_POINTER);
+    CHECK(crt_tensor_binary_(CRT_BINARY_ADD, row, NULL, NULL) == CRT_STATUS_NULL_POINTER);
+    {
+        const double want[6] = {1, 0, 0, 1.5, 8, 8.5};
+        CHECK(values_near(t, want, 6));
+    }
+    crt_tensor_free(wrong);
+    crt_tensor_free(ro);
+    crt_tensor_free(col);
+    crt_tensor_free(row);
+    crt_tensor_free(add);
+    crt_tensor_free(t);
+    printf("ok    in place through views: fill_, copy_, op_ visible through the parent\n");
+}
+
 int main(void) {
     test_borrow_aliases();
     test_deleter_once_after_views();
@@ -231,6 +692,10 @@ int main(void) {
     test_null_handles_and_out_pointers();
     test_panic_becomes_status();
     test_create_view_and_stats();
+    test_binary_broadcast_and_promotion();
+    test_unary_and_reductions();
+    test_matmul_join_select();
+    test_in_place_through_views();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

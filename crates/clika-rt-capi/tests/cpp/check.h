@@ -40,5 +40,7 @@ inline int& failed() {
 
 // Defined in the second translation unit (which also includes <ClikaRT/clika_rt.h>).
 void run_second_tu_tests();
+// Defined in test_ops.cpp: the compute API (ops::, operators, in-place forms).
+void run_ops_tests();
 
 #endif

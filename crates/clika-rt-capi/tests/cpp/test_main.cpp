@@ -189,6 +189,7 @@ int main() {
     null_handles_are_rejected();
     everyday_api();
     run_second_tu_tests();
+    run_ops_tests();
     std::printf("%d passed, %d failed\n", test::passed(), test::failed());
     return test::failed() == 0 ? 0 : 1;
 }

@@ -1,0 +1,222 @@
+// Tests of the C++ compute API: ClikaRT::ops::, the Tensor operators (with tensors and
+// arithmetic scalars), elementwise comparisons, the in-place forms through views, and errors.
+// A third translation unit including <ClikaRT/clika_rt.h>.
+#include <ClikaRT/clika_rt.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <type_traits>
+#include <vector>
+
+#include "check.h"
+
+using ClikaRT::BinaryOp;
+using ClikaRT::DataType;
+using ClikaRT::ReduceOp;
+using ClikaRT::Shape;
+using ClikaRT::Status;
+using ClikaRT::Tensor;
+using ClikaRT::UnaryOp;
+namespace ops = ClikaRT::ops;
+
+namespace {
+
+std::vector<double> vals(const Tensor& t) { return t.to_dtype(DataType::Float64).to_vector<double>(); }
+
+bool near(const Tensor& t, const std::vector<double>& want) {
+    const std::vector<double> got = vals(t);
+    if (got.size() != want.size()) {
+        std::printf("      %zu elements, want %zu\n", got.size(), want.size());
+        return false;
+    }
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        if (std::fabs(got[i] - want[i]) > 1e-5) {
+            std::printf("      element %zu: got %.7g, want %.7g\n", i, got[i], want[i]);
+            return false;
+        }
+    }
+    return true;
+}
+
+Tensor a23() { return Tensor::from_data(std::vector<float>{0, 1, 2, 3, 4, 5}, {2, 3}); }
+Tensor row3() { return Tensor::from_data(std::vector<float>{10, 20, 30}, {3}); }
+
+void operators_broadcast_and_promote() {
+    const Tensor a = a23();
+    const Tensor b = row3();
+    CHECK(near(a + b, {10, 21, 32, 13, 24, 35}) && (a + b).shape() == (Shape{2, 3}));
+    CHECK(near(b - a, {10, 19, 28, 7, 16, 25}));
+    CHECK(near(a * 2.0F, {0, 2, 4, 6, 8, 10}));
+    CHECK(near(1 - a, {1, 0, -1, -2, -3, -4}));
+    CHECK(near(a / 2, {0, 0.5, 1, 1.5, 2, 2.5}));
+    CHECK(near(2.0 / (a + 1), {2, 1, 2.0 / 3, 0.5, 0.4, 2.0 / 6}));
+    CHECK(near(-a, {0, -1, -2, -3, -4, -5}));
+    CHECK(near(a.reshape({2, 3, 1}) * b.reshape({1, 3}),
+               {0, 0, 0, 10, 20, 30, 20, 40, 60, 30, 60, 90, 40, 80, 120, 50, 100, 150}));
+
+    // Comparisons are elementwise and give Bool tensors.
+    static_assert(std::is_same<decltype(a == a), Tensor>::value, "== is elementwise");
+    const Tensor gt = a > 2;
+    CHECK(gt.dtype() == DataType::Bool && ops::sum(gt).item<int>() == 3);
+    CHECK(ops::sum(a == a).item<int>() == 6 && ops::sum(a != a).item<int>() == 0);
+    CHECK(near(a <= 1.5, {1, 1, 0, 0, 0, 0}) && near(3 >= a, {1, 1, 1, 1, 0, 0}));
+    CHECK(near(a < b.narrow(0, 0, 1), {1, 1, 1, 1, 1, 1}));
+
+    // Promotion: weak scalars only matter across kinds; tensors promote as numpy.
+    const Tensor i8 = Tensor::from_data(std::vector<std::int8_t>{1, 2, 127}, {3});
+    CHECK((i8 + 0.5F).dtype() == DataType::Float32 && near(i8 + 0.5F, {1.5, 2.5, 127.5}));
+    CHECK((i8 + 1).dtype() == DataType::Int8 && near(i8 + 1, {2, 3, -128}));
+    CHECK((Tensor::ones({2}, DataType::Bool) + 1).dtype() == DataType::Int64);
+    CHECK((Tensor::ones({2}, DataType::Bool) * true).dtype() == DataType::Bool);
+    CHECK((i8 + Tensor::ones({3}, DataType::UInt8)).dtype() == DataType::Int16);
+    CHECK((i8 + Tensor::ones({3}, DataType::Int32)).dtype() == DataType::Int32);
+    CHECK((i8 / i8).dtype() == DataType::Float32);
+    CHECK((a + Tensor::ones({3}, DataType::Float64)).dtype() == DataType::Float64);
+    std::printf("ok    operators: broadcasting, scalars on either side, comparisons, promotion\n");
+}
+
+void named_ops() {
+    const Tensor a = a23();
+    CHECK(near(ops::add(a, 1), {1, 2, 3, 4, 5, 6}) && near(ops::sub(10, a), {10, 9, 8, 7, 6, 5}));
+    CHECK(near(ops::pow(a, 2), {0, 1, 4, 9, 16, 25}));
+    CHECK(near(ops::pow(2, a), {1, 2, 4, 8, 16, 32}));
+    CHECK(near(ops::maximum(a, 2.5), {2.5, 2.5, 2.5, 3, 4, 5}));
+    CHECK(near(ops::minimum(a, row3() / 10), {0, 1, 2, 1, 2, 3}));
+    CHECK(near(ops::eq(a, 3), {0, 0, 0, 1, 0, 0}) && ops::ge(a, a).dtype() == DataType::Bool);
+    CHECK(near(ops::binary(BinaryOp::Mul, a, a), {0, 1, 4, 9, 16, 25}));
+    CHECK(near(ops::exp(Tensor::zeros({2})), {1, 1}) && near(ops::log(ops::exp(a)), vals(a)));
+    CHECK(near(ops::relu(a - 2), {0, 0, 0, 1, 2, 3}) && near(ops::abs(a - 2), {2, 1, 0, 1, 2, 3}));
+    CHECK(near(ops::sqrt(a * a), vals(a)) && near(ops::rsqrt(Tensor::full({1}, 4.0)), {0.5}));
+    CHECK(near(ops::sigmoid(Tensor::zeros({1})), {0.5}) && near(ops::tanh(Tensor::zeros({1})), {0}));
+    CHECK(near(ops::sin(Tensor::zeros({1})), {0}) && near(ops::cos(Tensor::zeros({1})), {1}));
+    CHECK(near(ops::gelu(Tensor::ones({1})), {0.8413447}) && near(ops::silu(Tensor::ones({1})), {0.7310586}));
+    CHECK(near(ops::erf(Tensor::ones({1})), {0.8427008}) && near(ops::neg(a), vals(-a)));
+    CHECK(near(ops::unary(UnaryOp::Abs, -a), vals(a)));
+    const Tensor ints = Tensor::from_data(std::vector<std::int32_t>{-3, 4}, {2});
+    CHECK(ops::abs(ints).dtype() == DataType::Int32 && ops::exp(ints).dtype() == DataType::Float32);
+
+    // Reductions over all elements or any set of dims, with keepdim.
+    CHECK(ops::sum(a).item<float>() == 15.0F && ops::mean(a).item<float>() == 2.5F);
+    CHECK(ops::sum(a, {1}, true).shape() == (Shape{2, 1}) && near(ops::sum(a, {1}, true), {3, 12}));
+    CHECK(near(ops::mean(a, {0}), {1.5, 2.5, 3.5}) && near(ops::mean(a, {-1}), {1, 4}));
+    CHECK(near(ops::prod(a + 1), {720}) && near(ops::prod(a + 1, {0}), {4, 10, 18}));
+    CHECK(near(ops::max(a), {5}) && near(ops::max(a, {0}), {3, 4, 5}));
+    CHECK(near(ops::min(a), {0}) && near(ops::min(a, {1}, true), {0, 3}));
+    CHECK(ops::argmax(a).item<std::int64_t>() == 5 && ops::argmin(a).item<std::int64_t>() == 0);
+    CHECK(ops::argmax(a, 1).dtype() == DataType::Int64 && near(ops::argmax(a, 1), {2, 2}));
+    CHECK(ops::argmin(a, 0, true).shape() == (Shape{1, 3}));
+    CHECK(near(ops::var(a, {1}), {1, 1}) && near(ops::var(a, {1}, 0), {2.0 / 3, 2.0 / 3}));
+    CHECK(near(ops::var(a), {3.5}) && near(ops::std(a, {0, 1}, 0, true), {std::sqrt(35.0 / 12)}));
+    CHECK(ops::std(a, {0}, 1, true).shape() == (Shape{1, 3}) && near(ops::std(a), {std::sqrt(3.5)}));
+    CHECK(near(ops::reduce(ReduceOp::Sum, a, {0, 1}), {15}));
+    CHECK(near(ops::reduce(ReduceOp::ArgMax, a, {0}), {1, 1, 1}));
+    CHECK(near(ops::reduce(ReduceOp::Prod, a + 1), {720}));
+    CHECK(near(ops::reduce_all(ReduceOp::Var, a, 0), {35.0 / 12}));
+    CHECK(near(ops::sum(ops::softmax(a, 1), {1}), {1, 1}));
+    CHECK(near(ops::softmax(a, 1), {0.0900306, 0.2447285, 0.6652410, 0.0900306, 0.2447285, 0.6652410}));
+    CHECK(near(ops::log_softmax(a, 0), {-3.0485873, -3.0485873, -3.0485873, -0.0485873, -0.0485873, -0.0485873}));
+    // The spellings of the first release still work.
+    CHECK(a.sum({0, 1}).item<float>() == 15.0F && ops::contiguous(a.transpose(0, 1)).is_contiguous());
+    std::printf("ok    ops:: binary, unary, reductions over dims with keepdim, softmax\n");
+}
+
+void matmul_join_select() {
+    const Tensor a = a23();
+    const Tensor at = a.transpose(0, 1);
+    CHECK(!at.is_contiguous());
+    const Tensor m = ops::matmul(a, at);
+    CHECK(m.shape() == (Shape{2, 2}) && near(m, {5, 14, 14, 50}));
+    CHECK(near(ops::matmul(at, a), {9, 12, 15, 12, 17, 22, 15, 22, 29}));
+    CHECK(near(ops::matmul(row3(), at), {80, 260}));  // 1-D @ 2-D
+    CHECK(ops::matmul(a.unsqueeze(0).expand({4, 2, 3}), at).shape() == (Shape{4, 2, 2}));
+    CHECK(ops::cat({a, a}, 1).shape() == (Shape{2, 6}));
+    CHECK(near(ops::cat({a, row3().unsqueeze(0)}), {0, 1, 2, 3, 4, 5, 10, 20, 30}));
+    CHECK(ops::cat({a, Tensor::ones({1, 3}, DataType::Float64)}).dtype() == DataType::Float64);
+    CHECK(ops::stack({a, a}, 1).shape() == (Shape{2, 2, 3}));
+    CHECK(near(ops::stack({row3(), row3()}, -1), {10, 10, 20, 20, 30, 30}));
+    CHECK(near(ops::where(a > 2, a, Tensor::zeros({1})), {0, 0, 0, 3, 4, 5}));
+    CHECK(near(ops::where(a > 2, Tensor::ones({1}), -a), {0, -1, -2, 1, 1, 1}));
+    CHECK(near(ops::clamp(a, 1, 4), {1, 1, 2, 3, 4, 4}));
+    CHECK(near(ops::clamp(a, std::nullopt, 1.5), {0, 1, 1.5, 1.5, 1.5, 1.5}));
+    CHECK(near(ops::clamp(a, 3.5, std::nullopt), {3.5, 3.5, 3.5, 3.5, 4, 5}));
+    CHECK(ops::clamp(Tensor::from_data(std::vector<std::int32_t>{-5, 5}, {2}), 0, 3).dtype() ==
+          DataType::Int32);
+    CHECK(ops::to_dtype(a, DataType::Int8).dtype() == DataType::Int8);
+    std::printf("ok    matmul (transposed view, 1-D, batched), cat/stack, where, clamp\n");
+}
+
+void in_place_through_views() {
+    Tensor t = Tensor::zeros({2, 3});
+    Tensor row = t.select(0, 1);
+    row += 5;  // through the view: the parent sees it
+    CHECK(near(t, {0, 0, 0, 5, 5, 5}));
+    row.add_(row3());
+    CHECK(near(t, {0, 0, 0, 15, 25, 35}));
+    t.select(1, 0).fill_(-1);
+    CHECK(near(t, {-1, 0, 0, -1, 25, 35}));
+    t.narrow(1, 1, 2).copy_(Tensor::full({2}, 9.0));  // broadcast over the rows
+    CHECK(near(t, {-1, 9, 9, -1, 9, 9}));
+    t *= 2;
+    t -= Tensor::ones({3});
+    t /= 2.0;
+    CHECK(near(t, {-1.5, 8.5, 8.5, -1.5, 8.5, 8.5}));
+    Tensor copy = t;  // a copy shares memory, like a view
+    copy.mul_(0).add_(1.5).sub_(0.5).div_(Tensor::full({1}, 2.0));
+    CHECK(near(t, {0.5, 0.5, 0.5, 0.5, 0.5, 0.5}));
+    CHECK(&(t += t) == &t);
+    CHECK(near(t, {1, 1, 1, 1, 1, 1}));
+    t.binary_(BinaryOp::Maximum, row3().narrow(0, 0, 1)).binary_(BinaryOp::Sub, 3);
+    CHECK(near(t, {7, 7, 7, 7, 7, 7}));
+    Tensor ints = Tensor::full({2}, 7.0, DataType::Int32);
+    ints /= 2;  // the result is converted back to the tensor's dtype
+    CHECK(ints.dtype() == DataType::Int32 && near(ints, {3, 3}));
+    ints += 0.75;
+    CHECK(near(ints, {3, 3}));
+    std::printf("ok    in place: += -= *= /=, add_, fill_, copy_ through views and copies\n");
+}
+
+void errors() {
+    const Tensor a = a23();
+    CHECK_THROWS(a + Tensor::zeros({4}), Status::InvalidShape);
+    CHECK_THROWS(ops::binary(static_cast<BinaryOp>(99), a, a), Status::InvalidArgument);
+    CHECK_THROWS(ops::unary(static_cast<UnaryOp>(99), a), Status::InvalidArgument);
+    CHECK_THROWS(ops::reduce(static_cast<ReduceOp>(99), a), Status::InvalidArgument);
+    CHECK_THROWS(ops::reduce(ReduceOp::ArgMax, a, {0, 1}), Status::InvalidArgument);
+    CHECK_THROWS(ops::sum(a, {2}), Status::Index);
+    CHECK_THROWS(ops::softmax(a, -3), Status::Index);
+    CHECK_THROWS(ops::matmul(a, a), Status::InvalidShape);
+    CHECK_THROWS(ops::cat({}, 0), Status::InvalidArgument);
+    CHECK_THROWS(ops::cat({a, Tensor()}, 0), Status::NullPointer);
+    CHECK_THROWS(ops::stack({a, a.transpose(0, 1)}), Status::InvalidShape);
+    CHECK_THROWS(Tensor() + a, Status::NullPointer);
+    CHECK_THROWS(a * Tensor(), Status::NullPointer);
+    CHECK_THROWS(-Tensor(), Status::NullPointer);
+    CHECK_THROWS(ops::where(Tensor(), a, a), Status::NullPointer);
+    CHECK_THROWS(ops::max(Tensor::zeros({0})), Status::InvalidArgument);
+    CHECK_THROWS(Tensor::ones({2}, DataType::Bool) - true, Status::DType);
+    Tensor t = Tensor::zeros({2, 3});
+    CHECK_THROWS(t.select(0, 0) += a, Status::InvalidShape);
+    CHECK_THROWS(t.copy_(Tensor::zeros({3, 2})), Status::InvalidShape);
+    CHECK_THROWS(Tensor().fill_(1), Status::NullPointer);
+    float buf[3] = {1, 2, 3};
+    ClikaRT::BlobOptions ro;
+    ro.read_only = true;
+    Tensor frozen = Tensor::from_blob(buf, {3}, DataType::Float32, ro);
+    CHECK_THROWS(frozen += 1, Status::ReadOnly);
+    CHECK_THROWS(frozen.fill_(0), Status::ReadOnly);
+    CHECK(buf[0] == 1.0F && buf[2] == 3.0F && near(frozen + 1, {2, 3, 4}));
+    CHECK(near(t, {0, 0, 0, 0, 0, 0}));
+    std::printf("ok    bad input throws ClikaRT::Error with the right status\n");
+}
+
+}  // namespace
+
+void run_ops_tests() {
+    operators_broadcast_and_promote();
+    named_ops();
+    matmul_join_select();
+    in_place_through_views();
+    errors();
+}
