@@ -162,28 +162,41 @@ pub(crate) unsafe fn copy_cast<S: Element, D: Element>(src: &Tensor, out: &Tenso
     }
     let (rows, cols) = (co.shape[nd - 2], co.shape[nd - 1]);
     let outer: usize = co.shape[..nd - 2].iter().product();
-    let (sc, oc) = (co.strides[0][nd - 1], co.strides[1][nd - 1]);
+    let (sr, sc) = (co.strides[0][nd - 2], co.strides[0][nd - 1]);
+    let (or, oc) = (co.strides[1][nd - 2], co.strides[1][nd - 1]);
     let (ps, po) = (base::<S>(src), base::<D>(out));
     let row_tiles = rows.div_ceil(TILE);
-    // One item per band of TILE rows; bands are threaded when the copy is large.
+    // One item per band of TILE rows; bands are threaded when the copy is large. Each tile
+    // is read along the source's contiguous dimension into a local buffer, then written
+    // along the destination's rows: both sides stream.
     for_each_item(outer * row_tiles, TILE * cols, |band| {
         let (o, rt) = (band / row_tiles, band % row_tiles);
         let r0 = rt * TILE;
-        let r1 = (r0 + TILE).min(rows);
+        let nr = TILE.min(rows - r0);
+        let [os0, oo0] = co.row_offsets(o * rows + r0);
+        let mut buf = [[D::from_i64(0); TILE]; TILE];
         for c0 in (0..cols).step_by(TILE) {
-            let c1 = (c0 + TILE).min(cols);
-            for r in r0..r1 {
-                let [os, oo] = co.row_offsets(o * rows + r);
-                for c in c0..c1 {
-                    let c = c as isize;
-                    // SAFETY: (o, r, c) is an index of the copy, in bounds for both tensors
-                    // (L3); bands are disjoint, so each output element has one writer.
+            let nc = TILE.min(cols - c0);
+            for (j, col) in buf.iter_mut().enumerate().take(nc) {
+                let src_col = os0 + (c0 + j) as isize * sc;
+                for (i, slot) in col.iter_mut().enumerate().take(nr) {
+                    // SAFETY: (o, r0 + i, c0 + j) is an index of the copy, in bounds for
+                    // `src` (L3).
+                    *slot = crate::dtype::cast::<S, D>(unsafe {
+                        S::load(ps.get().offset(src_col + i as isize * sr))
+                    });
+                }
+            }
+            for i in 0..nr {
+                let dst_row = oo0 + i as isize * or;
+                for (j, col) in buf.iter().enumerate().take(nc) {
+                    // SAFETY: (o, r0 + i, c0 + j) is in bounds for `out`; bands are disjoint,
+                    // so each output element has one writer.
                     unsafe {
-                        let v = S::load(ps.get().offset(os + c * sc));
                         po.get()
-                            .offset(oo + c * oc)
-                            .write(crate::dtype::cast::<S, D>(v));
-                    }
+                            .offset(dst_row + (c0 + j) as isize * oc)
+                            .write(col[i])
+                    };
                 }
             }
         }

@@ -303,7 +303,7 @@ unsafe fn reduce_one<S: Element + Num>(
         }
     };
     if parallel && red.rows() > 1 {
-        red_par_rows(kind, red.rows(), &row)
+        red_par_rows(kind, red.rows(), inner, &row)
     } else if parallel && inner >= PARALLEL_MIN_ELEMS {
         // One long row: split it into pieces.
         const PIECE: usize = 1 << 16;
@@ -330,9 +330,18 @@ unsafe fn reduce_one<S: Element + Num>(
     }
 }
 
-fn red_par_rows(kind: Kind, rows: usize, row: &(impl Fn(usize) -> Acc + Sync)) -> Acc {
+fn red_par_rows(
+    kind: Kind,
+    rows: usize,
+    inner: usize,
+    row: &(impl Fn(usize) -> Acc + Sync),
+) -> Acc {
+    // Rows are grouped so that each task folds at least ~64K elements: one task per short
+    // row would cost more in scheduling than the row takes to sum.
+    let per_task = (1usize << 16).div_ceil(inner.max(1)).max(1);
     (0..rows)
         .into_par_iter()
+        .with_min_len(per_task)
         .map(row)
         .reduce(|| Acc::Empty, |a, b| combine(kind, a, b))
 }
