@@ -6,6 +6,7 @@
 //! `float32_tensor * 2.5` stays float32); numpy arrays and numpy scalars are strong and are
 //! copied into a tensor first (`crt.tensor`).
 
+use ::std::borrow::Cow;
 use ::std::sync::OnceLock;
 
 use clika_rt::ops::{self, BinaryOp, Scalar, UnaryOp};
@@ -40,14 +41,15 @@ pub fn run<T: Send>(
 }
 
 /// An operand of an elementwise operation.
-pub enum Operand {
-    /// A tensor (a `crt.Tensor`, or a numpy array / numpy scalar copied into one).
-    T(Tensor),
+pub enum Operand<'a> {
+    /// A tensor: a `crt.Tensor`'s own (borrowed, not even an `Arc` clone on the hot path),
+    /// or a numpy array / numpy scalar copied into one.
+    T(Cow<'a, Tensor>),
     /// A weak Python scalar.
     S(Scalar),
 }
 
-impl Operand {
+impl Operand<'_> {
     fn numel(&self) -> usize {
         match self {
             Operand::T(t) => t.numel(),
@@ -96,25 +98,27 @@ fn int_value(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
 
 /// Translates an operand; `None` for a type no operation takes (operators then return
 /// `NotImplemented`, so Python can try the other operand).
-pub fn operand(obj: &Bound<'_, PyAny>) -> PyResult<Option<Operand>> {
+pub fn operand<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Option<Operand<'a>>> {
     if let Ok(t) = obj.cast::<PyTensor>() {
-        return Ok(Some(Operand::T(t.get().inner.clone())));
+        return Ok(Some(Operand::T(Cow::Borrowed(&t.get().inner))));
     }
     if let Some(s) = python_scalar(obj)? {
         return Ok(Some(Operand::S(s)));
     }
     if obj.is_instance_of::<PyUntypedArray>() || obj.is_instance(numpy_generic(obj.py())?)? {
-        return Ok(Some(Operand::T(numpy_import::copy_from_python(obj)?)));
+        return Ok(Some(Operand::T(Cow::Owned(
+            numpy_import::copy_from_python(obj)?,
+        ))));
     }
     Ok(None)
 }
 
 /// An operand of a function (`crt.add(x, y)`): anything `operand` takes, and whatever
 /// `crt.tensor` can copy (nested lists).
-pub fn fn_operand(obj: &Bound<'_, PyAny>) -> PyResult<Operand> {
+pub fn fn_operand<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Operand<'a>> {
     match operand(obj)? {
         Some(o) => Ok(o),
-        None => Ok(Operand::T(numpy_import::copy_from_python(obj)?)),
+        None => Ok(Operand::T(Cow::Owned(numpy_import::copy_from_python(obj)?))),
     }
 }
 
@@ -122,7 +126,7 @@ pub fn fn_operand(obj: &Bound<'_, PyAny>) -> PyResult<Operand> {
 /// (a Python scalar gives a 0-d tensor of its default dtype).
 pub fn tensor_arg(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     match fn_operand(obj)? {
-        Operand::T(t) => Ok(t),
+        Operand::T(t) => Ok(t.into_owned()),
         Operand::S(s) => scalar_tensor(s, default_dtype(s)).py(),
     }
 }
@@ -146,15 +150,15 @@ fn scalar_tensor(s: Scalar, dtype: DType) -> clika_rt::Result<Tensor> {
 
 /// The operand as a tensor to combine with `t` (a weak scalar takes the dtype it promotes
 /// to against `t`).
-fn as_tensor_for(o: Operand, t: &Tensor) -> clika_rt::Result<Tensor> {
+fn as_tensor_for(o: Operand<'_>, t: &Tensor) -> clika_rt::Result<Tensor> {
     match o {
-        Operand::T(x) => Ok(x),
+        Operand::T(x) => Ok(x.into_owned()),
         Operand::S(s) => scalar_tensor(s, ops::scalar_result_type(t.dtype(), s)),
     }
 }
 
 /// `op(a, b)` into a fresh tensor.
-pub fn binary(py: Python<'_>, op: BinaryOp, a: Operand, b: Operand) -> PyResult<Tensor> {
+pub fn binary(py: Python<'_>, op: BinaryOp, a: Operand<'_>, b: Operand<'_>) -> PyResult<Tensor> {
     let work = a.numel().max(b.numel());
     match (a, b) {
         (Operand::T(a), Operand::T(b)) => run(py, work, || ops::binary(op, &a, &b)),
@@ -216,7 +220,7 @@ pub fn operator<'py>(
     };
     let t = &slf.get().inner;
     let out = if reflected {
-        binary(py, op, o, Operand::T(t.clone()))?
+        binary(py, op, o, Operand::T(Cow::Borrowed(t)))?
     } else {
         if let Operand::T(x) = &o {
             if try_reuse(py, op, slf, x) {
@@ -231,7 +235,7 @@ pub fn operator<'py>(
                 }
             }
         }
-        binary(py, op, Operand::T(t.clone()), o)?
+        binary(py, op, Operand::T(Cow::Borrowed(t)), o)?
     };
     PyTensor::wrap(py, out).map(Bound::into_any)
 }
@@ -419,7 +423,7 @@ fn bound_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Limit>> {
         None => Ok(None),
         Some(o) => Ok(Some(match fn_operand(o)? {
             Operand::S(s) => Limit::S(s),
-            Operand::T(t) => Limit::T(t),
+            Operand::T(t) => Limit::T(t.into_owned()),
         })),
     }
 }
@@ -618,10 +622,11 @@ pub fn where_(
     let c = tensor_arg(condition)?;
     let (a, b) = match (fn_operand(input)?, fn_operand(other)?) {
         (Operand::T(a), b) => {
+            let a = a.into_owned();
             let b = as_tensor_for(b, &a).py()?;
             (a, b)
         }
-        (a, Operand::T(b)) => (as_tensor_for(a, &b).py()?, b),
+        (a, Operand::T(b)) => (as_tensor_for(a, &b).py()?, b.into_owned()),
         (Operand::S(a), Operand::S(b)) => {
             let a = scalar_tensor(a, default_dtype(a)).py()?;
             let b = as_tensor_for(Operand::S(b), &a).py()?;

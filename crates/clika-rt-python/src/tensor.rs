@@ -27,7 +27,7 @@ pub struct PyTensor {
 
 impl PyTensor {
     fn binary(&self, py: Python<'_>, op: BinaryOp, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        let t = o::Operand::T(self.inner.clone());
+        let t = o::Operand::T(std::borrow::Cow::Borrowed(&self.inner));
         let inner = o::binary(py, op, t, o::fn_operand(other)?)?;
         Ok(PyTensor { inner })
     }
