@@ -254,20 +254,26 @@ def chart(rows, path):
     fig, ax = plt.subplots(figsize=(11, 0.55 * len(rows) + 1.5))
     h = 0.27
     for i, r in enumerate(rows):
-        ref = r.times["numpy"] if isinstance(r.times["numpy"], float) else r.times["clika_runtime"]
+        refs = [r.times[p] for p in ("numpy", "torch") if isinstance(r.times[p], float)]
         for j, lib in enumerate(libs):
             t = r.times[lib]
-            if isinstance(t, float):
-                ax.barh(i + (j - 1) * h, t / ref, height=h, color=colors[lib], label=lib if i == 0 else None)
+            if not isinstance(t, float):
+                continue
+            if not refs:  # no peer to compare with: print the time only
+                ax.text(0.98, i, f"{lib}: {fmt_time(t)} (no numpy equivalent) ", va="center", ha="right", fontsize=7)
+                continue
+            x = t / refs[0]
+            ax.barh(i + (j - 1) * h, x, height=h, color=colors[lib])
+            ax.text(x, i + (j - 1) * h, " " + fmt_time(t), va="center", fontsize=6)
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels([r.name for r in rows], fontsize=8)
     ax.invert_yaxis()
     ax.set_xscale("log")
     ax.axvline(1.0, color="grey", lw=0.8)
-    ax.set_xlabel("median time relative to numpy (log scale; lower is faster)")
+    ax.set_xlabel("median time relative to numpy (PyTorch where numpy has none); log scale, lower is faster")
     handles = [plt.Rectangle((0, 0), 1, 1, color=colors[lib]) for lib in libs if any(isinstance(r.times[lib], float) for r in rows)]
     names = [lib for lib in libs if any(isinstance(r.times[lib], float) for r in rows)]
-    ax.legend(handles, names, loc="lower right", fontsize=8)
+    ax.legend(handles, names, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
     ax.set_title("clika_runtime vs numpy" + (" vs PyTorch" if "torch" in names else " (PyTorch not installed)"))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -276,7 +282,7 @@ def chart(rows, path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeats", type=int, default=7, help="timed calls per row (median reported)")
+    ap.add_argument("--repeats", type=int, default=11, help="timed calls per row (median reported)")
     ap.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run, not for the report)")
     ap.add_argument("--out", type=Path, default=RESULTS, help="where compare.md and compare.png go")
     args = ap.parse_args()
