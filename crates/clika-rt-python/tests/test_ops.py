@@ -157,7 +157,7 @@ def test_python_scalars_are_weak():
     assert (i8 + 1000).dtype == crt.int8  # wraps, as numpy's weak scalars do not: documented
     assert (b + 1).dtype == crt.int64
     assert (b + 1.0).dtype == crt.float32
-    assert (b & 1 if False else b * True).dtype == crt.bool
+    assert (b * True).dtype == crt.bool
     check(2 - i32, np.array([2, 1, 0], np.int32), np.int32)
     check(1 / f32, np.ones(3), np.float32)
     check(3 - f32, np.full(3, 2.0), np.float32)
@@ -505,22 +505,38 @@ def test_reuse_keeps_dtype_and_shape_rules():
 
 
 def test_large_operations_release_the_gil():
+    """With a 10 s switch interval the main thread never hands the GIL over by itself, so the
+    ticker thread can only run while an operation has released it."""
+    import sys
     import threading
+    import time
 
     a = crt.ones(1 << 22)
+    small = crt.ones(100)
+    go, stop = threading.Event(), threading.Event()
     ticks = []
-    stop = threading.Event()
 
     def ticker():
+        go.wait()
         while not stop.is_set():
             ticks.append(1)
+            time.sleep(0.0002)
 
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(10.0)
     th = threading.Thread(target=ticker)
     th.start()
     try:
+        go.set()  # the ticker wakes up and waits for the GIL
+        for _ in range(2000):
+            small + small  # below the threshold: keeps the GIL
+        before_large = len(ticks)
         for _ in range(5):
             (a + a).sum()
+        during_large = len(ticks) - before_large
     finally:
         stop.set()
+        sys.setswitchinterval(old)
         th.join()
-    assert ticks
+    assert before_large == 0
+    assert during_large > 0
