@@ -146,6 +146,27 @@ def test_integer_pow(a, e):
     check(crt.from_numpy(a) ** e, a**e, a.dtype)
 
 
+@given(
+    small_arrays(NUMERIC, lo=-5, hi=5),
+    st.sampled_from(["add", "sub", "mul", "maximum", "minimum", "lt", "eq"]),
+    st.one_of(st.integers(0, 3), st.floats(-3, 3, width=32)),
+    st.sampled_from(LAYOUTS),
+    st.booleans(),
+)
+def test_weak_scalar_operands_on_every_layout(a, name, scalar, layout, reflected):
+    na, ta = lay_out(a, layout)
+    # weak-scalar promotion: an int keeps the tensor's dtype, a float lifts integers to float32
+    out = a.dtype if isinstance(scalar, int) or a.dtype.kind == "f" else np.dtype(np.float32)
+    x, y = (np.asarray(scalar, out), na.astype(out)) if reflected else (na.astype(out), np.asarray(scalar, out))
+    fn = {**ARITH, **COMPARE}[name]
+    want = fn(x, y)
+    got = getattr(crt, name)(scalar, ta) if reflected else getattr(crt, name)(ta, scalar)
+    check(got, want, want.dtype)
+    if name in ("add", "sub", "mul"):
+        sym = {"add": operator.add, "sub": operator.sub, "mul": operator.mul}[name]
+        check(sym(scalar, ta) if reflected else sym(ta, scalar), want, want.dtype)
+
+
 def test_python_scalars_are_weak():
     f32 = crt.ones(3)
     i32 = crt.tensor(np.arange(3, dtype=np.int32))
