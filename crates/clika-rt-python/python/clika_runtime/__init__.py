@@ -5,6 +5,11 @@ ways, the tensor keeps the array alive and numpy refuses to resize it while borr
 ``t.numpy()`` and ``np.asarray(t)`` view a tensor's memory from numpy; ``crt.from_dlpack``
 and ``t.__dlpack__`` exchange memory with any DLPack library. ``crt.tensor(obj)`` is the
 copying entry.
+
+Operations follow numpy and PyTorch: operators (``+ - * / ** @``, comparisons, in-place
+``+=``), methods and ``crt.`` functions (``add``, ``exp``, ``sum(dim=, keepdim=)``,
+``softmax``, ``matmul``, ``where``, ``clamp``, ``cat``, ...) with broadcasting, weak Python
+scalars and ``out=`` on the elementwise functions.
 """
 
 from clika_runtime._native import (
