@@ -15,6 +15,7 @@ mod indexing;
 mod memory_stats;
 mod numpy_export;
 mod numpy_import;
+mod ops;
 mod tensor;
 
 use pyo3::prelude::*;
@@ -40,5 +41,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(f::set_memory_limit, m)?)?;
     m.add_function(wrap_pyfunction!(f::reset_peak_stats, m)?)?;
     m.add_function(wrap_pyfunction!(f::_dlpack_live_exports, m)?)?;
+    ops::register(m)?;
     Ok(())
 }

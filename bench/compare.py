@@ -1,0 +1,317 @@
+"""ClikaRT vs numpy (and PyTorch, when importable) on the same data, in one process.
+
+Run by `make bench` (after the criterion benches). Prints a table of medians, the ratio of
+our time to each peer's (below 1.0: we are faster) and the bandwidth (GB/s) or throughput
+(GFLOP/s), and writes it to bench/results/compare.md and bench/results/compare.png.
+
+This machine's environment sets OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE, which slow current
+numpy's OpenBLAS; they are read when numpy is imported, so the script re-executes itself
+without them before importing anything that loads BLAS.
+"""
+
+import os
+import sys
+
+_SLOW_BLAS_VARS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+if any(v in os.environ for v in _SLOW_BLAS_VARS):
+    env = {k: v for k, v in os.environ.items() if k not in _SLOW_BLAS_VARS}
+    os.execve(sys.executable, [sys.executable, *sys.argv], env)
+
+import argparse  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+import clika_runtime as crt  # noqa: E402
+
+try:
+    import torch  # type: ignore[import-not-found]  # noqa: E402
+except ImportError:  # pragma: no cover - depends on the machine
+    torch = None
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def median_time(fn, repeats, warmup=1):
+    """Median seconds of one call of `fn` over `repeats` timed calls."""
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def per_call(fn, repeats, calls):
+    """Median seconds per call, timing loops of `calls` calls (for sub-microsecond work)."""
+    fn()
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        times.append((time.perf_counter() - t0) / calls)
+    return statistics.median(times)
+
+
+class Row:
+    def __init__(self, name, unit, work, times):
+        self.name = name
+        self.unit = unit  # "GB/s", "GFLOP/s" or "us" (per call)
+        self.work = work  # bytes or flops for one call; None for per-call rows
+        self.times = times  # {"numpy": s | None, "torch": s | None | "n/a", "clika_runtime": s}
+
+
+def blas_info():
+    lines = []
+    try:
+        from threadpoolctl import threadpool_info
+
+        for p in threadpool_info():
+            lines.append(
+                f"{p.get('internal_api')} {p.get('version')} ({p.get('user_api')}), "
+                f"{p.get('num_threads')} threads, arch {p.get('architecture')}: {p.get('filepath')}"
+            )
+    except ImportError:
+        lines.append("threadpoolctl not installed: BLAS details unknown")
+    return lines
+
+
+def run(repeats, quick):
+    big = 1 << 24 if quick else 64 << 20
+    side = 2048 if quick else 4096
+    rng = np.random.default_rng(0)
+    rows = []
+    have_torch = torch is not None
+
+    def peers(np_fn, torch_fn, crt_fn, timer):
+        times = {"numpy": timer(np_fn) if np_fn else None}
+        times["torch"] = timer(torch_fn) if (have_torch and torch_fn) else ("n/a" if torch_fn else None)
+        times["clika_runtime"] = timer(crt_fn)
+        return times
+
+    big_timer = lambda f: median_time(f, repeats)  # noqa: E731
+
+    # sum of a large contiguous float32 array
+    a = rng.standard_normal(big, dtype=np.float32)
+    ta, ca = (torch.from_numpy(a) if have_torch else None), crt.from_numpy(a)
+    rows.append(
+        Row(
+            f"sum of {big >> 20} M float32",
+            "GB/s",
+            a.nbytes,
+            peers(lambda: a.sum(), lambda: ta.sum(), lambda: ca.sum(), big_timer),
+        )
+    )
+    del a, ta, ca
+
+    # a pitched view: side x side of a side x 2*side array
+    base = rng.standard_normal((side, 2 * side), dtype=np.float32)
+    pv = base[:, :side]
+    tp = torch.from_numpy(base)[:, :side] if have_torch else None
+    cp = crt.from_numpy(base)[:, :side]
+    nbytes = side * side * 4
+    rows.append(
+        Row(
+            f"sum of a {side}x{side} view, row pitch {2 * side}",
+            "GB/s",
+            nbytes,
+            peers(lambda: pv.sum(), lambda: tp.sum(), lambda: cp.sum(), big_timer),
+        )
+    )
+
+    sq = rng.standard_normal((side, side), dtype=np.float32)
+    st = sq.T
+    tt = torch.from_numpy(sq).T if have_torch else None
+    ct = crt.from_numpy(sq).T
+    rows.append(
+        Row(
+            f"sum of the transposed {side}x{side} view",
+            "GB/s",
+            nbytes,
+            peers(lambda: st.sum(), lambda: tt.sum(), lambda: ct.sum(), big_timer),
+        )
+    )
+    rows.append(
+        Row(
+            "contiguous() of the pitched view (read + write)",
+            "GB/s",
+            2 * nbytes,
+            peers(lambda: np.ascontiguousarray(pv), lambda: tp.contiguous(), lambda: cp.contiguous(), big_timer),
+        )
+    )
+    rows.append(
+        Row(
+            "contiguous() of the transposed view (read + write)",
+            "GB/s",
+            2 * nbytes,
+            peers(lambda: np.ascontiguousarray(st), lambda: tt.contiguous(), lambda: ct.contiguous(), big_timer),
+        )
+    )
+    del base, pv, tp, cp, sq, st, tt, ct
+
+    # a + b, fresh result
+    n = (10 << 20) // (4 if quick else 1)
+    x = rng.standard_normal(n, dtype=np.float32)
+    y = rng.standard_normal(n, dtype=np.float32)
+    tx, ty = (torch.from_numpy(x), torch.from_numpy(y)) if have_torch else (None, None)
+    cx, cy = crt.from_numpy(x), crt.from_numpy(y)
+    rows.append(
+        Row(
+            f"a + b, {n / (1 << 20):g} M float32, fresh result",
+            "GB/s",
+            3 * x.nbytes,
+            peers(lambda: x + y, lambda: tx + ty, lambda: cx + cy, big_timer),
+        )
+    )
+    del x, y, tx, ty, cx, cy
+
+    # matmul
+    m = 512 if quick else 1024
+    p = rng.standard_normal((m, m), dtype=np.float32)
+    q = rng.standard_normal((m, m), dtype=np.float32)
+    tp_, tq = (torch.from_numpy(p), torch.from_numpy(q)) if have_torch else (None, None)
+    cp_, cq = crt.from_numpy(p), crt.from_numpy(q)
+    rows.append(
+        Row(
+            f"matmul {m}x{m}x{m} float32",
+            "GFLOP/s",
+            2 * m**3,
+            peers(lambda: p @ q, lambda: tp_ @ tq, lambda: cp_ @ cq, big_timer),
+        )
+    )
+
+    # per-call overhead
+    calls = 2000 if quick else 20000
+    small_timer = lambda f: per_call(f, repeats, calls)  # noqa: E731
+    s = rng.standard_normal(1000, dtype=np.float32)
+    s2 = rng.standard_normal(1000, dtype=np.float32)
+    ts, ts2 = (torch.from_numpy(s), torch.from_numpy(s2)) if have_torch else (None, None)
+    cs, cs2 = crt.from_numpy(s), crt.from_numpy(s2)
+    rows.append(Row("sum of 1,000 float32, per call", "us", None,
+                    peers(lambda: s.sum(), lambda: ts.sum(), lambda: cs.sum(), small_timer)))
+    rows.append(Row("a + b of 1,000 float32, per call", "us", None,
+                    peers(lambda: s + s2, lambda: ts + ts2, lambda: cs + cs2, small_timer)))
+    rows.append(Row("from_numpy, per call", "us", None,
+                    peers(None, lambda: torch.from_numpy(s), lambda: crt.from_numpy(s), small_timer)))
+    rows.append(Row("t.numpy(), per call", "us", None,
+                    peers(None, lambda: ts.numpy(), lambda: cs.numpy(), small_timer)))
+    return rows
+
+
+def fmt_time(t):
+    if t is None:
+        return "—"
+    if t == "n/a":
+        return "not installed"
+    if t < 1e-3:
+        return f"{t * 1e6:.2f} µs"
+    return f"{t * 1e3:.2f} ms"
+
+
+def fmt_rate(row, t):
+    if not isinstance(t, float) or row.work is None:
+        return ""
+    scale = 1e9
+    return f" ({row.work / t / scale:.1f} {row.unit})"
+
+
+def fmt_ratio(ours, theirs):
+    if not isinstance(theirs, float):
+        return "—"
+    return f"{ours / theirs:.2f}"
+
+
+def table(rows):
+    head = "| operation | numpy | PyTorch | clika_runtime | ours / numpy | ours / torch |"
+    lines = [head, "|---|---|---|---|---|---|"]
+    for r in rows:
+        ours = r.times["clika_runtime"]
+        cells = [
+            r.name,
+            fmt_time(r.times["numpy"]) + fmt_rate(r, r.times["numpy"]),
+            fmt_time(r.times["torch"]) + fmt_rate(r, r.times["torch"]),
+            fmt_time(ours) + fmt_rate(r, ours),
+            fmt_ratio(ours, r.times["numpy"]),
+            fmt_ratio(ours, r.times["torch"]),
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def chart(rows, path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    libs = ["numpy", "torch", "clika_runtime"]
+    colors = {"numpy": "#4c72b0", "torch": "#dd8452", "clika_runtime": "#55a868"}
+    fig, ax = plt.subplots(figsize=(11, 0.55 * len(rows) + 1.5))
+    h = 0.27
+    for i, r in enumerate(rows):
+        refs = [r.times[p] for p in ("numpy", "torch") if isinstance(r.times[p], float)]
+        for j, lib in enumerate(libs):
+            t = r.times[lib]
+            if not isinstance(t, float):
+                continue
+            if not refs:  # no peer to compare with: print the time only
+                ax.text(0.98, i, f"{lib}: {fmt_time(t)} (no numpy equivalent) ", va="center", ha="right", fontsize=7)
+                continue
+            x = t / refs[0]
+            ax.barh(i + (j - 1) * h, x, height=h, color=colors[lib])
+            ax.text(x, i + (j - 1) * h, " " + fmt_time(t), va="center", fontsize=6)
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels([r.name for r in rows], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    ax.axvline(1.0, color="grey", lw=0.8)
+    ax.set_xlabel("median time relative to numpy (PyTorch where numpy has none); log scale, lower is faster")
+    handles = [plt.Rectangle((0, 0), 1, 1, color=colors[lib]) for lib in libs if any(isinstance(r.times[lib], float) for r in rows)]
+    names = [lib for lib in libs if any(isinstance(r.times[lib], float) for r in rows)]
+    ax.legend(handles, names, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
+    ax.set_title("clika_runtime vs numpy" + (" vs PyTorch" if "torch" in names else " (PyTorch not installed)"))
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=11, help="timed calls per row (median reported)")
+    ap.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run, not for the report)")
+    ap.add_argument("--out", type=Path, default=RESULTS, help="where compare.md and compare.png go")
+    args = ap.parse_args()
+
+    env_lines = [
+        f"Python {sys.version.split()[0]}, numpy {np.__version__}, "
+        + (f"PyTorch {torch.__version__} ({torch.get_num_threads()} threads)" if torch else "PyTorch not installed")
+        + f", {os.cpu_count()} CPUs",
+        *("numpy BLAS: " + line for line in blas_info()),
+        "OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE: unset for this process",
+    ]
+    for line in env_lines:
+        print(line)
+    rows = run(args.repeats, args.quick)
+    text = table(rows)
+    print()
+    print(text)
+    args.out.mkdir(parents=True, exist_ok=True)
+    md = args.out / "compare.md"
+    md.write_text(
+        "# clika_runtime vs numpy vs PyTorch\n\n"
+        + "".join(f"- {line}\n" for line in env_lines)
+        + f"- medians of {args.repeats} timed runs each (per-call rows: loops of calls); ratios are time ratios, below 1.00 means clika_runtime is faster\n\n"
+        + text
+        + "\n"
+    )
+    chart(rows, args.out / "compare.png")
+    print(f"\nwrote {md} and {args.out / 'compare.png'}")
+
+
+if __name__ == "__main__":
+    main()
