@@ -145,13 +145,20 @@ impl Drop for Inner {
     }
 }
 
-/// Runs `f`, swallowing a panic, including a panic payload whose own drop panics (that
-/// payload is leaked rather than unwinding out of a destructor).
+/// Runs `f`, swallowing a panic. Dropping the panic's payload can itself panic (a payload
+/// with a panicking destructor); that is caught too, a few levels deep, and a payload that
+/// still panics after that is leaked rather than allowed to unwind out of a destructor.
 fn run_swallowing_panics(f: impl FnOnce()) {
-    if let Err(payload) = catch_unwind(AssertUnwindSafe(f)) {
-        if let Err(inner) = catch_unwind(AssertUnwindSafe(move || drop(payload))) {
-            std::mem::forget(inner);
+    const MAX_NESTED_PAYLOADS: usize = 8;
+    let mut outcome = catch_unwind(AssertUnwindSafe(f));
+    for _ in 0..MAX_NESTED_PAYLOADS {
+        match outcome {
+            Ok(()) => return,
+            Err(payload) => outcome = catch_unwind(AssertUnwindSafe(move || drop(payload))),
         }
+    }
+    if let Err(payload) = outcome {
+        std::mem::forget(payload);
     }
 }
 

@@ -225,6 +225,10 @@ proptest! {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "large inputs (and gemm's SIMD kernels) are too slow under Miri"
+)]
 fn full_reductions_of_large_strided_views_are_accurate() {
     // A pitched view (rows of 300 inside rows of 512) and its transpose: both reduce in
     // parallel over contiguous rows.
@@ -277,6 +281,10 @@ fn naive_matmul(a: &[f64], b: &[f64], m: usize, k: usize, n: usize) -> Vec<f64> 
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "large inputs (and gemm's SIMD kernels) are too slow under Miri"
+)]
 fn matmul_shapes_layouts_and_dtypes() {
     for (m, k, n) in [
         (1, 1, 1),
@@ -464,6 +472,10 @@ fn owned_ops_reuse_buffers_only_when_allowed() {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "large inputs (and gemm's SIMD kernels) are too slow under Miri"
+)]
 fn wide_outer_reductions_and_tiled_copies_match_reference() {
     // Shapes wide enough for the outer-accumulation and tiled-transpose paths.
     for d in [DType::Float32, DType::Int32, DType::Float16, DType::UInt8] {

@@ -11,6 +11,13 @@ pub(crate) const PARALLEL_MIN_ELEMS: usize = 1 << 17;
 /// Smallest piece of work handed to one thread.
 const GRAIN: usize = 1 << 15;
 
+/// Whether work may be handed to other threads: never under Miri (its strict-provenance mode
+/// rejects the thread pool's own pointer tricks, and it is far too slow for big inputs), and
+/// only with more than one thread in the pool.
+pub(crate) fn threads_available() -> bool {
+    !cfg!(miri) && rayon::current_num_threads() >= 2
+}
+
 /// A raw pointer that may cross threads: kernels hand disjoint output ranges to threads.
 #[derive(Clone, Copy)]
 pub(crate) struct SendPtr<T>(pub *mut T);
@@ -110,7 +117,11 @@ pub(crate) fn for_each_piece(
     f: impl Fn(usize, usize, usize) + Sync + Send,
 ) {
     let total = rows * inner;
-    if total < PARALLEL_MIN_ELEMS || rayon::current_num_threads() < 2 {
+    if total == 0 {
+        // No element: callers must not even form row pointers into an empty storage.
+        return;
+    }
+    if total < PARALLEL_MIN_ELEMS || !threads_available() {
         for r in 0..rows {
             f(r, 0, inner);
         }
@@ -141,7 +152,7 @@ pub(crate) fn for_each_piece(
 pub(crate) fn for_each_item(items: usize, elems_per_item: usize, f: impl Fn(usize) + Sync + Send) {
     if items.saturating_mul(elems_per_item) < PARALLEL_MIN_ELEMS
         || items < 2
-        || rayon::current_num_threads() < 2
+        || !threads_available()
     {
         (0..items).for_each(f);
     } else {

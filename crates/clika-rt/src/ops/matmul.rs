@@ -114,7 +114,7 @@ unsafe fn gemm_into<T: 'static + Copy + Default + num_one::One>(
     if m == 0 || n == 0 {
         return;
     }
-    let threads = if m * n * k >= 1 << 18 {
+    let threads = if m * n * k >= 1 << 18 && super::iter::threads_available() {
         rayon::current_num_threads()
     } else {
         1

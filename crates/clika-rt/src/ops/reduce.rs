@@ -285,6 +285,10 @@ unsafe fn reduce_one<S: Element + Num>(
     base: isize,
     parallel: bool,
 ) -> Acc {
+    if plan.count == 0 {
+        // Nothing to read: no pointer into the (possibly empty) storage is formed.
+        return identity(kind, S::DTYPE);
+    }
     let p = super::iter::SendPtr(t.storage().as_ptr().cast::<S>());
     let red = &plan.red;
     let (inner, [s]) = (red.inner(), red.inner_strides());
@@ -436,7 +440,7 @@ fn reduce(kind: Kind, t: &Tensor, dims: &[isize], keepdim: bool) -> Result<Tenso
     if plan.count == 0 && !matches!(kind, Kind::Sum | Kind::Mean | Kind::Prod) {
         return Err(Error::EmptyReduction { op: kind.name() });
     }
-    let big = n_out * plan.count.max(1) >= PARALLEL_MIN_ELEMS;
+    let big = n_out * plan.count.max(1) >= PARALLEL_MIN_ELEMS && super::iter::threads_available();
     let par_inside = big && n_out < 2 * rayon::current_num_threads();
     let src = if t.dtype() == DType::Bool {
         t.to_dtype(DType::UInt8)?
