@@ -289,7 +289,21 @@ impl Element for bool {
 #[doc(hidden)]
 macro_rules! dispatch_dtype {
     ($dtype:expr, $T:ident => $body:expr) => {
+        $crate::dispatch_num!($dtype, $T => $body, bool => {
+            type $T = bool;
+            $body
+        })
+    };
+}
+
+/// Runs `$body` with `$T` bound to the element type of a numeric (non-`Bool`) dtype, and
+/// `$bool` for `Bool` (so `$body` may use arithmetic that `bool` lacks).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! dispatch_num {
+    ($dtype:expr, $T:ident => $body:expr, bool => $bool:expr) => {
         match $dtype {
+            $crate::DType::Bool => $bool,
             $crate::DType::Float32 => {
                 type $T = f32;
                 $body
@@ -324,10 +338,6 @@ macro_rules! dispatch_dtype {
             }
             $crate::DType::UInt8 => {
                 type $T = u8;
-                $body
-            }
-            $crate::DType::Bool => {
-                type $T = bool;
                 $body
             }
         }
