@@ -28,7 +28,7 @@ pub fn cat(tensors: &[Tensor], dim: isize) -> Result<Tensor> {
     }
     let mut shape: DimVec<usize> = first.shape().into();
     shape[d] = total;
-    let mut out = Tensor::alloc(&shape, dtype, first.device(), false)?;
+    let out = Tensor::alloc(&shape, dtype, first.device(), false)?;
     let mut at = 0isize;
     for t in tensors {
         let len = t.shape()[d];
@@ -38,7 +38,6 @@ pub fn cat(tensors: &[Tensor], dim: isize) -> Result<Tensor> {
         unsafe { dst.copy_shared(t)? };
         at += len as isize;
     }
-    out = out.clone();
     Ok(out)
 }
 
