@@ -158,16 +158,24 @@ pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (cd, od) = op.dtypes(a.dtype(), b.dtype())?;
     let shape = broadcast_shapes(a.shape(), b.shape())?;
     let out = Tensor::alloc(&shape, od, a.device(), false)?;
-    // SAFETY: `out` is fresh, exclusively held, of the broadcast shape and dtype `od`.
-    unsafe {
-        run(
-            op,
-            &as_operand(a, cd, &shape)?,
-            &as_operand(b, cd, &shape)?,
-            &out,
-            cd,
-        )
+    // Operands already in the compute dtype and the result's shape (the common case: `a + b`
+    // of like tensors) run as they are; only the others are converted or broadcast.
+    let (a2, b2);
+    let a = if a.dtype() == cd && a.shape() == &shape[..] {
+        a
+    } else {
+        a2 = as_operand(a, cd, &shape)?;
+        &a2
     };
+    let b = if b.dtype() == cd && b.shape() == &shape[..] {
+        b
+    } else {
+        b2 = as_operand(b, cd, &shape)?;
+        &b2
+    };
+    // SAFETY: `out` is fresh, exclusively held, of the broadcast shape and dtype `od`, and
+    // disjoint from both inputs.
+    unsafe { run(op, a, b, &out, cd) };
     Ok(out)
 }
 
