@@ -19,17 +19,18 @@ CPP_EXAMPLES := borrow adopt strided_roi release_cached compute
 .PHONY: demo test lint bench install python miri \
         demo-rust demo-cpp test-rust test-capi fmt-check clippy doc \
         capi-lib header header-check gen-header-tool \
-        test-python test-pip-install test-asan stubtest
+        test-python test-pip-install test-asan stubtest demo-compute test-examples
 
-## demo: build and run the examples
-demo: demo-rust demo-cpp
+## demo: build and run the examples: the specification's programs (Rust, C++), then the
+## compute example bundle (examples/compute: every chapter in Rust, C++ and Python)
+demo: demo-rust demo-cpp demo-compute
 
 demo-rust:
 	$(CARGO) build --release -p clika-rt --examples
 	@for e in $(RUST_EXAMPLES); do echo "== Rust example: $$e"; ./target/release/examples/$$e || exit 1; done
 
 ## test: every test suite
-test: test-rust test-capi test-python
+test: test-rust test-capi test-python test-examples
 
 test-rust:
 	$(CARGO) test --workspace
@@ -105,6 +106,17 @@ demo-cpp:
 			$$(PKG_CONFIG_PATH=$(CAPI_PREFIX)/lib/pkgconfig pkg-config --cflags --libs clika_rt) || exit 1; \
 		LD_LIBRARY_PATH=$(CAPI_PREFIX)/lib ./target/demo-cpp/$$e || exit 1; \
 	done
+
+## demo-compute: the compute example bundle, every chapter in all three languages
+## (demo-cpp leaves the install in target/capi-prefix)
+demo-compute: demo-cpp python
+	examples/compute/run $(CAPI_PREFIX)
+
+## test-examples: the bundle's output, checked against examples/compute/expected
+test-examples: python
+	rm -rf $(CAPI_PREFIX)
+	$(MAKE) --no-print-directory install PREFIX=$(CAPI_PREFIX)
+	examples/compute/run --check $(CAPI_PREFIX)
 
 ## header: regenerate the C header with cbindgen (a separate workspace, pinned)
 gen-header-tool:
