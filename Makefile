@@ -112,11 +112,13 @@ demo-cpp:
 demo-compute: demo-cpp python
 	examples/compute/run $(CAPI_PREFIX)
 
-## test-examples: the bundle's output, checked against examples/compute/expected
+## test-examples: the bundle's output, checked against examples/compute/expected, and every
+## C++ / Python example in docs/ compiled and run (the Rust ones are doctests)
 test-examples: python
 	rm -rf $(CAPI_PREFIX)
 	$(MAKE) --no-print-directory install PREFIX=$(CAPI_PREFIX)
 	examples/compute/run --check $(CAPI_PREFIX)
+	PYTHON=$(abspath $(PY)) docs/check $(CAPI_PREFIX)
 
 ## header: regenerate the C header with cbindgen (a separate workspace, pinned)
 gen-header-tool:

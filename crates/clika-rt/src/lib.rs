@@ -43,3 +43,13 @@ pub use tensor::{BlobOptions, StableBytes, Tensor};
 
 #[doc(hidden)]
 pub use half;
+
+/// The Rust examples in `docs/` run as doctests of this crate (`cargo test`), so the guides
+/// stay true; the C++ and Python ones run under `docs/check`.
+#[cfg(doctest)]
+mod guides {
+    #[doc = include_str!("../../../docs/memory-pool.md")]
+    struct MemoryPool;
+    #[doc = include_str!("../../../docs/zero-copy.md")]
+    struct ZeroCopy;
+}
