@@ -469,7 +469,22 @@ macro_rules! binary_fns {
             other: &Bound<'py, PyAny>,
             out: Option<Bound<'py, PyTensor>>,
         ) -> PyResult<Bound<'py, PyAny>> {
-            let r = binary(py, BinaryOp::$op, fn_operand(input)?, fn_operand(other)?)?;
+            let (a, b) = (fn_operand(input)?, fn_operand(other)?);
+            // Tensor operands and an `out` of the result's shape: written in place, no
+            // intermediate result. Anything else computes, then converts into `out`.
+            if let (Some(o), Operand::T(x), Operand::T(y)) = (&out, &a, &b) {
+                let t = &o.get().inner;
+                let fits = ops::broadcast_shapes(x.shape(), y.shape())
+                    .is_ok_and(|s| s.as_slice() == t.shape());
+                if fits {
+                // SAFETY: as for `binary_inplace`: the numpy/PyTorch contract for `out=`.
+                    run(py, t.numel(), || unsafe {
+                        ops::binary_into_shared(BinaryOp::$op, x, y, t)
+                    })?;
+                    return Ok(o.clone().into_any());
+                }
+            }
+            let r = binary(py, BinaryOp::$op, a, b)?;
             write_out(py, r, out)
         }
     )*};
@@ -501,8 +516,14 @@ macro_rules! unary_fns {
             input: &Bound<'py, PyAny>,
             out: Option<Bound<'py, PyTensor>>,
         ) -> PyResult<Bound<'py, PyAny>> {
-            let r = unary(py, UnaryOp::$op, &tensor_arg(input)?)?;
-            write_out(py, r, out)
+            let x = tensor_arg(input)?;
+            if let Some(o) = out.as_ref().filter(|o| o.get().inner.shape() == x.shape()) {
+                let t = &o.get().inner;
+                // SAFETY: as for `binary_inplace`: the numpy/PyTorch contract for `out=`.
+                run(py, t.numel(), || unsafe { ops::unary_into_shared(UnaryOp::$op, &x, t) })?;
+                return Ok(o.clone().into_any());
+            }
+            write_out(py, unary(py, UnaryOp::$op, &x)?, out)
         }
     )*};
 }

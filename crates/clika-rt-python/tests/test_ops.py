@@ -482,6 +482,21 @@ def test_out_writes_and_returns_out():
         crt.add(a, b, out=crt.empty(3))
 
 
+def test_out_allocates_nothing_and_reads_overlapping_inputs_first():
+    a, b = crt.ones(4096), crt.arange(4096, dtype=crt.float32)
+    out = crt.empty(4096)
+    before = crt.memory_stats().allocation_count
+    for _ in range(10):
+        crt.add(a, b, out=out)
+        crt.tanh(b, out=out)
+    assert crt.memory_stats().allocation_count == before
+    np.testing.assert_allclose(out.numpy(), np.tanh(np.arange(4096, dtype=np.float32)), rtol=1e-6)
+    # out = x[1:], input = x[:-1]: the result is the negated original, not a running prefix.
+    x = crt.tensor([1.0, 2.0, 3.0, 4.0])
+    crt.neg(x[:-1], out=x[1:])
+    np.testing.assert_array_equal(x.numpy(), [1, -1, -2, -3])
+
+
 # ---- buffer reuse ------------------------------------------------------------------------
 
 

@@ -25,7 +25,7 @@ impl Tensor {
         self.is_exclusive() && self.owner_kind().runtime_may_reuse()
     }
 
-    fn ensure_exclusive(&self, op: &'static str) -> Result<()> {
+    pub(crate) fn ensure_exclusive(&self, op: &'static str) -> Result<()> {
         if !self.storage().is_writable() {
             return Err(Error::ReadOnly {
                 reason: "its owner only grants read access",
@@ -133,7 +133,7 @@ impl Tensor {
         Ok(())
     }
 
-    fn ensure_writable(&self) -> Result<()> {
+    pub(crate) fn ensure_writable(&self) -> Result<()> {
         if self.storage().is_writable() {
             Ok(())
         } else {
@@ -145,7 +145,7 @@ impl Tensor {
 
     /// `src`, or a private copy of it when it shares this tensor's storage under another
     /// layout (so reading it while writing `self` cannot see half-written values).
-    fn detach_overlap(&self, src: &Tensor) -> Result<Tensor> {
+    pub(crate) fn detach_overlap(&self, src: &Tensor) -> Result<Tensor> {
         let same = src.layout() == self.layout() && src.dtype() == self.dtype();
         if src.storage().same_as(self.storage()) && !same {
             src.contiguous_copy()

@@ -12,6 +12,7 @@ mod kernel;
 mod matmul;
 mod methods;
 pub(crate) mod num;
+mod out;
 mod promote;
 mod reduce;
 mod select;
@@ -25,6 +26,7 @@ pub use binary::{
 pub use copy::{contiguous, to_dtype};
 pub use join::{cat, stack};
 pub use matmul::matmul;
+pub use out::{binary_into, binary_into_shared, unary_into, unary_into_shared};
 pub use promote::{float_type, result_type, scalar_result_type, Scalar};
 pub use reduce::{
     argmax, argmax_dim, argmin, argmin_dim, log_softmax, max, max_dims, mean, mean_dims, min,

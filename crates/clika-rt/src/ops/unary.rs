@@ -148,7 +148,7 @@ pub fn unary_owned(op: UnaryOp, t: Tensor) -> Result<Tensor> {
 ///
 /// # Safety
 /// As for [`map1`].
-unsafe fn run(op: UnaryOp, src: &Tensor, out: &Tensor) {
+pub(crate) unsafe fn run(op: UnaryOp, src: &Tensor, out: &Tensor) {
     dispatch_num!(out.dtype(), T => {
         // SAFETY: forwarded from this function's contract.
         unsafe { run_num::<T>(op, src, out) }

@@ -1,0 +1,87 @@
+//! `out=` forms: an op's result written straight into a tensor the caller provides, with no
+//! intermediate allocation (PyTorch's `out=` / numpy's `out`).
+//!
+//! The result must have `out`'s shape exactly (no broadcasting into `out`). When `out` has
+//! the op's result dtype the kernel writes it directly; otherwise the result is computed and
+//! converted into `out` with the runtime's cast rules. An input that shares `out`'s memory
+//! under another layout is read in full before anything is written, so `a` may be `out`
+//! itself (`add(a, b, out=a)`), and a view overlapping `out` never sees half-written values.
+//! The safe forms need `out` to be the only reference to its storage (see
+//! [`Tensor::is_exclusive`]); the `unsafe …_shared` forms write through shared views.
+
+use super::binary::{as_operand, broadcast_shapes, check_devices, BinaryOp};
+use super::unary::UnaryOp;
+use crate::error::dims_i64;
+use crate::{Error, Result, Tensor};
+
+fn check_shape(op: &'static str, out: &Tensor, shape: &[usize]) -> Result<()> {
+    if out.shape() == shape {
+        Ok(())
+    } else {
+        Err(Error::ShapeMismatch {
+            op,
+            expected: dims_i64(shape),
+            got: dims_i64(out.shape()),
+        })
+    }
+}
+
+/// `op(a, b)` into `out`; see the [module docs](self).
+pub fn binary_into(op: BinaryOp, a: &Tensor, b: &Tensor, out: &mut Tensor) -> Result<()> {
+    out.ensure_exclusive(op.name())?;
+    // SAFETY: `out` is the only reference to its writable storage (checked), so nothing
+    // else can read or write it during the call.
+    unsafe { binary_into_shared(op, a, b, out) }
+}
+
+/// [`binary_into`] through a possibly shared `out`.
+///
+/// # Safety
+/// `out`'s memory must be writable, and no other thread may read or write the elements it
+/// reaches during the call.
+pub unsafe fn binary_into_shared(op: BinaryOp, a: &Tensor, b: &Tensor, out: &Tensor) -> Result<()> {
+    check_devices(op.name(), a, b)?;
+    check_devices(op.name(), a, out)?;
+    out.ensure_writable()?;
+    let (cd, od) = op.dtypes(a.dtype(), b.dtype())?;
+    let shape = broadcast_shapes(a.shape(), b.shape())?;
+    check_shape(op.name(), out, &shape)?;
+    if od != out.dtype() || cd != od {
+        let r = super::binary::binary(op, a, b)?;
+        // SAFETY: forwarded from the caller; `r` is fresh, so it does not overlap `out`.
+        return unsafe { out.copy_shared(&r) };
+    }
+    let a = as_operand(&out.detach_overlap(a)?, cd, &shape)?;
+    let b = as_operand(&out.detach_overlap(b)?, cd, &shape)?;
+    // SAFETY: forwarded from the caller; `out` has the result's shape and dtype, and each
+    // input is either `out` exactly or no longer shares its memory.
+    unsafe { super::binary::run(op, &a, &b, out, cd) };
+    Ok(())
+}
+
+/// `op(t)` into `out`; see the [module docs](self).
+pub fn unary_into(op: UnaryOp, t: &Tensor, out: &mut Tensor) -> Result<()> {
+    out.ensure_exclusive(op.name())?;
+    // SAFETY: as in `binary_into`.
+    unsafe { unary_into_shared(op, t, out) }
+}
+
+/// [`unary_into`] through a possibly shared `out`.
+///
+/// # Safety
+/// As for [`binary_into_shared`].
+pub unsafe fn unary_into_shared(op: UnaryOp, t: &Tensor, out: &Tensor) -> Result<()> {
+    check_devices(op.name(), t, out)?;
+    out.ensure_writable()?;
+    let od = op.out_dtype(t.dtype())?;
+    check_shape(op.name(), out, t.shape())?;
+    if od != out.dtype() {
+        let r = super::unary::unary(op, t)?;
+        // SAFETY: forwarded from the caller; `r` is fresh.
+        return unsafe { out.copy_shared(&r) };
+    }
+    let src = out.detach_overlap(&t.to_dtype(od)?)?;
+    // SAFETY: forwarded from the caller; `src` is `out` exactly or disjoint from it.
+    unsafe { super::unary::run(op, &src, out) };
+    Ok(())
+}

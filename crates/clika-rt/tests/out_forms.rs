@@ -1,0 +1,107 @@
+//! `out=` forms: results written straight into a caller's tensor, equal to the allocating op.
+
+use clika_rt::ops::{self, BinaryOp, UnaryOp};
+use clika_rt::{DType, ErrorKind, Tensor};
+
+/// Values with NaN made comparable (NaN == NaN here).
+fn values(t: &Tensor) -> Vec<Option<f64>> {
+    t.to_f64_vec()
+        .unwrap()
+        .into_iter()
+        .map(|v| (!v.is_nan()).then_some(v))
+        .collect()
+}
+
+fn t(v: &[f32], shape: &[usize]) -> Tensor {
+    Tensor::from_data(v, shape).unwrap()
+}
+
+#[test]
+fn binary_into_matches_binary_for_every_op_with_broadcasting() {
+    let a = t(&[1.0, -2.0, 3.5, 4.0, 0.5, -6.0], &[2, 3]);
+    let b = t(&[2.0, 0.25, -1.0], &[3]);
+    for op in BinaryOp::ALL {
+        let want = ops::binary(op, &a, &b).unwrap();
+        let mut out = Tensor::empty(want.shape(), want.dtype()).unwrap();
+        let before = out.data_ptr();
+        ops::binary_into(op, &a, &b, &mut out).unwrap();
+        assert_eq!(
+            out.data_ptr(),
+            before,
+            "{op:?} must write into out, not replace it"
+        );
+        assert_eq!(values(&out), values(&want), "{op:?}");
+    }
+}
+
+#[test]
+fn unary_into_matches_unary_on_a_transposed_input() {
+    let a = t(&[0.5, -1.0, 2.0, 3.0, -0.25, 1.5], &[2, 3]).t();
+    for op in [
+        UnaryOp::Neg,
+        UnaryOp::Exp,
+        UnaryOp::Tanh,
+        UnaryOp::Relu,
+        UnaryOp::Sigmoid,
+    ] {
+        let want = ops::unary(op, &a).unwrap();
+        let mut out = Tensor::empty(&[3, 2], DType::Float32).unwrap();
+        ops::unary_into(op, &a, &mut out).unwrap();
+        assert_eq!(values(&out), values(&want), "{op:?}");
+    }
+}
+
+#[test]
+fn out_of_another_dtype_receives_the_converted_result() {
+    let a = t(&[1.5, 2.5, -3.5], &[3]);
+    let mut out = Tensor::zeros(&[3], DType::Int32).unwrap();
+    ops::binary_into(BinaryOp::Mul, &a, &t(&[2.0], &[1]), &mut out).unwrap();
+    assert_eq!(out.to_vec::<i32>().unwrap(), vec![3, 5, -7]);
+    let mut f64_out = Tensor::zeros(&[3], DType::Float64).unwrap();
+    ops::unary_into(UnaryOp::Abs, &a, &mut f64_out).unwrap();
+    assert_eq!(f64_out.to_vec::<f64>().unwrap(), vec![1.5, 2.5, 3.5]);
+}
+
+#[test]
+fn wrong_shape_and_shared_out_are_refused_and_out_is_untouched() {
+    let a = t(&[1.0, 2.0, 3.0], &[3]);
+    let mut small = Tensor::zeros(&[2], DType::Float32).unwrap();
+    let e = ops::binary_into(BinaryOp::Add, &a, &a, &mut small).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidShape);
+    // No broadcasting into out: [3] + [3] does not fill a [2, 3].
+    let mut bigger = Tensor::zeros(&[2, 3], DType::Float32).unwrap();
+    assert!(ops::binary_into(BinaryOp::Add, &a, &a, &mut bigger).is_err());
+    assert_eq!(bigger.to_vec::<f32>().unwrap(), vec![0.0; 6]);
+
+    let mut shared = Tensor::zeros(&[3], DType::Float32).unwrap();
+    let view = shared.clone();
+    let e = ops::binary_into(BinaryOp::Add, &a, &a, &mut shared).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::ReadOnly, "{e}");
+    assert_eq!(view.to_vec::<f32>().unwrap(), vec![0.0; 3]);
+}
+
+#[test]
+fn shared_out_may_alias_an_input_or_overlap_it() {
+    // out is a exactly: a += b.
+    let x = t(&[1.0, 2.0, 3.0, 4.0], &[4]);
+    let y = x.clone();
+    // SAFETY: this thread is the only one using `x`'s memory.
+    unsafe { ops::binary_into_shared(BinaryOp::Add, &y, &t(&[10.0], &[1]), &x).unwrap() };
+    assert_eq!(x.to_vec::<f32>().unwrap(), vec![11.0, 12.0, 13.0, 14.0]);
+
+    // out = x[1:], input = x[:-1]: the input is read in full before anything is written,
+    // so the result is the shifted original, not a running prefix.
+    let out = x.narrow(0, 1, 3).unwrap();
+    let src = x.narrow(0, 0, 3).unwrap();
+    // SAFETY: as above.
+    unsafe { ops::unary_into_shared(UnaryOp::Neg, &src, &out).unwrap() };
+    assert_eq!(x.to_vec::<f32>().unwrap(), vec![11.0, -11.0, -12.0, -13.0]);
+}
+
+#[test]
+fn zero_size_out_is_fine() {
+    let a = Tensor::zeros(&[0, 3], DType::Float32).unwrap();
+    let mut out = Tensor::zeros(&[0, 3], DType::Float32).unwrap();
+    ops::binary_into(BinaryOp::Add, &a, &a, &mut out).unwrap();
+    ops::unary_into(UnaryOp::Exp, &a, &mut out).unwrap();
+}
