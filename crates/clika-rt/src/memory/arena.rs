@@ -225,6 +225,21 @@ impl Arena {
         }
     }
 
+    /// A grant for the active block `id` again, as it stands (for a block the pool kept
+    /// whole between a free and the next request of its size). All of it counts as dirty.
+    pub fn regrant(&self, id: NodeId) -> Grant {
+        debug_assert_eq!(self.nodes[id].state, State::Active);
+        let (offset, size) = (self.nodes[id].offset, self.nodes[id].size);
+        let base = self.seg(id).base;
+        Grant {
+            id,
+            // As in `carve`.
+            ptr: NonNull::new(base.as_ptr().wrapping_add(offset)).unwrap_or(base),
+            size,
+            dirty: size,
+        }
+    }
+
     /// Parks the active block `id` behind an event: out of the cache until [`free`].
     ///
     /// [`free`]: Arena::free

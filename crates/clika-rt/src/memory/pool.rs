@@ -24,6 +24,19 @@ const LARGE_ROUND: usize = 4096;
 /// a transparent huge page), so a 256 MiB request reserves exactly 256 MiB.
 const SEGMENT_GRAIN: usize = 2 << 20;
 
+/// Small blocks up to this size, freed with no event pending, are kept whole in a per-size
+/// stack (`Inner::recent`) and handed to the next request of exactly that size: no best-fit
+/// search, split or coalesce, which is most of a cache hit's cost for small tensors.
+const RECENT_MAX: usize = 64 << 10;
+/// At most this many blocks per size wait in `recent` (at most 8 × 64 KiB × 128 sizes, and
+/// in practice a few blocks of the sizes a loop uses).
+const RECENT_PER_SIZE: usize = 8;
+
+/// The `recent` stack for blocks of `size` bytes, if such blocks are kept there.
+fn recent_slot(size: usize) -> Option<usize> {
+    (size <= RECENT_MAX && size % SMALL_ROUND == 0).then(|| size / SMALL_ROUND - 1)
+}
+
 /// The class and rounded size of a request, or `None` if rounding overflows.
 fn round(nbytes: usize) -> Option<(Class, usize)> {
     if nbytes < SMALL_REQUEST_LIMIT {
@@ -56,6 +69,9 @@ struct Inner {
     arena: Arena,
     stats: MemoryStats,
     deferred: Vec<(NodeId, Arc<dyn Event>)>,
+    /// Small blocks freed whole, by size (see [`RECENT_MAX`]): cached in the statistics,
+    /// still `Active` in the arena until [`Inner::flush_recent`] frees them there.
+    recent: Vec<Vec<NodeId>>,
 }
 
 /// A caching memory pool for one device. Cheap to share (`Arc`); every [`Block`] it hands
@@ -89,6 +105,7 @@ impl Pool {
                 arena: Arena::default(),
                 stats: MemoryStats::default(),
                 deferred: Vec::new(),
+                recent: vec![Vec::new(); RECENT_MAX / SMALL_ROUND],
             }),
         })
     }
@@ -122,8 +139,16 @@ impl Pool {
             return Err(self.lock().out_of_memory(self.device, nbytes));
         };
         let mut inner = self.lock();
+        if let Some(g) = inner.take_recent(size, nbytes) {
+            return Ok(g);
+        }
         if let Some(g) = inner.take_cached(class, size, nbytes) {
             return Ok(g);
+        }
+        if inner.flush_recent() {
+            if let Some(g) = inner.take_cached(class, size, nbytes) {
+                return Ok(g);
+            }
         }
         if !inner.deferred.is_empty() {
             drop(inner);
@@ -157,7 +182,12 @@ impl Pool {
         inner.stats.active_bytes -= size;
         inner.stats.requested_bytes -= nbytes;
         match event {
-            None => inner.arena.free(id),
+            None => match recent_slot(size) {
+                Some(slot) if inner.recent[slot].len() < RECENT_PER_SIZE => {
+                    inner.recent[slot].push(id);
+                }
+                _ => inner.arena.free(id),
+            },
             Some(event) => {
                 inner.arena.defer(id);
                 inner.stats.deferred_bytes += size;
@@ -194,6 +224,7 @@ impl Pool {
         self.drain_deferred();
         let segments = {
             let mut inner = self.lock();
+            inner.flush_recent();
             let segments = inner.arena.take_empty_segments();
             for seg in &segments {
                 inner.stats.reserved_bytes -= seg.nbytes;
@@ -213,7 +244,9 @@ impl Pool {
 
     /// A snapshot of the pool's statistics, exact as of the last completed operation.
     pub fn stats(&self) -> MemoryStats {
-        let inner = self.lock();
+        let mut inner = self.lock();
+        // Kept-whole blocks go back to the best-fit sets, so the largest free block is exact.
+        inner.flush_recent();
         MemoryStats {
             cached_bytes: inner.stats.reserved_bytes - inner.stats.active_bytes,
             largest_free_block: inner.arena.largest_free(),
@@ -236,6 +269,35 @@ impl Pool {
 }
 
 impl Inner {
+    /// Serves a small request from a block of exactly its size kept whole, or `None`.
+    fn take_recent(&mut self, size: usize, nbytes: usize) -> Option<Grant> {
+        let id = self.recent.get_mut(recent_slot(size)?)?.pop()?;
+        let grant = self.arena.regrant(id);
+        self.stats.cache_hit_count += 1;
+        self.count_active(grant.size, nbytes);
+        Some(grant)
+    }
+
+    /// Returns every kept-whole block to the arena (coalescing it); whether there was any.
+    fn flush_recent(&mut self) -> bool {
+        let mut any = false;
+        for slot in 0..self.recent.len() {
+            while let Some(id) = self.recent[slot].pop() {
+                self.arena.free(id);
+                any = true;
+            }
+        }
+        any
+    }
+
+    fn count_active(&mut self, size: usize, nbytes: usize) {
+        let st = &mut self.stats;
+        st.allocation_count += 1;
+        st.active_bytes += size;
+        st.requested_bytes += nbytes;
+        st.peak_active_bytes = st.peak_active_bytes.max(st.active_bytes);
+    }
+
     /// Serves a request from the cache (best fit), or `None`.
     fn take_cached(&mut self, class: Class, size: usize, nbytes: usize) -> Option<Grant> {
         let id = self.arena.best_fit(class, size)?;
@@ -267,11 +329,7 @@ impl Inner {
 
     fn activate(&mut self, id: NodeId, class: Class, size: usize, nbytes: usize) -> Grant {
         let grant = self.arena.carve(id, size, min_split(class));
-        let st = &mut self.stats;
-        st.allocation_count += 1;
-        st.active_bytes += grant.size;
-        st.requested_bytes += nbytes;
-        st.peak_active_bytes = st.peak_active_bytes.max(st.active_bytes);
+        self.count_active(grant.size, nbytes);
         grant
     }
 

@@ -227,3 +227,50 @@ fn peak_and_counts() {
     assert_eq!(check(&p).peak_active_bytes, 0);
     assert!(s.to_string().contains("cached"));
 }
+
+#[test]
+fn small_blocks_freed_whole_serve_the_next_request_of_their_size() {
+    let (_raw, p) = pool();
+    let a = p.allocate(4000, false).unwrap();
+    let addr = a.as_ptr();
+    fill(&a, 0xAB);
+    drop(a);
+    let before = check(&p);
+    assert_eq!(before.active_bytes, 0);
+    // Same rounded size: the very block, counted as a cache hit, not a new reservation.
+    let b = p.allocate(3900, false).unwrap();
+    assert_eq!(b.as_ptr(), addr);
+    let s = check(&p);
+    assert_eq!(s.cache_hit_count, before.cache_hit_count + 1);
+    assert_eq!(s.os_reserve_count, before.os_reserve_count);
+    assert_eq!((s.active_bytes, s.requested_bytes), (4096, 3900));
+    drop(b);
+    // A zeroed request clears a recycled block in full.
+    let z = p.allocate(4096, true).unwrap();
+    assert!(all_zero(&z));
+    drop(z);
+    assert_eq!(p.release_cached(), 2 * MIB);
+    assert_eq!(check(&p).reserved_bytes, 0);
+}
+
+#[test]
+fn kept_whole_blocks_coalesce_before_the_pool_reserves_more() {
+    let (_raw, p) = pool();
+    // Tile one 2 MiB small segment with 64 KiB blocks, then free every fourth one first
+    // (those are kept whole) and the rest after: the arena's free runs are 192 KiB.
+    let blocks: Vec<Block> = (0..32).map(|_| p.allocate(64 << 10, false).unwrap()).collect();
+    assert_eq!(check(&p).os_reserve_count, 1);
+    let (kept, rest): (Vec<_>, Vec<_>) =
+        blocks.into_iter().enumerate().partition(|(i, _)| i % 4 == 0);
+    drop(kept);
+    drop(rest);
+    // 1 MiB fits only once the kept blocks coalesce: no second segment. (No `stats()` call
+    // before this: it returns kept blocks to the arena too.)
+    let big = p.allocate(SMALL_REQUEST_LIMIT - 1, false).unwrap();
+    assert_eq!(check(&p).os_reserve_count, 1);
+    drop(big);
+    let kept_again: Vec<Block> = (0..8).map(|_| p.allocate(64 << 10, false).unwrap()).collect();
+    drop(kept_again);
+    assert_eq!(check(&p).largest_free_block, 2 * MIB, "stats see kept blocks as free space");
+    assert_eq!(p.release_cached(), 2 * MIB);
+}
