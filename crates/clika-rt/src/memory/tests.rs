@@ -258,10 +258,14 @@ fn kept_whole_blocks_coalesce_before_the_pool_reserves_more() {
     let (_raw, p) = pool();
     // Tile one 2 MiB small segment with 64 KiB blocks, then free every fourth one first
     // (those are kept whole) and the rest after: the arena's free runs are 192 KiB.
-    let blocks: Vec<Block> = (0..32).map(|_| p.allocate(64 << 10, false).unwrap()).collect();
+    let blocks: Vec<Block> = (0..32)
+        .map(|_| p.allocate(64 << 10, false).unwrap())
+        .collect();
     assert_eq!(check(&p).os_reserve_count, 1);
-    let (kept, rest): (Vec<_>, Vec<_>) =
-        blocks.into_iter().enumerate().partition(|(i, _)| i % 4 == 0);
+    let (kept, rest): (Vec<_>, Vec<_>) = blocks
+        .into_iter()
+        .enumerate()
+        .partition(|(i, _)| i % 4 == 0);
     drop(kept);
     drop(rest);
     // 1 MiB fits only once the kept blocks coalesce: no second segment. (No `stats()` call
@@ -269,8 +273,14 @@ fn kept_whole_blocks_coalesce_before_the_pool_reserves_more() {
     let big = p.allocate(SMALL_REQUEST_LIMIT - 1, false).unwrap();
     assert_eq!(check(&p).os_reserve_count, 1);
     drop(big);
-    let kept_again: Vec<Block> = (0..8).map(|_| p.allocate(64 << 10, false).unwrap()).collect();
+    let kept_again: Vec<Block> = (0..8)
+        .map(|_| p.allocate(64 << 10, false).unwrap())
+        .collect();
     drop(kept_again);
-    assert_eq!(check(&p).largest_free_block, 2 * MIB, "stats see kept blocks as free space");
+    assert_eq!(
+        check(&p).largest_free_block,
+        2 * MIB,
+        "stats see kept blocks as free space"
+    );
     assert_eq!(p.release_cached(), 2 * MIB);
 }

@@ -169,11 +169,30 @@ pub(crate) unsafe fn copy_cast<S: Element, D: Element>(src: &Tensor, out: &Tenso
     // One item per band of TILE rows; bands are threaded when the copy is large. Each tile
     // is read along the source's contiguous dimension into a local buffer, then written
     // along the destination's rows: both sides stream.
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    let avx = S::DTYPE == D::DTYPE
+        && size_of::<S>() == 4
+        && sr == 1
+        && oc == 1
+        && std::arch::is_x86_feature_detected!("avx");
     for_each_item(outer * row_tiles, TILE * cols, |band| {
         let (o, rt) = (band / row_tiles, band % row_tiles);
         let r0 = rt * TILE;
         let nr = TILE.min(rows - r0);
         let [os0, oo0] = co.row_offsets(o * rows + r0);
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        if avx {
+            let (src, dst) = (ps.get().cast::<f32>(), po.get().cast::<f32>());
+            // SAFETY: AVX is available (checked above); `S` and `D` are one 4-byte type, so
+            // the bits move unchanged; source rows of this band run along the source's
+            // unit stride and output rows along the output's (both checked), and every
+            // element touched is an index of this band, in bounds for both tensors (L3);
+            // bands are disjoint, so each output element has one writer.
+            unsafe {
+                transpose_band_f32(src.offset(os0), sc, dst.offset(oo0), or, nr, cols);
+            }
+            return;
+        }
         let mut buf = [[D::from_i64(0); TILE]; TILE];
         for c0 in (0..cols).step_by(TILE) {
             let nc = TILE.min(cols - c0);
@@ -201,4 +220,99 @@ pub(crate) unsafe fn copy_cast<S: Element, D: Element>(src: &Tensor, out: &Tenso
             }
         }
     });
+}
+
+/// Transposes an `nr`×`cols` band into the output: `dst[i * ld + c] = src[c * ls + i]`,
+/// in 8×8 register blocks (AVX shuffles), with the ragged edges done element by element.
+///
+/// # Safety
+/// AVX must be available, and every `src[c * ls + i]` / `dst[i * ld + c]` for `i < nr`,
+/// `c < cols` must be valid to read / write, the destination not overlapping the source.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[target_feature(enable = "avx")]
+unsafe fn transpose_band_f32(
+    src: *const f32,
+    ls: isize,
+    dst: *mut f32,
+    ld: isize,
+    nr: usize,
+    cols: usize,
+) {
+    let (nr8, cols8) = (nr - nr % 8, cols - cols % 8);
+    for c in (0..cols8).step_by(8) {
+        for i in (0..nr8).step_by(8) {
+            // SAFETY: rows c..c+8 and columns i..i+8 of the source, and the transposed
+            // block of the destination, are inside the ranges the caller vouches for.
+            unsafe {
+                transpose_8x8_f32(
+                    src.offset(c as isize * ls + i as isize),
+                    ls,
+                    dst.offset(i as isize * ld + c as isize),
+                    ld,
+                );
+            }
+        }
+    }
+    // The ragged edges: rows past the last full block of 8, then columns past it.
+    for i in 0..nr {
+        let from = if i < nr8 { cols8 } else { 0 };
+        for c in from..cols {
+            // SAFETY: `i < nr`, `c < cols`: in the caller's ranges.
+            unsafe {
+                let from = src.cast::<u32>().offset(c as isize * ls + i as isize);
+                *dst.cast::<u32>().offset(i as isize * ld + c as isize) = *from;
+            }
+        }
+    }
+}
+
+/// `dst[r * ld + k] = src[k * ls + r]` for an 8×8 block of `f32`.
+///
+/// # Safety
+/// AVX must be available; the eight 8-element rows at `src + k * ls` must be readable and
+/// the eight at `dst + r * ld` writable.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[target_feature(enable = "avx")]
+unsafe fn transpose_8x8_f32(src: *const f32, ls: isize, dst: *mut f32, ld: isize) {
+    use std::arch::x86_64::{
+        _mm256_loadu_ps, _mm256_permute2f128_ps, _mm256_shuffle_ps, _mm256_storeu_ps,
+        _mm256_unpackhi_ps, _mm256_unpacklo_ps,
+    };
+    // SAFETY: the caller vouches for the eight source rows and eight destination rows.
+    unsafe {
+        let row = |k: isize| _mm256_loadu_ps(src.offset(k * ls));
+        let (r0, r1, r2, r3) = (row(0), row(1), row(2), row(3));
+        let (r4, r5, r6, r7) = (row(4), row(5), row(6), row(7));
+        // Interleave pairs of rows, then pairs of pairs: each 128-bit lane then holds a
+        // 4×4 transposed quarter; the lane permutes put the quarters in place.
+        let (t0, t1) = (_mm256_unpacklo_ps(r0, r1), _mm256_unpackhi_ps(r0, r1));
+        let (t2, t3) = (_mm256_unpacklo_ps(r2, r3), _mm256_unpackhi_ps(r2, r3));
+        let (t4, t5) = (_mm256_unpacklo_ps(r4, r5), _mm256_unpackhi_ps(r4, r5));
+        let (t6, t7) = (_mm256_unpacklo_ps(r6, r7), _mm256_unpackhi_ps(r6, r7));
+        let (u0, u1) = (
+            _mm256_shuffle_ps::<0x44>(t0, t2),
+            _mm256_shuffle_ps::<0xEE>(t0, t2),
+        );
+        let (u2, u3) = (
+            _mm256_shuffle_ps::<0x44>(t1, t3),
+            _mm256_shuffle_ps::<0xEE>(t1, t3),
+        );
+        let (u4, u5) = (
+            _mm256_shuffle_ps::<0x44>(t4, t6),
+            _mm256_shuffle_ps::<0xEE>(t4, t6),
+        );
+        let (u6, u7) = (
+            _mm256_shuffle_ps::<0x44>(t5, t7),
+            _mm256_shuffle_ps::<0xEE>(t5, t7),
+        );
+        let out = |r: isize, v| _mm256_storeu_ps(dst.offset(r * ld), v);
+        out(0, _mm256_permute2f128_ps::<0x20>(u0, u4));
+        out(1, _mm256_permute2f128_ps::<0x20>(u1, u5));
+        out(2, _mm256_permute2f128_ps::<0x20>(u2, u6));
+        out(3, _mm256_permute2f128_ps::<0x20>(u3, u7));
+        out(4, _mm256_permute2f128_ps::<0x31>(u0, u4));
+        out(5, _mm256_permute2f128_ps::<0x31>(u1, u5));
+        out(6, _mm256_permute2f128_ps::<0x31>(u2, u6));
+        out(7, _mm256_permute2f128_ps::<0x31>(u3, u7));
+    }
 }
