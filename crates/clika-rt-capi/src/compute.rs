@@ -668,6 +668,55 @@ pub unsafe extern "C" fn crt_tensor_binary_scalar_(
     unsafe { in_place(tensor, err, f) }
 }
 
+/// `op(a, b)` written into the existing tensor `out` (the `out=` form): `out` must have the
+/// broadcast shape of `a` and `b`; the result is converted to `out`'s dtype. Nothing is
+/// allocated when `out` has the op's result dtype. `a` or `b` may be `out` itself, and an
+/// input overlapping `out` is read in full before anything is written.
+///
+/// # Safety
+/// As for `crt_tensor_fill_`, for `out`.
+#[no_mangle]
+pub unsafe extern "C" fn crt_tensor_binary_into(
+    op: crt_binary_op,
+    a: *const crt_tensor,
+    b: *const crt_tensor,
+    out: *const crt_tensor,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    let f = |o: &Tensor| {
+        let op = binary_op(op)?;
+        // SAFETY: P1 for `a` and `b`.
+        let (a, b) = unsafe { (arg(a, "a")?, arg(b, "b")?) };
+        // SAFETY: the caller excludes concurrent access to `out`'s elements.
+        Ok(unsafe { ops::binary_into_shared(op, &a.tensor, &b.tensor, o) }?)
+    };
+    // SAFETY: forwarded contract.
+    unsafe { in_place(out, err, f) }
+}
+
+/// `op(tensor)` written into the existing tensor `out` of the same shape (the `out=` form);
+/// the result is converted to `out`'s dtype.
+///
+/// # Safety
+/// As for `crt_tensor_fill_`, for `out`.
+#[no_mangle]
+pub unsafe extern "C" fn crt_tensor_unary_into(
+    op: crt_unary_op,
+    tensor: *const crt_tensor,
+    out: *const crt_tensor,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    let f = |o: &Tensor| {
+        let op = unary_op(op)?;
+        // SAFETY: P1 for `tensor`.
+        let t = unsafe { arg(tensor, "tensor") }?;
+        // SAFETY: the caller excludes concurrent access to `out`'s elements.
+        Ok(unsafe { ops::unary_into_shared(op, &t.tensor, o) }?)
+    };
+    // SAFETY: forwarded contract.
+    unsafe { in_place(out, err, f) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

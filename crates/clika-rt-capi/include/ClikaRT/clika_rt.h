@@ -907,6 +907,37 @@ inline Tensor clamp(const Tensor& t, std::optional<Scalar> min, std::optional<Sc
         return crt_tensor_clamp(t.get(), min ? &lo : nullptr, max ? &hi : nullptr, out, err);
     });
 }
+// ---- out= forms: the result written into an existing tensor (which may be a view: a
+// Tensor is a handle, so `out` is const and its elements change), nothing allocated when
+// `out` has the result's dtype (otherwise converted into it). Inputs may alias or overlap
+// `out`. Returns `out`.
+
+inline Tensor binary_into(BinaryOp op, const Tensor& a, const Tensor& b, const Tensor& out) {
+    detail::call([&](crt_error** err) {
+        return crt_tensor_binary_into(static_cast<crt_binary_op>(op), a.get(), b.get(),
+                                      out.get(), err);
+    });
+    return out;
+}
+inline Tensor unary_into(UnaryOp op, const Tensor& t, const Tensor& out) {
+    detail::call([&](crt_error** err) {
+        return crt_tensor_unary_into(static_cast<crt_unary_op>(op), t.get(), out.get(), err);
+    });
+    return out;
+}
+inline Tensor add(const Tensor& a, const Tensor& b, const Tensor& out) {
+    return binary_into(BinaryOp::Add, a, b, out);
+}
+inline Tensor sub(const Tensor& a, const Tensor& b, const Tensor& out) {
+    return binary_into(BinaryOp::Sub, a, b, out);
+}
+inline Tensor mul(const Tensor& a, const Tensor& b, const Tensor& out) {
+    return binary_into(BinaryOp::Mul, a, b, out);
+}
+inline Tensor div(const Tensor& a, const Tensor& b, const Tensor& out) {
+    return binary_into(BinaryOp::Div, a, b, out);
+}
+
 /// The same tensor when already contiguous, else a compact row-major copy.
 inline Tensor contiguous(const Tensor& t) { return t.contiguous(); }
 /// Converted to `dtype` (floats → integers truncate and saturate; → Bool is "non-zero").

@@ -911,6 +911,33 @@ crt_status crt_tensor_binary_scalar_(crt_binary_op op,
                                      struct crt_error **err);
 
 /**
+ * `op(a, b)` written into the existing tensor `out` (the `out=` form): `out` must have the
+ * broadcast shape of `a` and `b`; the result is converted to `out`'s dtype. Nothing is
+ * allocated when `out` has the op's result dtype. `a` or `b` may be `out` itself, and an
+ * input overlapping `out` is read in full before anything is written.
+ *
+ * # Safety
+ * As for `crt_tensor_fill_`, for `out`.
+ */
+crt_status crt_tensor_binary_into(crt_binary_op op,
+                                  const struct crt_tensor *a,
+                                  const struct crt_tensor *b,
+                                  const struct crt_tensor *out,
+                                  struct crt_error **err);
+
+/**
+ * `op(tensor)` written into the existing tensor `out` of the same shape (the `out=` form);
+ * the result is converted to `out`'s dtype.
+ *
+ * # Safety
+ * As for `crt_tensor_fill_`, for `out`.
+ */
+crt_status crt_tensor_unary_into(crt_unary_op op,
+                                 const struct crt_tensor *tensor,
+                                 const struct crt_tensor *out,
+                                 struct crt_error **err);
+
+/**
  * Writes `device`'s pool statistics to `*out`.
  *
  * # Safety

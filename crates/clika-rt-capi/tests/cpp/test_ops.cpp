@@ -177,6 +177,26 @@ void in_place_through_views() {
     std::printf("ok    in place: += -= *= /=, add_, fill_, copy_ through views and copies\n");
 }
 
+void out_forms() {
+    const Tensor a = a23();
+    Tensor out = Tensor::empty({2, 3});
+    void* const where = out.data_ptr();
+    CHECK(ops::add(a, row3(), out).data_ptr() == where);
+    CHECK(near(out, {10, 21, 32, 13, 24, 35}));
+    ops::unary_into(UnaryOp::Neg, a, out);
+    CHECK(near(out, {0, -1, -2, -3, -4, -5}));
+    Tensor ints = Tensor::zeros({2, 3}, DataType::Int32);
+    ops::div(a, Tensor::full({1}, 2.0), ints);  // converted into out's dtype
+    CHECK(ints.dtype() == DataType::Int32 && near(ints, {0, 0, 1, 1, 2, 2}));
+    // An input overlapping out is read before anything is written.
+    Tensor x = Tensor::arange(1, 5);
+    ops::unary_into(UnaryOp::Neg, x.narrow(0, 0, 3), x.narrow(0, 1, 3));
+    CHECK(near(x, {1, -1, -2, -3}));
+    CHECK_THROWS(ops::add(a, a, ints.narrow(0, 0, 1)), Status::InvalidShape);
+    CHECK_THROWS(ops::add(a, Tensor(), out), Status::NullPointer);
+    std::printf("ok    out= forms write into the given tensor\n");
+}
+
 void errors() {
     const Tensor a = a23();
     CHECK_THROWS(a + Tensor::zeros({4}), Status::InvalidShape);
@@ -218,5 +238,6 @@ void run_ops_tests() {
     named_ops();
     matmul_join_select();
     in_place_through_views();
+    out_forms();
     errors();
 }
