@@ -27,6 +27,7 @@
 pub mod device;
 pub mod dtype;
 pub mod error;
+pub mod io;
 pub mod layout;
 pub mod memory;
 pub mod ops;
