@@ -63,6 +63,8 @@ pub type Kernel = dyn Fn(&[Tensor], &mut Output) -> Result<()> + Send + Sync;
 pub struct Output {
     spec: TensorSpec,
     tensor: Option<Tensor>,
+    /// Whether `tensor` came from [`Output::pooled`].
+    pooled: bool,
 }
 
 impl Output {
@@ -71,21 +73,19 @@ impl Output {
         &self.spec
     }
 
-    /// The output as a tensor from the runtime's pool, of the promised spec, allocated on the
-    /// first call (contents unspecified: the kernel writes every element). Only this `Output`
-    /// holds it, so the safe in-place methods (`copy_`, `fill_`) work on it.
+    /// The output as a tensor from the runtime's pool, of the promised spec: allocated on the
+    /// first call (contents unspecified: the kernel writes every element), the same tensor on
+    /// later calls (until [`set`](Output::set) replaces it).
     pub fn pooled(&mut self) -> Result<&mut Tensor> {
         let spec = &self.spec;
-        let current = self
-            .tensor
-            .take()
-            .filter(|t| t.is_exclusive() && &TensorSpec::of(t) == spec);
+        let current = self.tensor.take().filter(|_| self.pooled);
         let t = match current {
             Some(t) => t,
             // Zeroed for `Bool`, so a slice of it only ever holds valid `bool`s.
             None if spec.dtype == DType::Bool => Tensor::zeros(&spec.shape, DType::Bool)?,
             None => Tensor::empty(&spec.shape, spec.dtype)?,
         };
+        self.pooled = true;
         Ok(self.tensor.insert(t))
     }
 
@@ -100,20 +100,26 @@ impl Output {
             });
         }
         let t = self.pooled()?;
+        if !t.is_exclusive() {
+            return Err(Error::SharedWrite {
+                op: "Output::pooled_slice",
+            });
+        }
         let (ptr, len) = (t.data_ptr().cast::<T>(), t.numel());
         if len == 0 {
             return Ok(&mut []);
         }
-        // SAFETY: `t` is a fresh contiguous pool allocation of `len` elements of `T` (checked
-        // dtype), aligned for `T`, initialised (pool memory always is; zeroed for `bool`, so
-        // every byte is a valid `bool`), and held only by `self`, which the returned borrow
-        // keeps mutably borrowed.
+        // SAFETY: `t` is a contiguous pool allocation of `len` elements of `T` (checked dtype),
+        // aligned for `T`, initialised (pool memory always is; zeroed for `bool`, so every
+        // byte is a valid `bool`), and referenced only by `self` (checked exclusive), which
+        // the returned borrow keeps mutably borrowed.
         Ok(unsafe { std::slice::from_raw_parts_mut(ptr, len) })
     }
 
     /// Hands the result over: any tensor of the promised spec, typically one wrapping the
     /// kernel's own buffer with [`Tensor::from_blob_adopted`]. Replaces a pooled output.
     pub fn set(&mut self, tensor: Tensor) {
+        self.pooled = false;
         self.tensor = Some(tensor);
     }
 
@@ -220,7 +226,11 @@ pub fn call(name: &str, inputs: &[&Tensor]) -> Result<Tensor> {
         .iter()
         .map(|t| read_only(t))
         .collect::<Result<Vec<_>>>()?;
-    let mut output = Output { spec, tensor: None };
+    let mut output = Output {
+        spec,
+        tensor: None,
+        pooled: false,
+    };
     guarded(name, || (op.kernel)(&views, &mut output))?;
     drop(views);
     output.finish(name)
