@@ -44,3 +44,13 @@ pub use tensor::{BlobOptions, StableBytes, Tensor};
 
 #[doc(hidden)]
 pub use half;
+
+/// The Rust examples of `docs/custom-operators.md`, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/custom-operators.md")]
+pub struct CustomOperatorsGuide;
+
+/// The Rust examples of `docs/zero-copy-weights.md`, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/zero-copy-weights.md")]
+pub struct ZeroCopyWeightsGuide;

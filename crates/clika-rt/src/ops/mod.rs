@@ -17,6 +17,8 @@ mod reduce;
 mod registry;
 mod select;
 pub(crate) mod strided;
+#[doc(hidden)]
+pub mod test_ops;
 mod unary;
 
 pub use binary::{
