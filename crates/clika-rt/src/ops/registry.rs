@@ -56,7 +56,7 @@ impl TensorSpec {
 /// Computes the output's spec from the inputs' specs.
 pub type Rule = dyn Fn(&[TensorSpec]) -> Result<TensorSpec> + Send + Sync;
 
-/// Computes the output from read-only inputs; see the [module docs](self).
+/// Computes the output from read-only inputs into an [`Output`]; see [`register`].
 pub type Kernel = dyn Fn(&[Tensor], &mut Output) -> Result<()> + Send + Sync;
 
 /// Where a kernel puts its result: a pool allocation it writes, or a tensor it hands over.
@@ -169,6 +169,16 @@ static REGISTRY: RwLock<BTreeMap<String, Arc<Operator>>> = RwLock::new(BTreeMap:
 
 /// Registers an operator under `name` for the whole process. A name already registered is
 /// an error ([`Error::OperatorExists`]): call [`unregister`] first to replace it.
+///
+/// The **rule** computes the output's [`TensorSpec`] from the inputs' specs; its error is
+/// the call's error. The **kernel** receives the inputs as read-only tensors (views of the
+/// caller's memory marked read-only, so a borrowed input is never written) and an
+/// [`Output`], and either writes the pool allocation from [`Output::pooled`] /
+/// [`Output::pooled_slice`], or hands over its own buffer with [`Output::set`], typically
+/// wrapped by [`Tensor::from_blob_adopted`] with a deleter that then runs exactly once.
+/// [`call`] checks the output against the rule. Both run on the calling thread outside any
+/// runtime lock, possibly concurrently; a panic in either becomes [`Error::Operator`]. The
+/// guide is `docs/custom-operators.md`.
 pub fn register(
     name: &str,
     rule: impl Fn(&[TensorSpec]) -> Result<TensorSpec> + Send + Sync + 'static,
