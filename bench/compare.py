@@ -232,7 +232,7 @@ def safetensors_rows(repeats, quick):
             return [t.sum() for t in crt.load_safetensors(path).values()]
 
         rows = [
-            Row(f"load {name} (ours: mapped, lazy; numpy: safetensors.numpy.load_file reads)", "GB/s", total,
+            Row(f"load {name} (ours: mapped, lazy; numpy: safetensors.numpy.load_file reads)", "GB/s", None,
                 {"numpy": timer(lambda: load_file(path)), "torch": None,
                  "clika_runtime": timer(lambda: crt.load_safetensors(path))}),
             Row(f"load {name} + sum of every tensor", "GB/s", total,
