@@ -106,20 +106,9 @@ pub type crt_op_drop_fn = Option<unsafe extern "C" fn(user_data: *mut c_void)>;
 
 /// An operator registered from C: its callbacks and their context.
 struct ForeignOp {
-    rule: unsafe extern "C" fn(
-        *mut c_void,
-        *const crt_op_spec,
-        usize,
-        *mut crt_op_spec,
-        *mut *mut crt_error,
-    ) -> crt_status,
-    kernel: unsafe extern "C" fn(
-        *mut c_void,
-        *const *const crt_tensor,
-        usize,
-        *mut crt_op_output,
-        *mut *mut crt_error,
-    ) -> crt_status,
+    /// Checked non-NULL at registration, like `kernel`.
+    rule: crt_op_rule_fn,
+    kernel: crt_op_kernel_fn,
     user_data: *mut c_void,
     drop_user_data: crt_op_drop_fn,
     /// Set once the registration succeeded: only then does dropping release `user_data`.
@@ -156,15 +145,15 @@ impl ForeignOp {
         let mut err = ptr::null_mut();
         // SAFETY: the callback was registered for this; `specs` is readable for its length
         // and `out`/`err` writable for the call.
-        let status = unsafe {
-            (self.rule)(
+        let status = self.rule.map_or(CRT_STATUS_INTERNAL, |rule| unsafe {
+            rule(
                 self.user_data,
                 specs.as_ptr(),
                 specs.len(),
                 &mut out,
                 &mut err,
             )
-        };
+        });
         // SAFETY: `err` is NULL or an error made by `crt_error_new` for us to free.
         self.failed(status, err, "rule")?;
         spec_from_c(&out).map_err(|e| self.error(ErrorKind::InvalidArgument, &e.message()))
@@ -179,15 +168,15 @@ impl ForeignOp {
         let mut err = ptr::null_mut();
         // SAFETY: the callback was registered for this; the handles live until after the call
         // and `out`/`err` are writable for the call.
-        let status = unsafe {
-            (self.kernel)(
+        let status = self.kernel.map_or(CRT_STATUS_INTERNAL, |kernel| unsafe {
+            kernel(
                 self.user_data,
                 ptrs.as_ptr(),
                 ptrs.len(),
                 &mut out,
                 &mut err,
             )
-        };
+        });
         // SAFETY: as in `rule`.
         self.failed(status, err, "kernel")
     }
@@ -286,8 +275,8 @@ pub unsafe extern "C" fn crt_op_register(
     guard(err, || {
         // SAFETY: `name` is NUL-terminated.
         let name = unsafe { ffi::utf8(name, "name") }?;
-        let rule = rule.ok_or(CapiError::NullArgument("rule"))?;
-        let kernel = kernel.ok_or(CapiError::NullArgument("kernel"))?;
+        rule.ok_or(CapiError::NullArgument("rule"))?;
+        kernel.ok_or(CapiError::NullArgument("kernel"))?;
         let op = Arc::new(ForeignOp {
             rule,
             kernel,

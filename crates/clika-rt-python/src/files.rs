@@ -25,9 +25,12 @@ pub fn load_safetensors<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'
     Ok(dict)
 }
 
-/// `shape` elements of `dtype` stored row-major at byte `offset` of a raw binary file,
-/// mapped read-only, without copying.
-pub fn map_file(
+/// `crt.from_file(path, dtype, shape, offset=0)` (also `Tensor.from_file`): `shape`
+/// elements of `dtype` stored row-major at byte `offset` of a raw binary file, mapped
+/// read-only, without copying.
+#[pyfunction]
+#[pyo3(signature = (path, dtype, shape, offset=0))]
+pub fn from_file(
     py: Python<'_>,
     path: PathBuf,
     dtype: &Bound<'_, PyAny>,
@@ -41,17 +44,4 @@ pub fn map_file(
         .detach(|| unsafe { Tensor::from_file(&path, dtype, &shape, offset) })
         .py()?;
     Ok(PyTensor { inner })
-}
-
-/// `crt.from_file(path, dtype, shape, offset=0)`.
-#[pyfunction]
-#[pyo3(signature = (path, dtype, shape, offset=0))]
-pub fn from_file(
-    py: Python<'_>,
-    path: PathBuf,
-    dtype: &Bound<'_, PyAny>,
-    shape: &Bound<'_, PyAny>,
-    offset: u64,
-) -> PyResult<PyTensor> {
-    map_file(py, path, dtype, shape, offset)
 }

@@ -652,7 +652,7 @@ impl PyTensor {
         shape: &Bound<'_, PyAny>,
         offset: u64,
     ) -> PyResult<PyTensor> {
-        crate::files::map_file(py, path, dtype, shape, offset)
+        crate::files::from_file(py, path, dtype, shape, offset)
     }
 
     /// A zero-copy numpy view; its `base` keeps this tensor's memory alive.
