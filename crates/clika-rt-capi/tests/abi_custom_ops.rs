@@ -6,10 +6,10 @@ use std::ffi::{c_void, CStr};
 use std::ptr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use clika_rt_capi::access::crt_tensor_data_ptr;
 use clika_rt_capi::custom_ops::*;
 use clika_rt_capi::error::*;
 use clika_rt_capi::tensor::*;
-use clika_rt_capi::access::crt_tensor_data_ptr;
 use clika_rt_capi::types::*;
 use clika_rt_capi::{crt_error, crt_tensor};
 
@@ -69,7 +69,9 @@ unsafe extern "C" fn drop_value(user: *mut c_void) {
 fn message(err: *mut crt_error) -> String {
     // SAFETY: a live error from the library; freed once, here.
     unsafe {
-        let m = CStr::from_ptr(crt_error_message(err)).to_string_lossy().into_owned();
+        let m = CStr::from_ptr(crt_error_message(err))
+            .to_string_lossy()
+            .into_owned();
         crt_error_free(err);
         m
     }
@@ -82,7 +84,14 @@ fn c_callbacks_user_data_and_errors() {
     let mut err = ptr::null_mut();
     // SAFETY: valid callbacks, name and out-pointer; `user` is owned by the op from now on.
     let status = unsafe {
-        crt_op_register(name.as_ptr(), Some(same), Some(fill), user, Some(drop_value), &mut err)
+        crt_op_register(
+            name.as_ptr(),
+            Some(same),
+            Some(fill),
+            user,
+            Some(drop_value),
+            &mut err,
+        )
     };
     assert_eq!(status, CRT_STATUS_OK);
 
@@ -90,7 +99,14 @@ fn c_callbacks_user_data_and_errors() {
     let other = Box::into_raw(Box::new(1.0f32)).cast::<c_void>();
     // SAFETY: as above.
     let status = unsafe {
-        crt_op_register(name.as_ptr(), Some(same), Some(fill), other, Some(drop_value), &mut err)
+        crt_op_register(
+            name.as_ptr(),
+            Some(same),
+            Some(fill),
+            other,
+            Some(drop_value),
+            &mut err,
+        )
     };
     assert_eq!(status, CRT_STATUS_INVALID_ARGUMENT);
     assert!(message(err).contains("already registered"));
@@ -104,9 +120,21 @@ fn c_callbacks_user_data_and_errors() {
     let mut y = ptr::null_mut();
     // SAFETY: valid arguments and out-pointers throughout.
     unsafe {
-        assert_eq!(crt_tensor_zeros(shape.as_ptr(), 1, CRT_DTYPE_FLOAT32, &mut x, ptr::null_mut()), 0);
+        assert_eq!(
+            crt_tensor_zeros(
+                shape.as_ptr(),
+                1,
+                CRT_DTYPE_FLOAT32,
+                &mut x,
+                ptr::null_mut()
+            ),
+            0
+        );
         let inputs = [x.cast_const()];
-        assert_eq!(crt_op_call(name.as_ptr(), inputs.as_ptr(), 1, &mut y, &mut err), CRT_STATUS_OK);
+        assert_eq!(
+            crt_op_call(name.as_ptr(), inputs.as_ptr(), 1, &mut y, &mut err),
+            CRT_STATUS_OK
+        );
         let mut data = ptr::null_mut();
         crt_tensor_data_ptr(y, &mut data, ptr::null_mut());
         assert_eq!(std::slice::from_raw_parts(data.cast::<f32>(), 3), [7.5; 3]);
@@ -119,11 +147,17 @@ fn c_callbacks_user_data_and_errors() {
         assert!(message(err).contains("takes one input"));
         let status = crt_op_call(c"c.nope".as_ptr(), inputs.as_ptr(), 1, &mut y, &mut err);
         assert_eq!(status, CRT_STATUS_INVALID_ARGUMENT);
-        assert!(message(err).contains("c.fill"), "lists the registered names");
+        assert!(
+            message(err).contains("c.fill"),
+            "lists the registered names"
+        );
         crt_tensor_free(x);
 
         let mut removed = 0u8;
-        assert_eq!(crt_op_unregister(name.as_ptr(), &mut removed, ptr::null_mut()), 0);
+        assert_eq!(
+            crt_op_unregister(name.as_ptr(), &mut removed, ptr::null_mut()),
+            0
+        );
         assert_eq!(removed, 1);
     }
     assert_eq!(DROPPED.load(Ordering::SeqCst), 1, "user_data released once");
