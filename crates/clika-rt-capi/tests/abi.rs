@@ -1,6 +1,6 @@
 //! The C ABI called from Rust, as C would call it: the panic boundary, NULL rejection, and
-//! the ownership rules of `crt_tensor_from_blob` and of custom operators (the C and C++ suites in `tests/c` and
-//! `tests/cpp` cover the same ground from their own languages).
+//! the ownership rules of `crt_tensor_from_blob` and of custom operators (the C and C++
+//! suites in `tests/c` and `tests/cpp` cover the same ground from their own languages).
 
 use std::ffi::{c_void, CStr};
 use std::ptr;
