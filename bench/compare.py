@@ -200,6 +200,44 @@ def run(repeats, quick):
                     peers(None, lambda: torch.from_numpy(s), lambda: crt.from_numpy(s), small_timer)))
     rows.append(Row("t.numpy(), per call", "us", None,
                     peers(None, lambda: ts.numpy(), lambda: cs.numpy(), small_timer)))
+    rows.extend(safetensors_rows(repeats, quick))
+    return rows
+
+
+def safetensors_rows(repeats, quick):
+    """Loading a 1 GiB safetensors file (16 float32 tensors, written to a temporary
+    directory, so both sides read it from the page cache): crt.load_safetensors maps it and
+    reads nothing until used; safetensors.numpy.load_file reads every byte into numpy
+    arrays. The second row touches everything: load, then sum every tensor."""
+    try:
+        from safetensors.numpy import load_file, save_file
+    except ImportError:  # pragma: no cover - `make bench` installs it
+        return []
+    import tempfile
+
+    total = (256 if quick else 1024) << 20
+    n = 16
+    each = total // n // 4
+    rng = np.random.default_rng(1)
+    timer = lambda f: median_time(f, min(repeats, 5))  # noqa: E731
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "weights.safetensors")
+        save_file({f"layer{i}": rng.standard_normal(each, dtype=np.float32) for i in range(n)}, path)
+        name = f"{total >> 20} MiB safetensors"
+
+        def theirs_touch():
+            return [a.sum() for a in load_file(path).values()]
+
+        def ours_touch():
+            return [t.sum() for t in crt.load_safetensors(path).values()]
+
+        rows = [
+            Row(f"load {name} (ours: mapped, lazy; numpy: safetensors.numpy.load_file reads)", "GB/s", None,
+                {"numpy": timer(lambda: load_file(path)), "torch": None,
+                 "clika_runtime": timer(lambda: crt.load_safetensors(path))}),
+            Row(f"load {name} + sum of every tensor", "GB/s", total,
+                {"numpy": timer(theirs_touch), "torch": None, "clika_runtime": timer(ours_touch)}),
+        ]
     return rows
 
 

@@ -49,6 +49,21 @@ pub struct crt_error {
     message: CString,
 }
 
+impl crt_error {
+    /// An error object with a status and message chosen by the caller (a C callback).
+    pub(crate) fn new(status: crt_status, message: &str) -> crt_error {
+        crt_error {
+            status,
+            message: CString::new(message.replace('\0', "\u{FFFD}")).unwrap_or_default(),
+        }
+    }
+
+    /// The message, as text.
+    pub(crate) fn text(&self) -> String {
+        self.message.to_string_lossy().into_owned()
+    }
+}
+
 /// Everything that can go wrong at the C boundary.
 #[derive(Debug)]
 pub enum CapiError {

@@ -8,7 +8,7 @@
 //! - **P3** an input array `(ptr, len)` is NULL only when `len` is 0, and otherwise valid for
 //!   reading `len` elements, which nobody writes during the call.
 
-use std::ffi::c_void;
+use std::ffi::{c_char, c_void, CStr};
 use std::ptr::NonNull;
 
 use clika_rt::{DType, Error, MAX_DIMS};
@@ -220,4 +220,32 @@ pub unsafe fn handles<'a, T>(
     let list = unsafe { std::slice::from_raw_parts(p, len) };
     // SAFETY: P1 for every handle in the array.
     list.iter().map(|&h| unsafe { arg(h, name) }).collect()
+}
+
+/// A NUL-terminated string argument (a path, a name), borrowed for the call.
+///
+/// # Safety
+/// `p` is NULL or points at a NUL-terminated string that nobody writes during `'a`.
+pub unsafe fn c_str<'a>(p: *const c_char, name: &'static str) -> Result<&'a CStr, CapiError> {
+    if p.is_null() {
+        return Err(CapiError::NullArgument(name));
+    }
+    // SAFETY: non-NULL (checked); the caller guarantees NUL termination and no writes.
+    Ok(unsafe { CStr::from_ptr(p) })
+}
+
+/// A NUL-terminated UTF-8 string argument (a name).
+///
+/// # Safety
+/// As for [`c_str`].
+pub unsafe fn utf8<'a>(p: *const c_char, name: &'static str) -> Result<&'a str, CapiError> {
+    // SAFETY: the caller's obligations are `c_str`'s.
+    let s = unsafe { c_str(p, name) }?;
+    s.to_str().map_err(|_| {
+        Error::OutOfRange {
+            what: name,
+            value: format!("{s:?} (not UTF-8)"),
+        }
+        .into()
+    })
 }

@@ -20,9 +20,11 @@
 pub mod access;
 mod boundary;
 pub mod compute;
+pub mod custom_ops;
 pub mod device;
 pub mod error;
 mod ffi;
+pub mod io;
 pub mod tensor;
 pub mod testing;
 pub mod types;

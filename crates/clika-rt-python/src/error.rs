@@ -184,3 +184,14 @@ impl<T> IntoPyResult<T> for clika_rt::Result<T> {
         self.map_err(to_py)
     }
 }
+
+/// The kind a Python exception maps back to: its `ClikaError` subclass's kind, otherwise
+/// `Internal` (so it surfaces as a `RuntimeError` subclass).
+pub fn kind_of(py: Python<'_>, err: &PyErr) -> ErrorKind {
+    let all = classes(py);
+    TABLE
+        .iter()
+        .enumerate()
+        .find(|(i, _)| err.is_instance(py, all[i + 1].bind(py)))
+        .map_or(ErrorKind::Internal, |(_, (kind, ..))| *kind)
+}

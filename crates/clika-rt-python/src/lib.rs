@@ -6,10 +6,12 @@
 //! around compute), result conversion, and error mapping.
 
 mod args;
+mod custom_ops;
 mod device;
 mod dlpack;
 mod dtype;
 mod error;
+mod files;
 mod functions;
 mod indexing;
 mod memory_stats;
@@ -42,5 +44,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(f::reset_peak_stats, m)?)?;
     m.add_function(wrap_pyfunction!(f::_dlpack_live_exports, m)?)?;
     ops::register(m)?;
+    custom_ops::register(m)?;
+    m.add_function(wrap_pyfunction!(files::load_safetensors, m)?)?;
+    m.add_function(wrap_pyfunction!(files::from_file, m)?)?;
     Ok(())
 }

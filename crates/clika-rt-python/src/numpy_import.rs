@@ -140,6 +140,21 @@ pub fn from_numpy(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     borrow(as_ndarray(obj)?, true)
 }
 
+/// A kernel's result: a `crt.Tensor` as is; a numpy array the runtime can view (C-contiguous,
+/// aligned, native order, supported dtype; read-only allowed) kept alive by the tensor
+/// without a copy; anything else copied with `crt.tensor`'s rules.
+pub fn adopt_result(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+    if let Ok(t) = obj.cast::<crate::tensor::PyTensor>() {
+        return Ok(t.get().inner.clone());
+    }
+    if let Ok(arr) = obj.cast::<PyUntypedArray>() {
+        if check_borrowable(arr, false).is_ok() {
+            return borrow(arr, false);
+        }
+    }
+    copy_from_python(obj)
+}
+
 /// `crt.tensor(obj)` for anything numpy can read (arrays, nested lists, scalars): always a
 /// fresh runtime-owned copy, in native byte order.
 pub fn copy_from_python(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {

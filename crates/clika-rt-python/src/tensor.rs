@@ -641,6 +641,20 @@ impl PyTensor {
         compute(py, &self.inner, Tensor::synchronize)
     }
 
+    /// `shape` elements of `dtype` at byte `offset` of a raw binary file, mapped read-only
+    /// without copying (same as `crt.from_file`).
+    #[staticmethod]
+    #[pyo3(signature = (path, dtype, shape, offset=0))]
+    fn from_file(
+        py: Python<'_>,
+        path: std::path::PathBuf,
+        dtype: &Bound<'_, PyAny>,
+        shape: &Bound<'_, PyAny>,
+        offset: u64,
+    ) -> PyResult<PyTensor> {
+        crate::files::from_file(py, path, dtype, shape, offset)
+    }
+
     /// A zero-copy numpy view; its `base` keeps this tensor's memory alive.
     fn numpy<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         numpy_export::view(slf)

@@ -217,6 +217,70 @@ pub enum Error {
         /// Why the memory is read-only.
         reason: &'static str,
     },
+    /// A file that could not be opened, inspected or mapped.
+    #[error("cannot {action} {path:?}: {message}")]
+    File {
+        /// The file.
+        path: String,
+        /// What was being done (`open`, `map`, ...).
+        action: &'static str,
+        /// The operating system's message.
+        message: String,
+    },
+    /// A file whose contents do not follow its format (a truncated or corrupt safetensors file).
+    #[error("{path:?} is not a valid safetensors file: {message}")]
+    FileFormat {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A byte range past the end of a file.
+    #[error("{path:?}: {nbytes} bytes at byte offset {offset} do not fit in the file, which has {file_len} bytes; check the offset, shape and dtype")]
+    FileRange {
+        /// The file.
+        path: String,
+        /// Start of the range, in bytes.
+        offset: u64,
+        /// Length of the range, in bytes.
+        nbytes: usize,
+        /// Length of the file, in bytes.
+        file_len: u64,
+    },
+    /// A tensor stored with an element type the runtime does not have.
+    #[error("{path:?}: tensor {tensor:?} has dtype {dtype}, which the runtime does not support (supported: F32, F64, F16, BF16, I8, I16, I32, I64, U8, BOOL); convert it when saving")]
+    UnsupportedFileDType {
+        /// The file.
+        path: String,
+        /// The tensor's name.
+        tensor: String,
+        /// The file's dtype name.
+        dtype: String,
+    },
+    /// `ops::call` with a name no operator was registered under.
+    #[error("no custom operator named {name:?} is registered; registered: {registered:?}")]
+    UnknownOperator {
+        /// The name asked for.
+        name: String,
+        /// The names registered now, sorted.
+        registered: Vec<String>,
+    },
+    /// `ops::register` with a name that is taken.
+    #[error("a custom operator named {name:?} is already registered; pick another name or call ops::unregister first")]
+    OperatorExists {
+        /// The name.
+        name: String,
+    },
+    /// A custom operator's rule or kernel failed, or broke its contract.
+    #[error("custom operator {op:?}: {message}")]
+    Operator {
+        /// The operator's name.
+        op: String,
+        /// The stable kind the failure maps to at the boundaries.
+        kind: ErrorKind,
+        /// What went wrong.
+        message: String,
+    },
     /// A reduction without an identity over no elements.
     #[error(
         "{op}() of an empty tensor (or over an empty dimension) is undefined; check numel() first"
@@ -325,6 +389,11 @@ impl Error {
             E::DeviceUnavailable { .. } | E::DeviceMismatch { .. } => ErrorKind::Device,
             E::OutOfMemory { .. } => ErrorKind::OutOfMemory,
             E::Internal { .. } => ErrorKind::Internal,
+            E::File { .. } | E::FileFormat { .. } => ErrorKind::InvalidArgument,
+            E::FileRange { .. } => ErrorKind::InvalidShape,
+            E::UnsupportedFileDType { .. } => ErrorKind::DType,
+            E::UnknownOperator { .. } | E::OperatorExists { .. } => ErrorKind::InvalidArgument,
+            E::Operator { kind, .. } => *kind,
         }
     }
 }

@@ -27,6 +27,7 @@
 pub mod device;
 pub mod dtype;
 pub mod error;
+pub mod io;
 pub mod layout;
 pub mod memory;
 pub mod ops;
@@ -45,11 +46,15 @@ pub use tensor::{BlobOptions, StableBytes, Tensor};
 pub use half;
 
 /// The Rust examples in `docs/` run as doctests of this crate (`cargo test`), so the guides
-/// stay true; the C++ and Python ones run under `docs/check`.
+/// stay true; the C++ and Python ones run under `docs/check` and the test suites.
 #[cfg(doctest)]
 mod guides {
     #[doc = include_str!("../../../docs/memory-pool.md")]
     struct MemoryPool;
     #[doc = include_str!("../../../docs/zero-copy.md")]
     struct ZeroCopy;
+    #[doc = include_str!("../../../docs/custom-operators.md")]
+    struct CustomOperators;
+    #[doc = include_str!("../../../docs/zero-copy-weights.md")]
+    struct ZeroCopyWeights;
 }

@@ -385,6 +385,16 @@ public:
         return from_data(static_cast<const void*>(data.data()), data.size() * sizeof(T), shape,
                          detail::dtype_of<T>::value);
     }
+    /// Maps `shape` elements of `dtype`, stored row-major at byte `offset` of the raw binary
+    /// file `path`, read-only and without copying (bytes are read when used). The file must
+    /// not be truncated or rewritten while any tensor over it lives.
+    static Tensor from_file(const std::string& path, DataType dtype, const Shape& shape,
+                            std::uint64_t offset = 0) {
+        return make([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_from_file(path.c_str(), static_cast<crt_dtype>(dtype), shape.data(),
+                                        shape.size(), offset, out, err);
+        });
+    }
     static Tensor zeros(const Shape& shape, DataType dtype = DataType::Float32) {
         return filled(shape, dtype, &crt_tensor_zeros);
     }
@@ -1040,6 +1050,162 @@ inline void reset_peak_stats(Device device = Device::cpu()) {
 }
 
 }  // namespace device
+
+// ---- mapped files ----
+
+/// Every tensor of a safetensors file, in file order, with its name: views into one
+/// read-only mapping of the file (no copy; bytes are read when used), which stays mapped
+/// until the last tensor drops. The file must not be truncated or rewritten meanwhile.
+inline std::vector<std::pair<std::string, Tensor>> load_safetensors(const std::string& path) {
+    struct ListFree {
+        void operator()(crt_tensor_list* l) const noexcept { crt_tensor_list_free(l); }
+    };
+    crt_tensor_list* raw = nullptr;
+    detail::call([&](crt_error** err) { return crt_load_safetensors(path.c_str(), &raw, err); });
+    const std::unique_ptr<crt_tensor_list, ListFree> list(raw);
+    std::vector<std::pair<std::string, Tensor>> out;
+    const std::size_t n = crt_tensor_list_len(list.get());
+    out.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const char* name = nullptr;
+        detail::call([&](crt_error** err) { return crt_tensor_list_name(list.get(), i, &name, err); });
+        out.emplace_back(name, detail::result([&](crt_tensor** t, crt_error** err) {
+                             return crt_tensor_list_get(list.get(), i, t, err);
+                         }));
+    }
+    return out;
+}
+
+// ---- custom operators ----
+
+namespace ops {
+
+/// A tensor's shape and dtype, as a rule sees its inputs and describes its output.
+struct TensorSpec {
+    Shape shape;
+    DataType dtype = DataType::Float32;
+};
+
+/// Where a kernel puts its result (valid during the kernel call only): write into pooled(),
+/// or hand over any tensor of the promised spec with set() (for example your own buffer
+/// wrapped by Tensor::from_blob with a deleter).
+class Output {
+public:
+    explicit Output(crt_op_output* o) noexcept : o_(o) {}
+    /// The spec the rule promised.
+    TensorSpec spec() const {
+        crt_op_spec s{};
+        detail::call([&](crt_error** err) { return crt_op_output_spec(o_, &s, err); });
+        return TensorSpec{Shape(s.shape, s.shape + s.ndim), static_cast<DataType>(s.dtype)};
+    }
+    /// The output, allocated from the runtime's pool on the first call (the same memory on
+    /// later calls); write every element through data_ptr().
+    Tensor pooled() {
+        return detail::result([&](crt_tensor** t, crt_error** err) {
+            return crt_op_output_pooled(o_, t, err);
+        });
+    }
+    /// Hands `t` over as the result.
+    void set(const Tensor& t) {
+        detail::call([&](crt_error** err) { return crt_op_output_set(o_, t.get(), err); });
+    }
+
+private:
+    crt_op_output* o_;
+};
+
+/// Computes the output's spec from the inputs' specs (throw ClikaRT::Error to refuse).
+using Rule = std::function<TensorSpec(const std::vector<TensorSpec>&)>;
+/// Computes the output from read-only inputs.
+using Kernel = std::function<void(const std::vector<Tensor>&, Output&)>;
+
+namespace detail_op {
+struct Op {
+    Rule rule;
+    Kernel kernel;
+};
+
+/// Runs `f`, turning any exception into a status and a C error (exceptions never cross into
+/// the runtime).
+template <class F>
+crt_status guarded(crt_error** err, F&& f) noexcept {
+    try {
+        f();
+        return CRT_STATUS_OK;
+    } catch (const Error& e) {
+        *err = crt_error_new(static_cast<crt_status>(e.status()), e.what());
+        return static_cast<crt_status>(e.status());
+    } catch (const std::exception& e) {
+        *err = crt_error_new(CRT_STATUS_INTERNAL, e.what());
+    } catch (...) {
+        *err = crt_error_new(CRT_STATUS_INTERNAL, "a C++ exception of unknown type");
+    }
+    return CRT_STATUS_INTERNAL;
+}
+
+inline crt_status rule(void* user, const crt_op_spec* inputs, std::size_t n, crt_op_spec* output,
+                       crt_error** err) noexcept {
+    return guarded(err, [&] {
+        std::vector<TensorSpec> specs;
+        specs.reserve(n);
+        for (std::size_t i = 0; i < n; ++i)
+            specs.push_back(TensorSpec{Shape(inputs[i].shape, inputs[i].shape + inputs[i].ndim),
+                                       static_cast<DataType>(inputs[i].dtype)});
+        const TensorSpec out = static_cast<Op*>(user)->rule(specs);
+        if (out.shape.size() > CRT_MAX_DIMS)
+            throw Error(Status::InvalidShape, "rule: more than CRT_MAX_DIMS dimensions");
+        output->dtype = static_cast<crt_dtype>(out.dtype);
+        output->ndim = out.shape.size();
+        for (std::size_t d = 0; d < out.shape.size(); ++d) output->shape[d] = out.shape[d];
+    });
+}
+
+inline crt_status kernel(void* user, const crt_tensor* const* inputs, std::size_t n,
+                         crt_op_output* output, crt_error** err) noexcept {
+    return guarded(err, [&] {
+        std::vector<Tensor> tensors;
+        tensors.reserve(n);
+        for (std::size_t i = 0; i < n; ++i)
+            tensors.push_back(detail::result([&](crt_tensor** t, crt_error** e) {
+                return crt_tensor_clone(inputs[i], t, e);
+            }));
+        Output out(output);
+        static_cast<Op*>(user)->kernel(tensors, out);
+    });
+}
+
+inline void drop(void* user) noexcept { delete static_cast<Op*>(user); }
+}  // namespace detail_op
+
+/// Registers a custom operator under `name` for the whole process (callable from C, C++
+/// and Rust code in this library by name). Throws ClikaRT::Error if the name is taken. The
+/// rule and kernel may run on any thread, several at once; an exception they throw becomes
+/// the call's ClikaRT::Error (a ClikaRT::Error keeps its status).
+inline void register_op(const std::string& name, Rule rule, Kernel kernel) {
+    std::unique_ptr<detail_op::Op> op(new detail_op::Op{std::move(rule), std::move(kernel)});
+    detail::call([&](crt_error** err) {
+        return crt_op_register(name.c_str(), &detail_op::rule, &detail_op::kernel, op.get(),
+                               &detail_op::drop, err);
+    });
+    static_cast<void>(op.release());  // registered: the runtime owns it now
+}
+
+/// Unregisters `name`; returns whether it was registered.
+inline bool unregister_op(const std::string& name) {
+    std::uint8_t removed = 0;
+    detail::call([&](crt_error** err) { return crt_op_unregister(name.c_str(), &removed, err); });
+    return removed != 0;
+}
+
+/// Calls the custom operator `name` on `inputs`.
+inline Tensor call(const std::string& name, const std::vector<Tensor>& inputs) {
+    const std::vector<const crt_tensor*> h = detail::handles(inputs);
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_op_call(name.c_str(), h.data(), h.size(), out, err);
+    });
+}
+
+}  // namespace ops
 
 /// The library version ("0.1.0").
 inline std::string version() { return crt_version(); }

@@ -27,6 +27,11 @@
 #include <stdint.h>
 
 /**
+ * The most dimensions a tensor has (the length of `crt_op_spec.shape`).
+ */
+#define CRT_MAX_DIMS 64
+
+/**
  * `crt_blob_options.flags`: the runtime must never write this memory.
  */
 #define CRT_BLOB_READ_ONLY 1
@@ -38,6 +43,14 @@
 typedef struct crt_error crt_error;
 
 /**
+ * Where a kernel puts its result (valid during the kernel call only): either the pool
+ * tensor from `crt_op_output_pooled`, written by the kernel, or any tensor of the promised
+ * spec handed over with `crt_op_output_set` (typically the kernel's own buffer wrapped by
+ * `crt_tensor_from_blob` with a deleter).
+ */
+typedef struct crt_op_output crt_op_output;
+
+/**
  * An opaque tensor handle. Each handle owns one reference to the tensor's memory: copies
  * (`crt_tensor_clone`) and views share the memory and bump its reference count; the memory
  * is released (a borrowed buffer is left alone; an adopted one's deleter runs once) when the
@@ -46,6 +59,13 @@ typedef struct crt_error crt_error;
  * Handles may be read from several threads at once; freeing one must not race with its use.
  */
 typedef struct crt_tensor crt_tensor;
+
+/**
+ * The tensors of a safetensors file, in file order, each with its name. Owned by the caller
+ * and freed with `crt_tensor_list_free`; the tensors taken from it (`crt_tensor_list_get`)
+ * are separate handles that stay valid after the list is freed.
+ */
+typedef struct crt_tensor_list crt_tensor_list;
 
 /**
  * A status code: `CRT_STATUS_OK` (0) or one of the error categories below. The numbers are
@@ -120,6 +140,49 @@ typedef uint32_t crt_unary_op;
  * A reduction: one of the `CRT_REDUCE_*` numbers (stable).
  */
 typedef uint32_t crt_reduce_op;
+
+/**
+ * A tensor's shape and dtype, as a rule sees its inputs and describes its output.
+ */
+typedef struct crt_op_spec {
+    /**
+     * One of `CRT_DTYPE_*`.
+     */
+    crt_dtype dtype;
+    /**
+     * The number of dimensions (at most `CRT_MAX_DIMS`).
+     */
+    size_t ndim;
+    /**
+     * The sizes of the first `ndim` dimensions; the rest are ignored.
+     */
+    int64_t shape[CRT_MAX_DIMS];
+} crt_op_spec;
+
+/**
+ * A rule: writes the output's spec to `*output` from the `n_inputs` input specs.
+ */
+typedef crt_status (*crt_op_rule_fn)(void *user_data,
+                                     const struct crt_op_spec *inputs,
+                                     size_t n_inputs,
+                                     struct crt_op_spec *output,
+                                     struct crt_error **err);
+
+/**
+ * A kernel: computes the output from `n_inputs` read-only input handles (borrowed for the
+ * call: do not free them; `crt_tensor_clone` one to keep it).
+ */
+typedef crt_status (*crt_op_kernel_fn)(void *user_data,
+                                       const struct crt_tensor *const *inputs,
+                                       size_t n_inputs,
+                                       struct crt_op_output *output,
+                                       struct crt_error **err);
+
+/**
+ * Releases an operator's `user_data`, once, when the operator is unregistered (and no call
+ * is running any more). Runs on whichever thread drops the operator last.
+ */
+typedef void (*crt_op_drop_fn)(void *user_data);
 
 /**
  * A snapshot of one device pool's statistics (bytes and counts). Exact after every
@@ -938,6 +1001,94 @@ crt_status crt_tensor_unary_into(crt_unary_op op,
                                  struct crt_error **err);
 
 /**
+ * Registers an operator under `name` (UTF-8) for the whole library. `rule` and `kernel` are
+ * required; `user_data` is passed to both and, when the operator is unregistered, to
+ * `drop_user_data` (may be NULL). A name already registered gives
+ * `CRT_STATUS_INVALID_ARGUMENT`. On failure ownership of `user_data` is **not** taken:
+ * `drop_user_data` is not called.
+ *
+ * # Safety
+ * The callbacks follow the module contract (callable from any thread, concurrently, with
+ * `user_data`; never unwinding); the header's pointer contract; `name` is NUL-terminated.
+ */
+crt_status crt_op_register(const char *name,
+                           crt_op_rule_fn rule,
+                           crt_op_kernel_fn kernel,
+                           void *user_data,
+                           crt_op_drop_fn drop_user_data,
+                           struct crt_error **err);
+
+/**
+ * Unregisters `name`; writes 1 to `*removed` (may be NULL) when it was registered, else 0.
+ * Its `drop_user_data` runs once the last running call has finished.
+ *
+ * # Safety
+ * The header's pointer contract; `name` is NUL-terminated.
+ */
+crt_status crt_op_unregister(const char *name,
+                             uint8_t *removed,
+                             struct crt_error **err);
+
+/**
+ * Calls the operator `name` on `n_inputs` tensors; `*out` receives the result (checked
+ * against the rule's spec). An unknown name gives `CRT_STATUS_INVALID_ARGUMENT` with the
+ * registered names in the message; a failing callback, its status.
+ *
+ * # Safety
+ * The header's pointer contract; `name` is NUL-terminated.
+ */
+crt_status crt_op_call(const char *name,
+                       const struct crt_tensor *const *inputs,
+                       size_t n_inputs,
+                       struct crt_tensor **out,
+                       struct crt_error **err);
+
+/**
+ * The spec the rule promised for `output`.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_op_output_spec(const struct crt_op_output *output,
+                              struct crt_op_spec *spec,
+                              struct crt_error **err);
+
+/**
+ * A new handle to the output allocated from the runtime's pool (on the first call; later
+ * calls return the same memory). Write every element through `crt_tensor_data_ptr`; free
+ * the handle when done.
+ *
+ * # Safety
+ * The header's pointer contract; `output` is the kernel's output, during the kernel call.
+ */
+crt_status crt_op_output_pooled(struct crt_op_output *output,
+                                struct crt_tensor **out,
+                                struct crt_error **err);
+
+/**
+ * Hands `tensor` over as the result (the output takes its own reference: the caller still
+ * frees its handle). It must have the promised spec, which the runtime checks after the
+ * kernel returns.
+ *
+ * # Safety
+ * The header's pointer contract; `output` is the kernel's output, during the kernel call.
+ */
+crt_status crt_op_output_set(struct crt_op_output *output,
+                             const struct crt_tensor *tensor,
+                             struct crt_error **err);
+
+/**
+ * A new error with `status` (not `CRT_STATUS_OK`) and a copy of `message` (UTF-8, may be
+ * NULL), for a callback to return through its `err`; the runtime frees it. Returns NULL if
+ * `status` is `CRT_STATUS_OK`.
+ *
+ * # Safety
+ * `message` is NULL or NUL-terminated.
+ */
+struct crt_error *crt_error_new(crt_status status,
+                                const char *message);
+
+/**
  * Writes `device`'s pool statistics to `*out`.
  *
  * # Safety
@@ -1009,6 +1160,93 @@ void crt_error_free(struct crt_error *err);
  * The string is static: never free it.
  */
 const char *crt_status_name(crt_status status);
+
+/**
+ * Loads every tensor of the safetensors file `path` without copying: the file is mapped
+ * read-only once, and each tensor is a view into that mapping, which stays mapped until the
+ * last tensor over it is freed (the list may be freed first). Supported dtypes: F32 F64 F16
+ * BF16 I8 I16 I32 I64 U8 BOOL (others: `CRT_STATUS_DTYPE`). A tensor the file stores
+ * unaligned for its dtype is copied into runtime memory. A file that cannot be opened, or
+ * whose header is invalid or truncated, gives `CRT_STATUS_INVALID_ARGUMENT` with a message.
+ *
+ * # Safety
+ * The mapping contract (module docs: the file is not modified while mapped); the header's
+ * pointer contract; `path` is a NUL-terminated string.
+ */
+crt_status crt_load_safetensors(const char *path,
+                                struct crt_tensor_list **out,
+                                struct crt_error **err);
+
+/**
+ * The number of tensors in `list` (0 for NULL).
+ *
+ * # Safety
+ * `list` is NULL or a live list.
+ */
+size_t crt_tensor_list_len(const struct crt_tensor_list *list);
+
+/**
+ * The name of tensor `index` of `list`, written to `*out`: a NUL-terminated string owned by
+ * the list (valid until the list is freed; do not free it). An index past the end gives
+ * `CRT_STATUS_INDEX`.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_list_name(const struct crt_tensor_list *list,
+                                size_t index,
+                                const char **out,
+                                struct crt_error **err);
+
+/**
+ * A new handle to tensor `index` of `list` (free it with `crt_tensor_free`; it stays valid
+ * after the list is freed). An index past the end gives `CRT_STATUS_INDEX`.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_list_get(const struct crt_tensor_list *list,
+                               size_t index,
+                               struct crt_tensor **out,
+                               struct crt_error **err);
+
+/**
+ * A new handle to the tensor named `name` in `list`; a name not in the list gives
+ * `CRT_STATUS_INVALID_ARGUMENT`.
+ *
+ * # Safety
+ * The header's pointer contract; `name` is a NUL-terminated string.
+ */
+crt_status crt_tensor_list_find(const struct crt_tensor_list *list,
+                                const char *name,
+                                struct crt_tensor **out,
+                                struct crt_error **err);
+
+/**
+ * Frees a list (not the tensors already taken from it). NULL is allowed and ignored.
+ *
+ * # Safety
+ * `list` is NULL or a live list, not used again afterwards.
+ */
+void crt_tensor_list_free(struct crt_tensor_list *list);
+
+/**
+ * Maps `shape` elements of `dtype`, stored row-major at byte `offset` of the raw binary
+ * file `path`, read-only and without copying. A range past the end of the file gives
+ * `CRT_STATUS_INVALID_SHAPE`; an offset that is not a multiple of the dtype's size,
+ * `CRT_STATUS_INVALID_ARGUMENT`; a file that cannot be opened, likewise.
+ *
+ * # Safety
+ * The mapping contract (module docs); the header's pointer contract; `path` is a
+ * NUL-terminated string.
+ */
+crt_status crt_tensor_from_file(const char *path,
+                                crt_dtype dtype,
+                                const int64_t *shape,
+                                size_t ndim,
+                                uint64_t offset,
+                                struct crt_tensor **out,
+                                struct crt_error **err);
 
 /**
  * Wraps memory the runtime did not allocate, without copying. The new tensor's data pointer

@@ -190,6 +190,7 @@ int main() {
     everyday_api();
     run_second_tu_tests();
     run_ops_tests();
+    run_custom_ops_tests();
     std::printf("%d passed, %d failed\n", test::passed(), test::failed());
     return test::failed() == 0 ? 0 : 1;
 }

@@ -48,6 +48,7 @@ from clika_runtime._native import (
     float32,
     float64,
     from_dlpack,
+    from_file,
     from_numpy,
     full,
     ge,
@@ -58,6 +59,7 @@ from clika_runtime._native import (
     int64,
     int8,
     le,
+    load_safetensors,
     log,
     log_softmax,
     lt,
@@ -95,6 +97,7 @@ from clika_runtime._native import (
     where,
     zeros,
 )
+from clika_runtime import ops
 
 __all__ = [
     "AlignmentError",
@@ -132,6 +135,7 @@ __all__ = [
     "float32",
     "float64",
     "from_dlpack",
+    "from_file",
     "from_numpy",
     "full",
     "ge",
@@ -142,6 +146,7 @@ __all__ = [
     "int64",
     "int8",
     "le",
+    "load_safetensors",
     "log",
     "log_softmax",
     "lt",
@@ -155,6 +160,7 @@ __all__ = [
     "mul",
     "ne",
     "neg",
+    "ops",
     "ones",
     "pow",
     "prod",

@@ -35,6 +35,7 @@ from clika_runtime._native import (
     float32 as float32,
     float64 as float64,
     from_dlpack as from_dlpack,
+    from_file as from_file,
     from_numpy as from_numpy,
     full as full,
     ge as ge,
@@ -45,6 +46,7 @@ from clika_runtime._native import (
     int64 as int64,
     int8 as int8,
     le as le,
+    load_safetensors as load_safetensors,
     log as log,
     log_softmax as log_softmax,
     lt as lt,
@@ -82,6 +84,7 @@ from clika_runtime._native import (
     where as where,
     zeros as zeros,
 )
+from clika_runtime import ops as ops
 
 __all__ = [
     "AlignmentError",
@@ -119,6 +122,7 @@ __all__ = [
     "float32",
     "float64",
     "from_dlpack",
+    "from_file",
     "from_numpy",
     "full",
     "ge",
@@ -129,6 +133,7 @@ __all__ = [
     "int64",
     "int8",
     "le",
+    "load_safetensors",
     "log",
     "log_softmax",
     "lt",
@@ -142,6 +147,7 @@ __all__ = [
     "mul",
     "ne",
     "neg",
+    "ops",
     "ones",
     "pow",
     "prod",

@@ -1,6 +1,7 @@
 # Hand-written stubs for the Rust extension; checked by `mypy.stubtest` in `make lint`.
 import builtins
-from typing import Any, ClassVar, Optional, SupportsFloat, SupportsIndex, Sequence, Tuple, Union, final
+import os
+from typing import Any, ClassVar, Dict, List, Optional, SupportsFloat, SupportsIndex, Sequence, Tuple, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -23,6 +24,13 @@ __all__ = [
     "ShapeError",
     "Tensor",
     "_dlpack_live_exports",
+    "_op_call",
+    "_op_register",
+    "_op_registered",
+    "_op_unregister",
+    "_testing_call_on_rust_thread",
+    "_testing_register_rust_ops",
+    "_testing_rust_iota_released",
     "abs",
     "add",
     "arange",
@@ -42,6 +50,7 @@ __all__ = [
     "float32",
     "float64",
     "from_dlpack",
+    "from_file",
     "from_numpy",
     "full",
     "ge",
@@ -52,6 +61,7 @@ __all__ = [
     "int64",
     "int8",
     "le",
+    "load_safetensors",
     "log",
     "log_softmax",
     "lt",
@@ -282,6 +292,10 @@ class Tensor:
     def data_ptr(self) -> int: ...
     def synchronize(self) -> None: ...
     def numpy(self) -> npt.NDArray[Any]: ...
+    @staticmethod
+    def from_file(
+        path: Union[str, os.PathLike[str]], dtype: _DTypeLike, shape: Union[int, Sequence[int]], offset: int = 0
+    ) -> Tensor: ...
     def __array__(self, dtype: Optional[npt.DTypeLike] = None, copy: Optional[builtins.bool] = None) -> npt.NDArray[Any]: ...
     def __dlpack__(
         self,
@@ -317,6 +331,17 @@ def release_cached_memory(device: Optional[_DeviceLike] = None) -> int: ...
 def set_memory_limit(limit_bytes: Optional[int], device: Optional[_DeviceLike] = None) -> None: ...
 def reset_peak_stats(device: Optional[_DeviceLike] = None) -> None: ...
 def _dlpack_live_exports() -> int: ...
+def load_safetensors(path: Union[str, os.PathLike[str]]) -> Dict[str, Tensor]: ...
+def from_file(
+    path: Union[str, os.PathLike[str]], dtype: _DTypeLike, shape: Union[int, Sequence[int]], offset: int = 0
+) -> Tensor: ...
+def _op_register(name: str, rule: Any, kernel: Any) -> None: ...
+def _op_call(name: str, *tensors: Any) -> Tensor: ...
+def _op_unregister(name: str) -> builtins.bool: ...
+def _op_registered() -> List[str]: ...
+def _testing_register_rust_ops() -> None: ...
+def _testing_rust_iota_released() -> int: ...
+def _testing_call_on_rust_thread(name: str, *tensors: Any) -> Tensor: ...
 
 def add(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
 def sub(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...

@@ -15,8 +15,11 @@ pub(crate) mod num;
 mod out;
 mod promote;
 mod reduce;
+mod registry;
 mod select;
 pub(crate) mod strided;
+#[doc(hidden)]
+pub mod test_ops;
 mod unary;
 
 pub use binary::{
@@ -32,6 +35,7 @@ pub use reduce::{
     argmax, argmax_dim, argmin, argmin_dim, log_softmax, max, max_dims, mean, mean_dims, min,
     min_dims, prod, prod_dims, softmax, std_dims, sum, sum_dims, var_dims,
 };
+pub use registry::{call, register, registered, unregister, Kernel, Output, Rule, TensorSpec};
 pub use select::{clamp, where_};
 pub use unary::{
     abs, cos, erf, exp, gelu, log, neg, relu, rsqrt, sigmoid, silu, sin, sqrt, tanh, unary,

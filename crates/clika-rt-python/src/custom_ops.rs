@@ -1,0 +1,179 @@
+//! Custom operators from Python: `clika_runtime.ops.register(name, rule, kernel)` and
+//! `clika_runtime.ops.call(name, *tensors)` (the Python-facing wrappers are in
+//! `python/clika_runtime/ops.py`).
+//!
+//! A Python rule receives `[(shape, dtype), ...]` and returns `(shape, dtype)`; a Python
+//! kernel receives read-only numpy views of the inputs and returns a numpy array (or a
+//! tensor), which becomes the output without a copy when the runtime can view it (the
+//! tensor keeps the array alive and releases it exactly once). Either may run on any thread
+//! that calls the operator (a Rust or C++ thread too): they take the GIL themselves, and a
+//! Python exception becomes the call's error (a `ClikaError` keeps its kind; any other is an
+//! `InternalError`, a `RuntimeError`), never a crash.
+
+use clika_rt::ops::{self, Output, TensorSpec};
+use clika_rt::{Error, ErrorKind, Tensor};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+
+use crate::dtype::{self as dt, PyDType};
+use crate::error::{kind_of, IntoPyResult};
+use crate::numpy_import::adopt_result;
+use crate::ops::tensor_arg;
+use crate::tensor::PyTensor;
+use crate::{args, numpy_export};
+
+/// A Python rule and kernel, called with the GIL taken on whichever thread runs the call.
+struct PyOperator {
+    name: String,
+    rule: Py<PyAny>,
+    kernel: Py<PyAny>,
+}
+
+impl PyOperator {
+    /// Runs `f` with the interpreter attached; a Python exception becomes the call's error.
+    fn attached<T>(&self, f: impl FnOnce(Python<'_>) -> PyResult<T>) -> clika_rt::Result<T> {
+        let result = Python::try_attach(|py| f(py).map_err(|e| self.error(py, &e)));
+        result.unwrap_or_else(|| {
+            Err(Error::Operator {
+                op: self.name.clone(),
+                kind: ErrorKind::Internal,
+                message: "the Python interpreter is not available (shutting down?)".into(),
+            })
+        })
+    }
+
+    fn error(&self, py: Python<'_>, e: &PyErr) -> Error {
+        let ty = e.get_type(py);
+        let ty = ty
+            .name()
+            .map_or_else(|_| "Exception".into(), |n| n.to_string());
+        Error::Operator {
+            op: self.name.clone(),
+            kind: kind_of(py, e),
+            message: format!("{ty}: {}", e.value(py)),
+        }
+    }
+
+    fn rule(&self, inputs: &[TensorSpec]) -> clika_rt::Result<TensorSpec> {
+        self.attached(|py| {
+            let specs = inputs
+                .iter()
+                .map(|s| (PyTuple::new(py, &s.shape)?, PyDType(s.dtype)).into_pyobject(py))
+                .collect::<PyResult<Vec<_>>>()?;
+            let out = self.rule.bind(py).call1((PyList::new(py, specs)?,))?;
+            let (shape, dtype): (Bound<'_, PyAny>, Bound<'_, PyAny>) = out.extract()?;
+            Ok(TensorSpec {
+                shape: args::shape_of(&shape)?,
+                dtype: dt::resolve(&dtype)?,
+            })
+        })
+    }
+
+    fn kernel(&self, inputs: &[Tensor], out: &mut Output) -> clika_rt::Result<()> {
+        let result = self.attached(|py| {
+            let views = inputs
+                .iter()
+                .map(|t| numpy_export::view(&Bound::new(py, PyTensor { inner: t.clone() })?))
+                .collect::<PyResult<Vec<_>>>()?;
+            let returned = self.kernel.bind(py).call1(PyTuple::new(py, views)?)?;
+            adopt_result(&returned)
+        })?;
+        out.set(result);
+        Ok(())
+    }
+}
+
+/// `_native._op_register(name, rule, kernel)`.
+#[pyfunction]
+pub fn _op_register(name: &str, rule: Py<PyAny>, kernel: Py<PyAny>) -> PyResult<()> {
+    let op = std::sync::Arc::new(PyOperator {
+        name: name.to_string(),
+        rule,
+        kernel,
+    });
+    let for_kernel = std::sync::Arc::clone(&op);
+    ops::register(
+        name,
+        move |specs| op.rule(specs),
+        move |inputs, out| for_kernel.kernel(inputs, out),
+    )
+    .py()
+}
+
+/// `_native._op_call(name, *tensors)`: runs with the GIL released (a Python kernel takes it
+/// back).
+#[pyfunction]
+#[pyo3(signature = (name, *tensors))]
+pub fn _op_call(py: Python<'_>, name: &str, tensors: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
+    let inputs = tensors
+        .iter()
+        .map(|t| tensor_arg(&t))
+        .collect::<PyResult<Vec<Tensor>>>()?;
+    let refs: Vec<&Tensor> = inputs.iter().collect();
+    let inner = py.detach(|| ops::call(name, &refs)).py()?;
+    Ok(PyTensor { inner })
+}
+
+/// `_native._op_unregister(name)`: whether it was registered.
+#[pyfunction]
+pub fn _op_unregister(py: Python<'_>, name: &str) -> bool {
+    // The operator's Python callables are released with the GIL (pyo3 defers otherwise).
+    py.detach(|| ops::unregister(name))
+}
+
+/// `_native._op_registered()`: the registered names, sorted.
+#[pyfunction]
+pub fn _op_registered() -> Vec<String> {
+    ops::registered()
+}
+
+/// Test hook: registers the core's Rust operators `rust.iota` (adopted output with a
+/// counting deleter) and `rust.double` (pooled output) in this module's copy of the core.
+#[pyfunction]
+pub fn _testing_register_rust_ops() -> PyResult<()> {
+    ops::test_ops::register_test_ops().py()
+}
+
+/// Test hook: how many `rust.iota` outputs have been released.
+#[pyfunction]
+pub fn _testing_rust_iota_released() -> u64 {
+    ops::test_ops::IOTA_RELEASED.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// Test hook: calls `name` from a new Rust thread (`ops::call` in Rust, no GIL held), as a
+/// Rust or C++ host would.
+#[pyfunction]
+#[pyo3(signature = (name, *tensors))]
+pub fn _testing_call_on_rust_thread(
+    py: Python<'_>,
+    name: String,
+    tensors: &Bound<'_, PyTuple>,
+) -> PyResult<PyTensor> {
+    let inputs = tensors
+        .iter()
+        .map(|t| tensor_arg(&t))
+        .collect::<PyResult<Vec<Tensor>>>()?;
+    let joined = py.detach(move || {
+        std::thread::spawn(move || {
+            let refs: Vec<&Tensor> = inputs.iter().collect();
+            ops::call(&name, &refs)
+        })
+        .join()
+    });
+    let inner = joined
+        .map_err(|_| crate::error::raise(ErrorKind::Internal, "the Rust thread panicked"))?
+        .py()?;
+    Ok(PyTensor { inner })
+}
+
+/// Adds the functions to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_op_register, m)?)?;
+    m.add_function(wrap_pyfunction!(_op_call, m)?)?;
+    m.add_function(wrap_pyfunction!(_op_unregister, m)?)?;
+    m.add_function(wrap_pyfunction!(_op_registered, m)?)?;
+    m.add_function(wrap_pyfunction!(_testing_register_rust_ops, m)?)?;
+    m.add_function(wrap_pyfunction!(_testing_rust_iota_released, m)?)?;
+    m.add_function(wrap_pyfunction!(_testing_call_on_rust_thread, m)?)?;
+    Ok(())
+}

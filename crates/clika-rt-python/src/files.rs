@@ -1,0 +1,47 @@
+//! Mapped files: `crt.load_safetensors(path)` and `crt.from_file(path, dtype, shape, offset)`
+//! (also `Tensor.from_file`). The file is mapped read-only and read lazily; the tensors keep
+//! the mapping alive. The file must not be truncated or rewritten while they live.
+
+use std::path::PathBuf;
+
+use clika_rt::{io, Tensor};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::dtype as dt;
+use crate::error::IntoPyResult;
+use crate::tensor::PyTensor;
+
+/// Every tensor of a safetensors file as `{name: Tensor}` in file order, without copying.
+#[pyfunction]
+pub fn load_safetensors<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
+    // SAFETY: the mapping contract is documented at every door: the caller does not modify
+    // the file while its tensors live.
+    let loaded = py.detach(|| unsafe { io::load_safetensors(&path) }).py()?;
+    let dict = PyDict::new(py);
+    for (name, inner) in loaded {
+        dict.set_item(name, PyTensor { inner })?;
+    }
+    Ok(dict)
+}
+
+/// `crt.from_file(path, dtype, shape, offset=0)` (also `Tensor.from_file`): `shape`
+/// elements of `dtype` stored row-major at byte `offset` of a raw binary file, mapped
+/// read-only, without copying.
+#[pyfunction]
+#[pyo3(signature = (path, dtype, shape, offset=0))]
+pub fn from_file(
+    py: Python<'_>,
+    path: PathBuf,
+    dtype: &Bound<'_, PyAny>,
+    shape: &Bound<'_, PyAny>,
+    offset: u64,
+) -> PyResult<PyTensor> {
+    let dtype = dt::resolve(dtype)?;
+    let shape = crate::args::shape_of(shape)?;
+    // SAFETY: as in `load_safetensors`.
+    let inner: Tensor = py
+        .detach(|| unsafe { Tensor::from_file(&path, dtype, &shape, offset) })
+        .py()?;
+    Ok(PyTensor { inner })
+}

@@ -1,0 +1,154 @@
+//! One read-only file mapping shared by the tensors over it, and `Tensor::from_file`.
+
+use std::fs::File;
+use std::path::Path;
+use std::sync::Arc;
+
+use memmap2::{Mmap, MmapOptions};
+
+use crate::error::dims_i64;
+use crate::layout::Layout;
+use crate::storage::{Owner, Storage};
+use crate::{DType, Device, Error, Result, Tensor};
+
+/// A read-only mapping of (part of) a file. Shared through an `Arc` by every tensor over it;
+/// unmapped when the last one drops.
+#[derive(Debug)]
+pub(crate) struct Mapping {
+    map: Mmap,
+}
+
+impl Mapping {
+    /// Maps `len` bytes of `file` from byte `offset` read-only.
+    ///
+    /// # Safety
+    /// The mapping contract of the [module](crate::io): nobody truncates or writes the file
+    /// while the mapping lives.
+    pub(crate) unsafe fn new(
+        file: &File,
+        offset: u64,
+        len: usize,
+        path: &Path,
+    ) -> Result<Arc<Self>> {
+        let options = {
+            let mut o = MmapOptions::new();
+            o.offset(offset).len(len);
+            o
+        };
+        // SAFETY: the caller upholds the mapping contract (the file is not modified or
+        // truncated while mapped); the map is read-only, so the runtime never writes it.
+        let map = unsafe { options.map(file) }.map_err(|e| file_error(path, "map", &e))?;
+        Ok(Arc::new(Mapping { map }))
+    }
+
+    /// The mapped bytes.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.map
+    }
+
+    /// A read-only tensor over `range` of the mapping, which keeps the mapping alive.
+    /// `range` must lie inside the mapping and be aligned for `dtype` (checked).
+    pub(crate) fn tensor(
+        self: &Arc<Self>,
+        start: usize,
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Tensor> {
+        let layout = Layout::contiguous(shape, dtype.size())?;
+        let nbytes = layout.numel() * dtype.size();
+        let end = start.checked_add(nbytes).filter(|&e| e <= self.map.len());
+        if end.is_none() {
+            return Err(Error::BufferTooSmall {
+                nbytes: self.map.len(),
+                shape: dims_i64(shape),
+                dtype,
+                offset_bytes: start,
+                needed: start.saturating_add(nbytes),
+            });
+        }
+        let ptr = self.map.as_ptr().wrapping_add(start).cast_mut();
+        // SAFETY: `start..start + nbytes` lies inside the mapping (checked), whose pages stay
+        // mapped, readable and initialised (file bytes) for as long as the `Arc` the owner
+        // holds lives; the storage is read-only, so nothing writes through `ptr`. External
+        // writes are excluded by the mapping contract the caller of `Mapping::new` accepted.
+        let storage = unsafe {
+            Storage::from_raw_parts(
+                ptr,
+                nbytes,
+                Device::cpu(),
+                Owner::keepalive(Arc::clone(self)),
+                None,
+                false,
+            )
+        };
+        // `from_storage` checks the alignment for `dtype`.
+        Tensor::from_storage(storage, layout, dtype)
+    }
+}
+
+/// Opens `path` for reading, with its length.
+pub(crate) fn open(path: &Path) -> Result<(File, u64)> {
+    let file = File::open(path).map_err(|e| file_error(path, "open", &e))?;
+    let len = file
+        .metadata()
+        .map_err(|e| file_error(path, "inspect", &e))?
+        .len();
+    Ok((file, len))
+}
+
+/// An [`Error::File`] for `path`.
+pub(crate) fn file_error(path: &Path, action: &'static str, e: &std::io::Error) -> Error {
+    Error::File {
+        path: path.display().to_string(),
+        action,
+        message: e.to_string(),
+    }
+}
+
+impl Tensor {
+    /// Maps `shape` elements of `dtype` stored row-major at byte `offset` of the raw binary
+    /// file `path`, read-only and without copying: the bytes are read when used.
+    ///
+    /// Errors: the file cannot be opened or mapped ([`Error::File`]); the range lies past the
+    /// end of the file ([`Error::FileRange`]); `offset` is not a multiple of the dtype's size
+    /// ([`Error::OutOfRange`]: pick an aligned offset, or read the bytes and use
+    /// [`Tensor::from_bytes`], which copies). An empty shape maps nothing.
+    ///
+    /// # Safety
+    /// The [mapping contract](crate::io#the-mapping-contract): nobody truncates or writes the
+    /// file while the tensor, or any clone or view of it, is alive.
+    pub unsafe fn from_file(
+        path: impl AsRef<Path>,
+        dtype: DType,
+        shape: &[usize],
+        offset: u64,
+    ) -> Result<Tensor> {
+        let path = path.as_ref();
+        let layout = Layout::contiguous(shape, dtype.size())?;
+        let nbytes = layout.numel() * dtype.size();
+        let (file, file_len) = open(path)?;
+        let fits = offset
+            .checked_add(nbytes as u64)
+            .is_some_and(|end| end <= file_len);
+        if !fits {
+            return Err(Error::FileRange {
+                path: path.display().to_string(),
+                offset,
+                nbytes,
+                file_len,
+            });
+        }
+        if offset % dtype.size() as u64 != 0 {
+            return Err(Error::OutOfRange {
+                what: "from_file: the byte offset must be a multiple of the dtype's size",
+                value: format!("{offset} (for {dtype}, {} bytes)", dtype.size()),
+            });
+        }
+        if nbytes == 0 {
+            return Tensor::empty(shape, dtype);
+        }
+        // SAFETY: the caller upholds the mapping contract.
+        let mapping = unsafe { Mapping::new(&file, offset, nbytes, path) }?;
+        mapping.tensor(0, shape, dtype)
+    }
+}
