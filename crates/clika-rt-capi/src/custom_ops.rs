@@ -321,6 +321,25 @@ pub unsafe extern "C" fn crt_op_unregister(
     })
 }
 
+/// The names of the registered operators, sorted, one per line: `*out` receives a new
+/// NUL-terminated string (empty when there are none) the caller frees with `crt_string_free`.
+///
+/// # Safety
+/// The header's pointer contract.
+#[no_mangle]
+pub unsafe extern "C" fn crt_op_registered(
+    out: *mut *mut c_char,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    guard(err, || {
+        // SAFETY: P2 for `out`.
+        let out = unsafe { Out::handle(out, "out") }?;
+        let text = std::ffi::CString::new(ops::registered().join("\n")).unwrap_or_default();
+        out.write(text.into_raw());
+        Ok(())
+    })
+}
+
 /// Calls the operator `name` on `n_inputs` tensors; `*out` receives the result (checked
 /// against the rule's spec). An unknown name gives `CRT_STATUS_INVALID_ARGUMENT` with the
 /// registered names in the message; a failing callback, its status.

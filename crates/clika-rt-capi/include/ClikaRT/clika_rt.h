@@ -21,6 +21,7 @@
 #define CLIKA_RT_HPP
 
 #include <ClikaRT/clika_rt_c.h>
+#include <algorithm>
 
 #include <cstddef>
 #include <cstdint>
@@ -1188,6 +1189,21 @@ inline void register_op(const std::string& name, Rule rule, Kernel kernel) {
                                &detail_op::drop, err);
     });
     static_cast<void>(op.release());  // registered: the runtime owns it now
+}
+
+/// The names of the registered operators, sorted.
+inline std::vector<std::string> registered() {
+    char* raw = nullptr;
+    detail::call([&](crt_error** err) { return crt_op_registered(&raw, err); });
+    const std::unique_ptr<char, detail::StringFree> text(raw);
+    std::vector<std::string> names;
+    std::string all(text.get());
+    for (std::size_t start = 0; !all.empty() && start <= all.size();) {
+        const std::size_t end = std::min(all.find('\n', start), all.size());
+        names.push_back(all.substr(start, end - start));
+        start = end + 1;
+    }
+    return names;
 }
 
 /// Unregisters `name`; returns whether it was registered.

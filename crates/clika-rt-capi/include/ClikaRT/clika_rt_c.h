@@ -1030,6 +1030,16 @@ crt_status crt_op_unregister(const char *name,
                              struct crt_error **err);
 
 /**
+ * The names of the registered operators, sorted, one per line: `*out` receives a new
+ * NUL-terminated string (empty when there are none) the caller frees with `crt_string_free`.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_op_registered(char **out,
+                             struct crt_error **err);
+
+/**
  * Calls the operator `name` on `n_inputs` tensors; `*out` receives the result (checked
  * against the rule's spec). An unknown name gives `CRT_STATUS_INVALID_ARGUMENT` with the
  * registered names in the message; a failing callback, its status.
