@@ -154,6 +154,9 @@ pub(crate) fn check_devices(op: &'static str, a: &Tensor, b: &Tensor) -> Result<
 
 /// `op(a, b)` into a fresh tensor.
 pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    if !a.device().is_cpu() || !b.device().is_cpu() {
+        return crate::backend::kernels::binary(op, a, b);
+    }
     check_devices(op.name(), a, b)?;
     let (cd, od) = op.dtypes(a.dtype(), b.dtype())?;
     let shape = broadcast_shapes(a.shape(), b.shape())?;
@@ -174,6 +177,9 @@ pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 /// `op(a, b)`, writing into `a`'s memory when `a` is the only reference to runtime-owned or
 /// adopted memory of the result's shape and dtype (buffer reuse); otherwise like [`binary`].
 pub fn binary_owned(op: BinaryOp, a: Tensor, b: &Tensor) -> Result<Tensor> {
+    if !a.device().is_cpu() || !b.device().is_cpu() {
+        return binary(op, &a, b);
+    }
     check_devices(op.name(), &a, b)?;
     let (cd, od) = op.dtypes(a.dtype(), b.dtype())?;
     let shape = broadcast_shapes(a.shape(), b.shape())?;

@@ -12,6 +12,9 @@ use crate::{DType, Error, Result, Tensor};
 /// dimensions broadcast. Floats compute in their own precision (`Float16`/`BFloat16` and
 /// integers in `Float32`, integers converted back).
 pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    if !a.device().is_cpu() || !b.device().is_cpu() {
+        return crate::backend::kernels::matmul(a, b);
+    }
     check_devices("matmul", a, b)?;
     if a.ndim() == 0 || b.ndim() == 0 {
         return Err(Error::ShapeMismatch {
