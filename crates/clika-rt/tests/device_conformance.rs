@@ -186,6 +186,27 @@ device_test!(
     }
 );
 
+device_test!(scalar_operands_match_cpu, |device| {
+    use clika_rt::ops::{binary_scalar, scalar_binary, BinaryOp, Scalar};
+    let a = values(&[5, 3]);
+    let d = a.to(device).unwrap();
+    for op in [
+        BinaryOp::Add,
+        BinaryOp::Mul,
+        BinaryOp::Sub,
+        BinaryOp::Div,
+        BinaryOp::Gt,
+    ] {
+        let want = binary_scalar(op, &a, Scalar::Float(2.5)).unwrap();
+        let got = binary_scalar(op, &d, Scalar::Float(2.5)).unwrap();
+        assert_eq!(got.device(), device);
+        assert_close(&got.to(Device::cpu()).unwrap(), &want, op.name());
+        let want = scalar_binary(op, Scalar::Int(3), &a).unwrap();
+        let got = scalar_binary(op, Scalar::Int(3), &d).unwrap();
+        assert_close(&got.to(Device::cpu()).unwrap(), &want, op.name());
+    }
+});
+
 device_test!(reductions_match_cpu, |device| {
     let a = values(&[4, 6, 5]);
     let d = a.to(device).unwrap();
@@ -324,6 +345,10 @@ device_test!(
         let err = ops::add(&a.to(device).unwrap(), &a).unwrap_err();
         assert!(err.to_string().contains(".to("), "{err}");
         let err = a.to(device).unwrap().argmax().unwrap_err();
+        assert!(err.to_string().contains(".to(Device::cpu())"), "{err}");
+        // Ops without a device kernel refuse rather than touch device memory from the host.
+        let on = a.to(device).unwrap();
+        let err = ops::cat(std::slice::from_ref(&on), 0).unwrap_err();
         assert!(err.to_string().contains(".to(Device::cpu())"), "{err}");
         let f64s = Tensor::zeros(&[2], DType::Float64)
             .unwrap()

@@ -614,7 +614,8 @@ crt_status crt_tensor_is_contiguous(const struct crt_tensor *tensor,
  * Pointer to the first element (for a borrowed or adopted tensor: the caller's pointer).
  * The memory stays owned by the tensor. Writing through it is the caller's responsibility:
  * no operation may be reading those elements at the time, and read-only memory must not be
- * written.
+ * written. A tensor on a GPU has no host pointer: that fails with `CRT_STATUS_DEVICE`
+ * (move it with `crt_tensor_to` to the CPU first).
  *
  * # Safety
  * The header's pointer contract.

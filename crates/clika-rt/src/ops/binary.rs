@@ -213,7 +213,8 @@ pub fn scalar_binary(op: BinaryOp, s: Scalar, a: &Tensor) -> Result<Tensor> {
 /// A 0-d tensor holding `s` in the dtype it promotes to against `a`.
 fn scalar_tensor(a: &Tensor, s: Scalar) -> Result<Tensor> {
     let dtype = scalar_result_type(a.dtype(), s);
-    let t = Tensor::alloc(&[], dtype, a.device(), false)?;
+    // On the host: it is written below; a device op moves it over as a scalar operand.
+    let t = Tensor::alloc(&[], dtype, crate::Device::cpu(), false)?;
     crate::dispatch_dtype!(dtype, T => {
         let v: T = match s {
             Scalar::Int(i) => crate::dtype::Element::from_i64(i),

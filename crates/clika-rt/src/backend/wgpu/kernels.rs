@@ -14,6 +14,7 @@ use super::{context, Gpu};
 use crate::backend::Reduction;
 use crate::error::{Error, Result};
 use crate::layout::{normalize_dim, DimVec};
+use crate::ops::matmul::Plan;
 use crate::ops::{broadcast_shapes, result_type, BinaryOp, UnaryOp};
 use crate::{DType, Device, Tensor};
 
@@ -479,44 +480,13 @@ pub(crate) fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             format!("{dtype} results (Float32 only)"),
         ));
     }
-    if a.ndim() == 0 || b.ndim() == 0 {
-        return Err(Error::ShapeMismatch {
-            op: "matmul (operands need at least 1 dimension)",
-            expected: vec![1],
-            got: vec![0],
-        });
-    }
-    let a2 = if a.ndim() == 1 {
-        a.unsqueeze(0)?
-    } else {
-        a.clone()
-    };
-    let b2 = if b.ndim() == 1 {
-        b.unsqueeze(1)?
-    } else {
-        b.clone()
-    };
-    let (m, k) = (a2.shape()[a2.ndim() - 2], a2.shape()[a2.ndim() - 1]);
-    let (k2, n) = (b2.shape()[b2.ndim() - 2], b2.shape()[b2.ndim() - 1]);
-    if k != k2 {
-        return Err(Error::ShapeMismatch {
-            op: "matmul (inner dimensions)",
-            expected: crate::error::dims_i64(a.shape()),
-            got: crate::error::dims_i64(b.shape()),
-        });
-    }
-    let batch = broadcast_shapes(&a2.shape()[..a2.ndim() - 2], &b2.shape()[..b2.ndim() - 2])?;
-    let expand = |t: &Tensor, r: usize, c: usize| -> Result<Tensor> {
-        let mut sizes: DimVec<isize> = batch.iter().map(|&d| d as isize).collect();
-        sizes.extend([r as isize, c as isize]);
-        convert(&t.expand(&sizes)?, DType::Float32)
-    };
-    let (ae, be) = (expand(&a2, m, k)?, expand(&b2, k, n)?);
-    let mut out_shape: Vec<usize> = batch.to_vec();
-    out_shape.extend([m, n]);
+    let plan = Plan::new(a, b)?;
+    let (m, k, n) = (plan.m, plan.k, plan.n);
+    let ae = convert(&plan.expand(&plan.a, m, k)?, DType::Float32)?;
+    let be = convert(&plan.expand(&plan.b, k, n)?, DType::Float32)?;
     let gpu = context(dev)?;
-    let out = alloc(gpu, &out_shape, DType::Float32)?;
-    let nb: usize = batch.iter().product();
+    let out = alloc(gpu, &plan.out_shape(), DType::Float32)?;
+    let nb = plan.batch_count();
     if out.numel() > 0 {
         let meta = [
             u32_of("matmul", dev, m)?,
@@ -532,12 +502,5 @@ pub(crate) fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         }
         launch(gpu, "matmul", &pipe, &meta, &out, &[&ae, &be], (gx, gy, gz))?;
     }
-    let mut out = out;
-    if b.ndim() == 1 {
-        out = out.squeeze(Some(-1))?;
-    }
-    if a.ndim() == 1 {
-        out = out.squeeze(Some(if b.ndim() == 1 { -1 } else { -2 }))?;
-    }
-    Ok(out)
+    plan.squeeze(out)
 }

@@ -55,17 +55,8 @@ pub(super) fn upload(gpu: &Gpu, src: &Tensor) -> Result<Tensor> {
     let bytes = unsafe { std::slice::from_raw_parts(src.const_data_ptr(), nbytes) };
     let (dst, offset) = gpu.queue.resolve(out.storage().as_ptr() as usize)?;
     let size = words(nbytes);
-    let staging = gpu
-        .queue
-        .checked(|| {
-            gpu.queue.wdev.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("clika-rt upload"),
-                size,
-                usage: wgpu::BufferUsages::MAP_WRITE | wgpu::BufferUsages::COPY_SRC,
-                mapped_at_creation: true,
-            })
-        })
-        .map_err(|e| staging_oom(gpu, nbytes, e))?;
+    let usage = wgpu::BufferUsages::MAP_WRITE | wgpu::BufferUsages::COPY_SRC;
+    let staging = staging(gpu, "clika-rt upload", size, usage, true)?;
     {
         let mut view = staging
             .get_mapped_range_mut(..)
@@ -94,17 +85,8 @@ pub(super) fn download(gpu: &Gpu, src: &Tensor) -> Result<Tensor> {
     let end = words((hi + 1) * itemsize);
     let (buffer, base) = gpu.queue.resolve(src.storage().as_ptr() as usize)?;
     let size = end - first;
-    let read = gpu
-        .queue
-        .checked(|| {
-            gpu.queue.wdev.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("clika-rt read-back"),
-                size,
-                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            })
-        })
-        .map_err(|e| staging_oom(gpu, size as usize, e))?;
+    let usage = wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST;
+    let read = staging(gpu, "clika-rt read-back", size, usage, false)?;
     gpu.queue.record(None, |enc| {
         enc.copy_buffer_to_buffer(&buffer, base + first, &read, 0, size);
     });
@@ -143,16 +125,32 @@ fn internal(message: String) -> Error {
     Error::Internal { message }
 }
 
-/// A staging buffer could not be created: report it as out of device memory.
-fn staging_oom(gpu: &Gpu, nbytes: usize, why: String) -> Error {
-    log::debug!("clika-rt: staging buffer of {nbytes} bytes failed: {why}");
-    let s = gpu.pool.stats();
-    Error::OutOfMemory {
-        device: gpu.queue.device,
-        requested: nbytes,
-        limit: s.limit_bytes,
-        active: s.active_bytes,
-        cached: s.cached_bytes,
-        largest_free: s.largest_free_block,
-    }
+/// A mappable staging buffer; failure to create one is reported as out of device memory.
+fn staging(
+    gpu: &Gpu,
+    label: &str,
+    size: u64,
+    usage: wgpu::BufferUsages,
+    mapped_at_creation: bool,
+) -> Result<wgpu::Buffer> {
+    let made = gpu.queue.checked(|| {
+        gpu.queue.wdev.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size,
+            usage,
+            mapped_at_creation,
+        })
+    });
+    made.map_err(|why| {
+        log::debug!("clika-rt: {label} buffer of {size} bytes failed: {why}");
+        let s = gpu.pool.stats();
+        Error::OutOfMemory {
+            device: gpu.queue.device,
+            requested: size as usize,
+            limit: s.limit_bytes,
+            active: s.active_bytes,
+            cached: s.cached_bytes,
+            largest_free: s.largest_free_block,
+        }
+    })
 }
