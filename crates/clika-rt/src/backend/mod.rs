@@ -121,6 +121,11 @@ pub(crate) enum Reduction {
 }
 
 impl Reduction {
+    /// The op's name, for errors.
+    #[cfg_attr(
+        not(all(feature = "gpu", not(miri))),
+        expect(dead_code, reason = "only GPU kernels name their reduction")
+    )]
     pub(crate) fn name(self) -> &'static str {
         match self {
             Reduction::Sum => "sum",

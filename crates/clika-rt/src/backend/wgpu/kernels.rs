@@ -207,13 +207,18 @@ fn map(
         return Ok(out);
     }
     let meta = map_meta(op, shape, inputs)?;
+    // Every input contiguous in the output's shape (no broadcast, no strides): a flat kernel.
+    let flat = inputs
+        .iter()
+        .all(|t| t.is_contiguous() && t.shape() == shape);
+    let key = if flat { key + "/flat" } else { key };
     let pipe = pipeline(gpu, &key, || {
         let mut loads = shaders::prelude(inputs.len());
         for (k, t) in inputs.iter().enumerate() {
             loads += &shaders::load_fn(k, t.dtype(), ct_in);
         }
         loads += &shaders::store_fn(od, ct_out);
-        shaders::map_kernel(&loads, inputs.len(), od, expr)
+        shaders::map_kernel(&loads, inputs.len(), od, expr, flat)
     })?;
     let words = numel.div_ceil(4 / od.size());
     let (x, y) = grid(words.div_ceil(256))?;

@@ -133,15 +133,22 @@ pub(super) fn store_fn(d: DType, ct: Ct) -> String {
 
 /// An elementwise kernel over `n_in` strided inputs: `meta = [numel, ndim, shape..,
 /// (offset, strides..) per input]`; each invocation writes one output word (`4 / size`
-/// elements of the contiguous output). `expr` combines `x0`, `x1`… into the result.
-pub(super) fn map_kernel(loads: &str, n_in: usize, out: DType, expr: &str) -> String {
+/// elements of the contiguous output). `expr` combines `x0`, `x1`… into the result. When
+/// `flat`, every input is contiguous in the output's shape, and element `e` is at
+/// `offset + e` (no index arithmetic: several times faster on lavapipe).
+pub(super) fn map_kernel(loads: &str, n_in: usize, out: DType, expr: &str, flat: bool) -> String {
     let per_word = 4 / out.size();
     let bits = out.size() * 8;
     let mut operands = String::new();
     for k in 0..n_in {
         operands += &format!(
             "            let base{k} = 2u + nd + {k}u * (nd + 1u);\n\
-             \x20           let x{k} = load{k}(info[base{k}] + index_offset(e, nd, 2u, base{k} + 1u));\n"
+             \x20           let x{k} = load{k}(info[base{k}] + {});\n",
+            if flat {
+                "e".to_string()
+            } else {
+                format!("index_offset(e, nd, 2u, base{k} + 1u)")
+            }
         );
     }
     format!(
