@@ -242,6 +242,30 @@ device_test!(reductions_match_cpu, |device| {
         &a.transpose(0, 2).unwrap().min_dims(&[0], false).unwrap(),
         "strided min",
     );
+    // Long enough for the two-pass all-reduce (partials of 16384), strided, odd length.
+    let long = values(&[300_001]);
+    let dl = long.to(device).unwrap();
+    for (got, want, what) in [
+        (dl.sum(), long.sum(), "long sum"),
+        (dl.mean(), long.mean(), "long mean"),
+        (dl.max(), long.max(), "long max"),
+        (
+            dl.narrow(0, 1, 200_000).unwrap().min(),
+            long.narrow(0, 1, 200_000).unwrap().min(),
+            "long min",
+        ),
+    ] {
+        let (got, want) = (
+            host(got.unwrap()).item::<f64>().unwrap(),
+            want.unwrap().item::<f64>().unwrap(),
+        );
+        assert!(
+            (got - want).abs() <= 1e-3 * want.abs().max(1.0),
+            "{what}: {got} vs {want}"
+        );
+    }
+    let kept = host(d.sum_dims(&[0, 1, 2], true).unwrap());
+    assert_eq!(kept.shape(), &[1, 1, 1]);
     let i = Tensor::arange(-5.0, 7.0, 1.0, DType::Int32).unwrap();
     assert_close(
         &host(i.to(device).unwrap().max().unwrap()),
