@@ -48,11 +48,12 @@ clippy:
 doc:
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
 
-## miri: the core's unsafe paths under Miri (needs nightly with the miri component)
+## miri: the core's unsafe paths under Miri (needs nightly with the miri component). The core
+## is built without default features, so the wgpu GPU backend is never compiled under Miri.
 miri:
 	@if cargo +nightly miri --version >/dev/null 2>&1; then \
 		PROPTEST_CASES=8 MIRIFLAGS="-Zmiri-strict-provenance -Zmiri-disable-isolation" \
-		cargo +nightly miri test -p clika-rt --lib --tests; \
+		cargo +nightly miri test -p clika-rt --no-default-features --lib --tests; \
 	else echo "miri: skipped (nightly Rust with the miri component is not installed)"; fi
 
 ## bench: criterion benchmarks, then bench/compare.py (numpy / PyTorch / clika_runtime on the

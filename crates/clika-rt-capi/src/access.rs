@@ -149,7 +149,8 @@ pub unsafe extern "C" fn crt_tensor_is_contiguous(
 /// Pointer to the first element (for a borrowed or adopted tensor: the caller's pointer).
 /// The memory stays owned by the tensor. Writing through it is the caller's responsibility:
 /// no operation may be reading those elements at the time, and read-only memory must not be
-/// written.
+/// written. A tensor on a GPU has no host pointer: that fails with `CRT_STATUS_DEVICE`
+/// (move it with `crt_tensor_to` to the CPU first).
 ///
 /// # Safety
 /// The header's pointer contract.
@@ -160,7 +161,19 @@ pub unsafe extern "C" fn crt_tensor_data_ptr(
     err: *mut *mut crt_error,
 ) -> crt_status {
     // SAFETY: forwarded contract.
-    unsafe { get(tensor, out, err, |t| Ok(t.tensor.data_ptr().cast())) }
+    unsafe {
+        get(tensor, out, err, |t| {
+            if !t.tensor.device().is_cpu() {
+                return Err(clika_rt::Error::UnsupportedOnDevice {
+                    op: "data_ptr".to_string(),
+                    device: t.tensor.device(),
+                    what: "host pointers (device memory has none)".to_string(),
+                }
+                .into());
+            }
+            Ok(t.tensor.data_ptr().cast())
+        })
+    }
 }
 
 /// The single element of a one-element tensor, converted to `dtype` with the runtime's cast
@@ -207,7 +220,8 @@ pub unsafe extern "C" fn crt_tensor_copy_to(
     guard(err, || {
         // SAFETY: P1 for `tensor`.
         let t = unsafe { arg(tensor, "tensor") }?;
-        let c = t.tensor.contiguous()?;
+        // A device tensor is read back first (synchronising its queue).
+        let c = t.tensor.to(clika_rt::Device::cpu())?.contiguous()?;
         let len = c.numel() * c.dtype().size();
         if len > 0 && dst.is_null() {
             return Err(CapiError::NullArgument("dst"));

@@ -23,6 +23,7 @@ pub fn guard(err: *mut *mut crt_error, f: impl FnOnce() -> Result<(), CapiError>
         Ok(r) => r,
         Err(payload) => Err(CapiError::Panic(panic_message(payload))),
     };
+    let _ = catch_unwind(crate::device::report_fallback);
     let (status, object) = match result {
         Ok(()) => (CRT_STATUS_OK, ptr::null_mut()),
         Err(e) => {

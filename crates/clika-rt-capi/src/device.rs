@@ -1,5 +1,7 @@
 //! Device memory: the pool's statistics, giving its idle reserve back, the memory limit.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::boundary::guard;
 use crate::error::{crt_error, crt_status};
 use crate::ffi::Out;
@@ -77,4 +79,24 @@ pub unsafe extern "C" fn crt_device_reset_peak_stats(
         clika_rt::device::reset_peak_stats(device.to_core()?);
         Ok(())
     })
+}
+
+/// Whether the automatic-placement fallback warning goes to stderr.
+static FALLBACK_WARNINGS: AtomicBool = AtomicBool::new(true);
+
+/// Prints the automatic-placement fallback warning once, unless silenced. Runs after every
+/// export, since any call that takes a device may have resolved `CRT_DEVICE_AUTO`.
+pub(crate) fn report_fallback() {
+    if let Some(warning) = clika_rt::backend::take_fallback_warning() {
+        if FALLBACK_WARNINGS.load(Ordering::Relaxed) {
+            eprintln!("{warning}");
+        }
+    }
+}
+
+/// Whether the one-time warning printed when automatic placement (`CRT_DEVICE_AUTO`) falls
+/// back to the CPU goes to stderr: non-zero (the default) prints it, zero silences it.
+#[no_mangle]
+pub extern "C" fn crt_device_set_fallback_warnings(enabled: i32) {
+    FALLBACK_WARNINGS.store(enabled != 0, Ordering::Relaxed);
 }

@@ -44,8 +44,12 @@ pub type crt_device_kind = u32;
 
 /// The host.
 pub const CRT_DEVICE_CPU: crt_device_kind = 0;
-/// A GPU (not available in this build yet: operations on it fail with `CRT_STATUS_DEVICE`).
+/// A GPU (wgpu over Vulkan). Without a Vulkan driver, operations on it fail with
+/// `CRT_STATUS_DEVICE`.
 pub const CRT_DEVICE_GPU: crt_device_kind = 1;
+/// Automatic placement: the best available accelerator, else the CPU (with one warning on
+/// stderr, see `crt_device_set_fallback_warnings`). No tensor ever reports this kind.
+pub const CRT_DEVICE_AUTO: crt_device_kind = 2;
 
 /// A device: kind and ordinal. `{CRT_DEVICE_CPU, 0}` (all zero) is the host.
 #[repr(C)]
@@ -144,12 +148,13 @@ impl crt_device {
         let kind = match self.kind {
             CRT_DEVICE_CPU => DeviceKind::Cpu,
             CRT_DEVICE_GPU => DeviceKind::Gpu,
+            CRT_DEVICE_AUTO => DeviceKind::Auto,
             other => {
                 let text = format!("device kind {other}, ordinal {}", self.ordinal);
                 return Err(Error::ParseDevice { text }.into());
             }
         };
-        if kind == DeviceKind::Cpu && self.ordinal != 0 {
+        if kind != DeviceKind::Gpu && self.ordinal != 0 {
             let text = format!("cpu:{}", self.ordinal);
             return Err(Error::ParseDevice { text }.into());
         }
@@ -228,5 +233,6 @@ mod tests {
         assert!(dtype(10).is_err());
         assert_eq!(CRT_DEVICE_CPU, DeviceKind::Cpu as u32);
         assert_eq!(CRT_DEVICE_GPU, DeviceKind::Gpu as u32);
+        assert_eq!(CRT_DEVICE_AUTO, DeviceKind::Auto as u32);
     }
 }

@@ -1,13 +1,14 @@
 //! `clika_runtime.Device`: where a tensor's memory lives.
 
-use clika_rt::Device;
+use clika_rt::{Device, DeviceKind};
 use pyo3::basic::CompareOp;
+use pyo3::exceptions::PyRuntimeWarning;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
 use crate::error::IntoPyResult;
 
-/// A device (`cpu`, `gpu:N`). Compares equal to its name (`t.device == "cpu"`).
+/// A device (`cpu`, `gpu:N`, `auto`). Compares equal to its name (`t.device == "cpu"`).
 #[pyclass(name = "Device", module = "clika_runtime", frozen)]
 #[derive(Debug, Clone, Copy)]
 pub struct PyDevice(pub Device);
@@ -19,13 +20,13 @@ impl PyDevice {
         Ok(PyDevice(name.parse::<Device>().py()?))
     }
 
-    /// `"cpu"` or `"gpu"`.
+    /// `"cpu"`, `"gpu"` or `"auto"`.
     #[getter]
     fn r#type(&self) -> &'static str {
-        if self.0.is_cpu() {
-            "cpu"
-        } else {
-            "gpu"
+        match self.0.kind() {
+            DeviceKind::Cpu => "cpu",
+            DeviceKind::Gpu => "gpu",
+            _ => "auto",
         }
     }
 
@@ -36,10 +37,10 @@ impl PyDevice {
     }
 
     fn __str__(&self) -> String {
-        if self.0.is_cpu() {
-            "cpu".to_string()
-        } else {
-            format!("gpu:{}", self.0.ordinal())
+        match self.0.kind() {
+            DeviceKind::Cpu => "cpu".to_string(),
+            DeviceKind::Gpu => format!("gpu:{}", self.0.ordinal()),
+            _ => "auto".to_string(),
         }
     }
 
@@ -57,7 +58,19 @@ impl PyDevice {
     }
 }
 
-/// Reads a device argument: a `Device` or a name (`"cpu"`, `"gpu:0"`, `"cuda:0"`).
+/// Shows the automatic-placement fallback warning (once per process) with
+/// `warnings.warn`, after any call that may have resolved `"auto"`.
+pub fn warn_fallback(py: Python<'_>) -> PyResult<()> {
+    match clika_rt::backend::take_fallback_warning() {
+        Some(msg) => {
+            let msg = std::ffi::CString::new(msg).unwrap_or_default();
+            PyErr::warn(py, &py.get_type::<PyRuntimeWarning>(), &msg, 1)
+        }
+        None => Ok(()),
+    }
+}
+
+/// Reads a device argument: a `Device` or a name (`"cpu"`, `"gpu:0"`, `"cuda:0"`, `"auto"`).
 pub fn resolve(obj: &Bound<'_, PyAny>) -> PyResult<Device> {
     if let Ok(d) = obj.cast::<PyDevice>() {
         return Ok(d.get().0);

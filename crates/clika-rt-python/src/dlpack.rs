@@ -57,6 +57,7 @@ pub fn device_of(device: Device) -> (i32, i32) {
     let kind = match device.kind() {
         DeviceKind::Cpu => DLDeviceType::CPU,
         DeviceKind::Gpu => DLDeviceType::VULKAN,
+        _ => DLDeviceType::CPU,
     };
     (kind.0 as i32, device.ordinal() as i32)
 }
@@ -195,6 +196,13 @@ fn capsule<'py>(
 
 /// `t.__dlpack__(…)`.
 pub fn export<'py>(py: Python<'py>, t: &Tensor, req: Request) -> PyResult<Bound<'py, PyAny>> {
+    if !t.device().is_cpu() {
+        return Err(PyBufferError::new_err(format!(
+            "__dlpack__: the tensor is on {}, whose memory this build does not export; move it \
+             first: t.to('cpu').numpy() or np.from_dlpack(t.to('cpu'))",
+            t.device()
+        )));
+    }
     if req.stream_given {
         return Err(PyBufferError::new_err(
             "__dlpack__: CPU tensors take stream=None",

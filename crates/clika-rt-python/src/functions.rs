@@ -18,11 +18,19 @@ const DEFAULT: DType = DType::Float32;
 
 /// Creates on the CPU, then moves to `device` (a no-op for the CPU).
 fn placed(t: clika_rt::Result<Tensor>, device: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
+    let py = t_py(device);
     let device = device::resolve_opt(device)?;
     device.ensure_available().py()?;
-    Ok(PyTensor {
-        inner: t.py()?.to(device).py()?,
-    })
+    let inner = t.py()?.to(device);
+    if let Some(py) = py {
+        device::warn_fallback(py)?;
+    }
+    Ok(PyTensor { inner: inner.py()? })
+}
+
+/// The interpreter token from an argument, when there is one.
+fn t_py<'py>(device: Option<&Bound<'py, PyAny>>) -> Option<Python<'py>> {
+    device.map(|d| d.py())
 }
 
 /// `crt.zeros(2, 3)` or `crt.zeros((2, 3))`.
@@ -165,7 +173,7 @@ pub fn from_dlpack(obj: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
 #[pyfunction]
 #[pyo3(signature = (device=None))]
 pub fn memory_stats(device: Option<&Bound<'_, PyAny>>) -> PyResult<PyMemoryStats> {
-    let d: Device = device::resolve_opt(device)?;
+    let d: Device = device::resolve_opt(device)?.resolve();
     d.ensure_available().py()?;
     Ok(PyMemoryStats::new(d, pool::memory_stats(d)))
 }
@@ -175,7 +183,7 @@ pub fn memory_stats(device: Option<&Bound<'_, PyAny>>) -> PyResult<PyMemoryStats
 #[pyo3(signature = (device=None))]
 pub fn release_cached_memory(py: Python<'_>, device: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
     let d = device::resolve_opt(device)?;
-    py.detach(|| pool::release_cached_memory(d)).py()
+    py.detach(|| pool::release_cached_memory(d.resolve())).py()
 }
 
 /// Caps how many bytes the pool may reserve (`None` removes the cap).
@@ -185,7 +193,7 @@ pub fn set_memory_limit(
     limit_bytes: Option<usize>,
     device: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<()> {
-    pool::set_memory_limit(device::resolve_opt(device)?, limit_bytes).py()
+    pool::set_memory_limit(device::resolve_opt(device)?.resolve(), limit_bytes).py()
 }
 
 /// Resets `peak_active_bytes` to the current `active_bytes`.

@@ -588,7 +588,9 @@ impl PyTensor {
         }
         let mut out = self.inner.clone();
         if let Some(d) = want_device {
-            out = out.to(d).py()?;
+            let moved = py.detach(|| out.to(d));
+            device::warn_fallback(py)?;
+            out = moved.py()?;
         }
         if let Some(d) = want_dtype {
             out = compute(py, &out, |t| t.to_dtype(d))?;

@@ -17,8 +17,11 @@ pub use crate::memory::{
 pub enum DeviceKind {
     /// Host memory and host threads.
     Cpu = 0,
-    /// A portable GPU (Vulkan/Metal/DX12). Not available in this build yet.
+    /// A portable GPU through wgpu (Vulkan; Mesa's lavapipe where there is no GPU).
     Gpu = 1,
+    /// Automatic placement: resolves to the best available accelerator, else the CPU, when
+    /// a tensor is created or moved. No tensor ever lives on `Auto`.
+    Auto = 2,
 }
 
 /// A device: where a tensor's memory lives and where its ops run.
@@ -45,6 +48,24 @@ impl Device {
         }
     }
 
+    /// Automatic placement: the best available accelerator, else the CPU (see
+    /// [`Device::resolve`]).
+    pub const fn auto() -> Device {
+        Device {
+            kind: DeviceKind::Auto,
+            ordinal: 0,
+        }
+    }
+
+    /// The concrete device: `Auto` becomes GPU 0 when it is available, else the CPU (after
+    /// releasing the GPU's cache and one warning); any other device is itself.
+    pub fn resolve(self) -> Device {
+        match self.kind {
+            DeviceKind::Auto => crate::backend::auto_device(),
+            _ => self,
+        }
+    }
+
     /// Builds a device from its parts.
     pub const fn new(kind: DeviceKind, ordinal: u32) -> Device {
         Device { kind, ordinal }
@@ -65,14 +86,12 @@ impl Device {
         matches!(self.kind, DeviceKind::Cpu)
     }
 
-    /// Fails unless the device is available in this build and on this machine.
+    /// Fails unless the device is available in this build and on this machine (for a GPU,
+    /// this starts its backend on first use). `Auto` is always available.
     pub fn ensure_available(self) -> Result<()> {
         match self.kind {
-            DeviceKind::Cpu => Ok(()),
-            DeviceKind::Gpu => Err(Error::DeviceUnavailable {
-                device: self,
-                reason: "this build has no GPU backend yet; use Device::cpu()".to_string(),
-            }),
+            DeviceKind::Cpu | DeviceKind::Auto => Ok(()),
+            DeviceKind::Gpu => crate::backend::ensure_available(self),
         }
     }
 }
@@ -88,6 +107,7 @@ impl fmt::Display for Device {
         match self.kind {
             DeviceKind::Cpu => f.write_str("CPU"),
             DeviceKind::Gpu => write!(f, "GPU:{}", self.ordinal),
+            DeviceKind::Auto => f.write_str("auto"),
         }
     }
 }
@@ -95,7 +115,7 @@ impl fmt::Display for Device {
 impl FromStr for Device {
     type Err = Error;
 
-    /// Parses `"cpu"`, `"gpu"`, `"gpu:1"`; `"cuda:N"` and `"vulkan:N"` name the same GPU
+    /// Parses `"cpu"`, `"gpu"`, `"gpu:1"`, `"auto"`; `"cuda:N"` and `"vulkan:N"` name the same GPU
     /// devices (case-insensitive).
     fn from_str(s: &str) -> Result<Self> {
         let bad = || Error::ParseDevice {
@@ -108,6 +128,7 @@ impl FromStr for Device {
         };
         match name {
             "cpu" if ordinal == 0 => Ok(Device::cpu()),
+            "auto" if ordinal == 0 && !lower.contains(':') => Ok(Device::auto()),
             "gpu" | "cuda" | "vulkan" => Ok(Device::gpu(ordinal)),
             _ => Err(bad()),
         }
@@ -126,6 +147,8 @@ mod tests {
         assert_eq!("vulkan:2".parse::<Device>().unwrap(), Device::gpu(2));
         assert_eq!("gpu".parse::<Device>().unwrap(), Device::gpu(0));
         assert!("tpu:0".parse::<Device>().is_err());
+        assert_eq!("auto".parse::<Device>().unwrap(), Device::auto());
+        assert!("auto:0".parse::<Device>().is_err());
         assert!("cpu:1".parse::<Device>().is_err());
         assert!("gpu:x".parse::<Device>().is_err());
         assert_eq!(Device::cpu().to_string(), "CPU");

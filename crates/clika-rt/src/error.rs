@@ -325,6 +325,16 @@ pub enum Error {
         /// The mismatching device.
         got: Device,
     },
+    /// An op the device's backend does not implement (for these dtypes or arguments).
+    #[error("{op} is not implemented on {device} for {what}; move the inputs with .to(Device::cpu()) (Python: t.to('cpu')) and run it there")]
+    UnsupportedOnDevice {
+        /// The operation.
+        op: String,
+        /// The device.
+        device: Device,
+        /// What is missing (dtypes, arguments).
+        what: String,
+    },
     /// The device allocator could not satisfy a request, even after releasing its cache.
     #[error("out of memory on {device}: tried to allocate {requested} bytes; limit {}, {active} bytes active, {cached} bytes cached, largest free block {largest_free} bytes. Free tensors, call release_cached_memory(), or raise the limit", limit.map_or_else(|| "none".to_string(), |l| format!("{l} bytes")))]
     OutOfMemory {
@@ -386,7 +396,9 @@ impl Error {
             | E::ParseDevice { .. }
             | E::OutOfRange { .. } => ErrorKind::InvalidArgument,
             E::ReadOnly { .. } | E::SharedWrite { .. } => ErrorKind::ReadOnly,
-            E::DeviceUnavailable { .. } | E::DeviceMismatch { .. } => ErrorKind::Device,
+            E::DeviceUnavailable { .. }
+            | E::DeviceMismatch { .. }
+            | E::UnsupportedOnDevice { .. } => ErrorKind::Device,
             E::OutOfMemory { .. } => ErrorKind::OutOfMemory,
             E::Internal { .. } => ErrorKind::Internal,
             E::File { .. } | E::FileFormat { .. } => ErrorKind::InvalidArgument,

@@ -246,6 +246,19 @@ impl Layout {
         true
     }
 
+    /// The same shape and strides at another offset (for a copy of the storage that starts
+    /// elsewhere). The caller checks L3 against the new storage.
+    #[cfg_attr(
+        not(all(feature = "gpu", not(miri))),
+        expect(dead_code, reason = "only the GPU backend reads back views")
+    )]
+    pub(crate) fn with_offset(&self, offset: usize) -> Layout {
+        Layout {
+            offset,
+            ..self.clone()
+        }
+    }
+
     /// Lowest and highest reachable element index (absolute, in elements); `None` when empty.
     pub fn element_range(&self) -> Option<(usize, usize)> {
         if self.numel() == 0 {

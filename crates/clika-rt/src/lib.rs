@@ -24,6 +24,7 @@
 //! # Ok::<(), clika_rt::Error>(())
 //! ```
 
+pub mod backend;
 pub mod device;
 pub mod dtype;
 pub mod error;

@@ -98,7 +98,11 @@ inline const char* dtype_name(DataType d) noexcept {
 inline std::ostream& operator<<(std::ostream& os, DataType d) { return os << dtype_name(d); }
 
 /// Device kinds (the numbers are the C ABI's CRT_DEVICE_*).
-enum class DeviceKind : std::uint32_t { CPU = CRT_DEVICE_CPU, GPU = CRT_DEVICE_GPU };
+enum class DeviceKind : std::uint32_t {
+    CPU = CRT_DEVICE_CPU,
+    GPU = CRT_DEVICE_GPU,
+    AUTO = CRT_DEVICE_AUTO,
+};
 
 /// A device: kind and ordinal.
 class Device {
@@ -110,11 +114,15 @@ public:
     static constexpr Device gpu(std::uint32_t ordinal = 0) noexcept {
         return Device(DeviceKind::GPU, ordinal);
     }
+    /// Automatic placement: the best available accelerator, else the CPU (one warning on
+    /// stderr; see device::set_fallback_warnings).
+    static constexpr Device auto_() noexcept { return Device(DeviceKind::AUTO, 0); }
     constexpr DeviceKind kind() const noexcept { return kind_; }
     constexpr std::uint32_t ordinal() const noexcept { return ordinal_; }
     constexpr bool is_cpu() const noexcept { return kind_ == DeviceKind::CPU; }
-    /// "CPU" or "GPU:N", as the runtime prints it.
+    /// "CPU", "GPU:N" or "auto", as the runtime prints it.
     std::string str() const {
+        if (kind_ == DeviceKind::AUTO) return "auto";
         return is_cpu() ? std::string("CPU") : "GPU:" + std::to_string(ordinal_);
     }
     constexpr crt_device c() const noexcept {
@@ -1048,6 +1056,12 @@ inline void set_memory_limit(Device device, std::optional<std::size_t> limit_byt
 /// Resets peak_active_bytes to the current active_bytes.
 inline void reset_peak_stats(Device device = Device::cpu()) {
     detail::call([&](crt_error** err) { return crt_device_reset_peak_stats(device.c(), err); });
+}
+
+/// Whether the one-time warning printed when Device::auto_() falls back to the CPU goes
+/// to stderr (it does by default).
+inline void set_fallback_warnings(bool enabled) noexcept {
+    crt_device_set_fallback_warnings(enabled ? 1 : 0);
 }
 
 }  // namespace device

@@ -594,9 +594,16 @@ typedef struct crt_blob_options {
 #define CRT_DEVICE_CPU 0
 
 /**
- * A GPU (not available in this build yet: operations on it fail with `CRT_STATUS_DEVICE`).
+ * A GPU (wgpu over Vulkan). Without a Vulkan driver, operations on it fail with
+ * `CRT_STATUS_DEVICE`.
  */
 #define CRT_DEVICE_GPU 1
+
+/**
+ * Automatic placement: the best available accelerator, else the CPU (with one warning on
+ * stderr, see `crt_device_set_fallback_warnings`). No tensor ever reports this kind.
+ */
+#define CRT_DEVICE_AUTO 2
 
 #ifdef __cplusplus
 extern "C" {
@@ -670,7 +677,8 @@ crt_status crt_tensor_is_contiguous(const struct crt_tensor *tensor,
  * Pointer to the first element (for a borrowed or adopted tensor: the caller's pointer).
  * The memory stays owned by the tensor. Writing through it is the caller's responsibility:
  * no operation may be reading those elements at the time, and read-only memory must not be
- * written.
+ * written. A tensor on a GPU has no host pointer: that fails with `CRT_STATUS_DEVICE`
+ * (move it with `crt_tensor_to` to the CPU first).
  *
  * # Safety
  * The header's pointer contract.
@@ -1138,6 +1146,12 @@ crt_status crt_device_set_memory_limit(struct crt_device device,
  */
 crt_status crt_device_reset_peak_stats(struct crt_device device,
                                        struct crt_error **err);
+
+/**
+ * Whether the one-time warning printed when automatic placement (`CRT_DEVICE_AUTO`) falls
+ * back to the CPU goes to stderr: non-zero (the default) prints it, zero silences it.
+ */
+void crt_device_set_fallback_warnings(int32_t enabled);
 
 /**
  * The status of `err`; `CRT_STATUS_NULL_POINTER` when `err` is NULL.

@@ -180,6 +180,21 @@ void everyday_api() {
 
 }  // namespace
 
+// Automatic placement with the GPU forced off: moves land on the CPU (one warning on
+// stderr, silenced here after the first), and an explicit GPU is a Device error. The GPU
+// itself is exercised by the Rust and Python suites; these tests also run under ASan and
+// valgrind, where a software Vulkan driver has no place.
+void auto_placement_falls_back_to_cpu() {
+    setenv("CLIKA_RT_GPU_DISABLE", "1", 1);
+    const Tensor t = Tensor::ones({3});
+    CHECK(t.to(Device::auto_()).device() == Device::cpu());
+    ClikaRT::device::set_fallback_warnings(false);
+    CHECK(t.to(Device::auto_()).device() == Device::cpu());
+    CHECK(Device::auto_().str() == "auto");
+    CHECK_THROWS(t.to(Device::gpu(0)), Status::Device);
+    std::printf("ok    Device::auto_() falls back to the CPU when the GPU fails\n");
+}
+
 int main() {
     deleter_once_after_last_copy_and_view();
     throwing_deleter_is_swallowed();
@@ -191,6 +206,7 @@ int main() {
     run_second_tu_tests();
     run_ops_tests();
     run_custom_ops_tests();
+    auto_placement_falls_back_to_cpu();
     std::printf("%d passed, %d failed\n", test::passed(), test::failed());
     return test::failed() == 0 ? 0 : 1;
 }

@@ -176,7 +176,9 @@ impl Pool {
     /// Returns block `id` (requested as `nbytes`) to the cache, or parks it behind `event`
     /// when that has not completed.
     pub(super) fn free(&self, id: NodeId, nbytes: usize, event: Option<Arc<dyn Event>>) {
-        let event = event.filter(|e| !e.is_complete());
+        let event = event
+            .or_else(|| self.raw.pending_work())
+            .filter(|e| !e.is_complete());
         let mut inner = self.lock();
         let size = inner.arena.size(id);
         inner.stats.active_bytes -= size;

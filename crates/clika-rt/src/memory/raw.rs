@@ -49,4 +49,12 @@ pub unsafe trait RawAllocator: Send + Sync + fmt::Debug {
         // (contract 1) is valid for writes, and that nothing else uses it meanwhile.
         unsafe { std::ptr::write_bytes(ptr.as_ptr(), 0, nbytes) };
     }
+
+    /// An event for work already queued that may still use this allocator's memory, or
+    /// `None` (host memory: ops run eagerly). A device allocator returns its queue's
+    /// latest work, and the pool then defers every free behind it, so a block freed while a
+    /// kernel that reads it is in flight is neither reused nor released until it completes.
+    fn pending_work(&self) -> Option<std::sync::Arc<dyn super::Event>> {
+        None
+    }
 }

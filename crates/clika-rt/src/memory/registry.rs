@@ -1,6 +1,6 @@
 //! The process-wide pool of each device. The CPU pool is created on first use, with the
-//! limit from `CLIKA_RT_CPU_MEMORY_LIMIT` if set; accelerator pools plug in here with their
-//! backends.
+//! limit from `CLIKA_RT_CPU_MEMORY_LIMIT` if set; an accelerator's pool belongs to its backend
+//! (`crate::backend`), started on first use.
 
 use std::sync::{Arc, OnceLock};
 
@@ -11,14 +11,10 @@ use crate::{Device, DeviceKind};
 
 /// The pool of `device`, or the device's unavailability error.
 pub(super) fn pool(device: Device) -> Result<&'static Arc<Pool>> {
-    device.ensure_available()?;
     match device.kind() {
         DeviceKind::Cpu => Ok(cpu_pool()),
-        // `ensure_available` refuses GPUs until a backend registers their pools.
-        DeviceKind::Gpu => Err(crate::Error::DeviceUnavailable {
-            device,
-            reason: "this build has no GPU backend yet; use Device::cpu()".to_string(),
-        }),
+        DeviceKind::Gpu => crate::backend::pool(device),
+        DeviceKind::Auto => pool(device.resolve()),
     }
 }
 

@@ -154,6 +154,9 @@ pub(crate) fn check_devices(op: &'static str, a: &Tensor, b: &Tensor) -> Result<
 
 /// `op(a, b)` into a fresh tensor.
 pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    if !a.device().is_cpu() || !b.device().is_cpu() {
+        return crate::backend::kernels::binary(op, a, b);
+    }
     check_devices(op.name(), a, b)?;
     let (cd, od) = op.dtypes(a.dtype(), b.dtype())?;
     let shape = broadcast_shapes(a.shape(), b.shape())?;
@@ -182,6 +185,9 @@ pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 /// `op(a, b)`, writing into `a`'s memory when `a` is the only reference to runtime-owned or
 /// adopted memory of the result's shape and dtype (buffer reuse); otherwise like [`binary`].
 pub fn binary_owned(op: BinaryOp, a: Tensor, b: &Tensor) -> Result<Tensor> {
+    if !a.device().is_cpu() || !b.device().is_cpu() {
+        return binary(op, &a, b);
+    }
     check_devices(op.name(), &a, b)?;
     let (cd, od) = op.dtypes(a.dtype(), b.dtype())?;
     let shape = broadcast_shapes(a.shape(), b.shape())?;
@@ -215,7 +221,8 @@ pub fn scalar_binary(op: BinaryOp, s: Scalar, a: &Tensor) -> Result<Tensor> {
 /// A 0-d tensor holding `s` in the dtype it promotes to against `a`.
 fn scalar_tensor(a: &Tensor, s: Scalar) -> Result<Tensor> {
     let dtype = scalar_result_type(a.dtype(), s);
-    let t = Tensor::alloc(&[], dtype, a.device(), false)?;
+    // On the host: it is written below; a device op moves it over as a scalar operand.
+    let t = Tensor::alloc(&[], dtype, crate::Device::cpu(), false)?;
     crate::dispatch_dtype!(dtype, T => {
         let v: T = match s {
             Scalar::Int(i) => crate::dtype::Element::from_i64(i),

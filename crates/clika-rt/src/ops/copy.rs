@@ -24,7 +24,9 @@ pub fn to_dtype(t: &Tensor, dtype: DType) -> Result<Tensor> {
 
 /// A fresh contiguous copy of `t` converted to `dtype`.
 fn convert(t: &Tensor, dtype: DType) -> Result<Tensor> {
-    t.ensure_cpu("contiguous/to_dtype")?;
+    if !t.device().is_cpu() {
+        return crate::backend::kernels::convert(t, dtype);
+    }
     let out = Tensor::alloc(t.shape(), dtype, t.device(), false)?;
     crate::dispatch_dtype!(t.dtype(), S => crate::dispatch_dtype!(dtype, D => {
         // SAFETY: `out` is fresh, exclusively held, contiguous, of `t`'s shape and dtype `D`.

@@ -12,52 +12,23 @@ use crate::{DType, Error, Result, Tensor};
 /// dimensions broadcast. Floats compute in their own precision (`Float16`/`BFloat16` and
 /// integers in `Float32`, integers converted back).
 pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    if !a.device().is_cpu() || !b.device().is_cpu() {
+        return crate::backend::kernels::matmul(a, b);
+    }
     check_devices("matmul", a, b)?;
-    if a.ndim() == 0 || b.ndim() == 0 {
-        return Err(Error::ShapeMismatch {
-            op: "matmul (operands need at least 1 dimension)",
-            expected: vec![1],
-            got: vec![0],
-        });
-    }
-    let a2 = if a.ndim() == 1 {
-        a.unsqueeze(0)?
-    } else {
-        a.clone()
-    };
-    let b2 = if b.ndim() == 1 {
-        b.unsqueeze(1)?
-    } else {
-        b.clone()
-    };
-    let (m, k) = (a2.shape()[a2.ndim() - 2], a2.shape()[a2.ndim() - 1]);
-    let (k2, n) = (b2.shape()[b2.ndim() - 2], b2.shape()[b2.ndim() - 1]);
-    if k != k2 {
-        return Err(Error::ShapeMismatch {
-            op: "matmul (inner dimensions)",
-            expected: dims_i64(a.shape()),
-            got: dims_i64(b.shape()),
-        });
-    }
-    let batch = broadcast_shapes(&a2.shape()[..a2.ndim() - 2], &b2.shape()[..b2.ndim() - 2])?;
-    let expand = |t: &Tensor, r: usize, c: usize| -> Result<Tensor> {
-        let mut sizes: DimVec<isize> = batch.iter().map(|&d| d as isize).collect();
-        sizes.extend([r as isize, c as isize]);
-        t.expand(&sizes)
-    };
+    let plan = Plan::new(a, b)?;
+    let (a2, b2, m, k, n) = (&plan.a, &plan.b, plan.m, plan.k, plan.n);
     let dtype = result_type(a.dtype(), b.dtype());
     let cd = match dtype {
         DType::Float64 => DType::Float64,
         _ => DType::Float32,
     };
     let (ae, be) = (
-        expand(&a2.to_dtype(cd)?, m, k)?,
-        expand(&b2.to_dtype(cd)?, k, n)?,
+        plan.expand(&a2.to_dtype(cd)?, m, k)?,
+        plan.expand(&b2.to_dtype(cd)?, k, n)?,
     );
-    let mut out_shape = batch.clone();
-    out_shape.extend([m, n]);
-    let out = Tensor::alloc(&out_shape, cd, a.device(), false)?;
-    let nb: usize = batch.iter().product();
+    let out = Tensor::alloc(&plan.out_shape(), cd, a.device(), false)?;
+    let nb = plan.batch_count();
     for i in 0..nb {
         let (ai, bi, oi) = (
             batch_item(&ae, i)?,
@@ -72,18 +43,99 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             _ => unsafe { gemm_into::<f64>(&ai, &bi, &oi) },
         }
     }
-    let mut out = if dtype == cd {
+    let out = if dtype == cd {
         out
     } else {
         out.to_dtype(dtype)?
     };
-    if b.ndim() == 1 {
-        out = out.squeeze(Some(-1))?;
+    plan.squeeze(out)
+}
+
+/// numpy's `matmul` shape rules, shared by every device: 1-D operands promoted to a row
+/// (left) or column (right), matrix sizes checked, batch dimensions broadcast.
+pub(crate) struct Plan {
+    /// The left operand, at least 2-D.
+    pub(crate) a: Tensor,
+    /// The right operand, at least 2-D.
+    pub(crate) b: Tensor,
+    pub(crate) m: usize,
+    pub(crate) k: usize,
+    pub(crate) n: usize,
+    batch: DimVec<usize>,
+    squeeze_a: bool,
+    squeeze_b: bool,
+}
+
+impl Plan {
+    pub(crate) fn new(a: &Tensor, b: &Tensor) -> Result<Plan> {
+        if a.ndim() == 0 || b.ndim() == 0 {
+            return Err(Error::ShapeMismatch {
+                op: "matmul (operands need at least 1 dimension)",
+                expected: vec![1],
+                got: vec![0],
+            });
+        }
+        let a2 = if a.ndim() == 1 {
+            a.unsqueeze(0)?
+        } else {
+            a.clone()
+        };
+        let b2 = if b.ndim() == 1 {
+            b.unsqueeze(1)?
+        } else {
+            b.clone()
+        };
+        let (m, k) = (a2.shape()[a2.ndim() - 2], a2.shape()[a2.ndim() - 1]);
+        let (k2, n) = (b2.shape()[b2.ndim() - 2], b2.shape()[b2.ndim() - 1]);
+        if k != k2 {
+            return Err(Error::ShapeMismatch {
+                op: "matmul (inner dimensions)",
+                expected: dims_i64(a.shape()),
+                got: dims_i64(b.shape()),
+            });
+        }
+        let batch = broadcast_shapes(&a2.shape()[..a2.ndim() - 2], &b2.shape()[..b2.ndim() - 2])?;
+        Ok(Plan {
+            a: a2,
+            b: b2,
+            m,
+            k,
+            n,
+            batch,
+            squeeze_a: a.ndim() == 1,
+            squeeze_b: b.ndim() == 1,
+        })
     }
-    if a.ndim() == 1 {
-        out = out.squeeze(Some(if b.ndim() == 1 { -1 } else { -2 }))?;
+
+    /// `t` (an `r`×`c` matrix or batch of them) broadcast over the batch dimensions.
+    pub(crate) fn expand(&self, t: &Tensor, r: usize, c: usize) -> Result<Tensor> {
+        let mut sizes: DimVec<isize> = self.batch.iter().map(|&d| d as isize).collect();
+        sizes.extend([r as isize, c as isize]);
+        t.expand(&sizes)
     }
-    Ok(out)
+
+    /// The shape of the (unsqueezed) result: batch, m, n.
+    pub(crate) fn out_shape(&self) -> DimVec<usize> {
+        let mut s = self.batch.clone();
+        s.extend([self.m, self.n]);
+        s
+    }
+
+    /// The number of matrices in the batch.
+    pub(crate) fn batch_count(&self) -> usize {
+        self.batch.iter().product()
+    }
+
+    /// Removes the dimensions added for 1-D operands.
+    pub(crate) fn squeeze(&self, mut out: Tensor) -> Result<Tensor> {
+        if self.squeeze_b {
+            out = out.squeeze(Some(-1))?;
+        }
+        if self.squeeze_a {
+            out = out.squeeze(Some(if self.squeeze_b { -1 } else { -2 }))?;
+        }
+        Ok(out)
+    }
 }
 
 /// The `i`-th matrix of a batch (row-major over the batch dimensions).

@@ -9,7 +9,7 @@ mod inplace;
 pub(crate) mod iter;
 mod join;
 mod kernel;
-mod matmul;
+pub(crate) mod matmul;
 mod methods;
 pub(crate) mod num;
 mod out;

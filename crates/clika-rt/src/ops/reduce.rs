@@ -429,7 +429,24 @@ unsafe fn reduce_outer<S: Element, D: Element>(
 }
 
 fn reduce(kind: Kind, t: &Tensor, dims: &[isize], keepdim: bool) -> Result<Tensor> {
-    t.ensure_cpu(kind.name())?;
+    if !t.device().is_cpu() {
+        use crate::backend::Reduction as R;
+        let gpu_kind = match kind {
+            Kind::Sum => R::Sum,
+            Kind::Mean => R::Mean,
+            Kind::Max => R::Max,
+            Kind::Min => R::Min,
+            _ => {
+                return Err(Error::UnsupportedOnDevice {
+                    op: kind.name().to_string(),
+                    device: t.device(),
+                    what: "any dtype yet".to_string(),
+                })
+            }
+        };
+        let od = kind.out_dtype(t.dtype());
+        return crate::backend::kernels::reduce(gpu_kind, t, Some(dims), keepdim, od);
+    }
     let plan = plan(t, dims, keepdim, kind.order_free())?;
     let od = kind.out_dtype(t.dtype());
     let out = Tensor::alloc(&plan.out_shape, od, t.device(), false)?;

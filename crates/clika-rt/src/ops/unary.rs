@@ -122,7 +122,9 @@ macro_rules! float_fn {
 
 /// `op(t)` into a fresh tensor.
 pub fn unary(op: UnaryOp, t: &Tensor) -> Result<Tensor> {
-    t.ensure_cpu(op.name())?;
+    if !t.device().is_cpu() {
+        return crate::backend::kernels::unary(op, t);
+    }
     let od = op.out_dtype(t.dtype())?;
     let src = t.to_dtype(od)?;
     let out = Tensor::alloc(t.shape(), od, t.device(), false)?;
@@ -134,6 +136,9 @@ pub fn unary(op: UnaryOp, t: &Tensor) -> Result<Tensor> {
 /// `op(t)`, writing into `t`'s memory when it is the only reference to reusable memory of
 /// the result's dtype (buffer reuse); otherwise like [`unary`].
 pub fn unary_owned(op: UnaryOp, t: Tensor) -> Result<Tensor> {
+    if !t.device().is_cpu() {
+        return unary(op, &t);
+    }
     let od = op.out_dtype(t.dtype())?;
     if od != t.dtype() || !t.may_overwrite() || !t.is_contiguous() {
         return unary(op, &t);

@@ -7,9 +7,11 @@ use crate::{Error, Result};
 
 impl Tensor {
     /// The single element, converted to `T` with the runtime's cast rules (like C++
-    /// `item<T>()`). Fails unless the tensor has exactly one element.
+    /// `item<T>()`). A device tensor is synchronised and read back. Fails unless the tensor has exactly one element.
     pub fn item<T: Element>(&self) -> Result<T> {
-        self.ensure_cpu("item")?;
+        if !self.device().is_cpu() {
+            return crate::backend::host(self)?.item();
+        }
         if self.numel() != 1 {
             return Err(Error::NotScalar {
                 numel: self.numel(),
@@ -26,7 +28,9 @@ impl Tensor {
     /// The elements in row-major order. `T` must be the tensor's dtype (convert first with
     /// [`to_dtype`](Tensor::to_dtype) otherwise).
     pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
-        self.ensure_cpu("to_vec")?;
+        if !self.device().is_cpu() {
+            return crate::backend::host(self)?.to_vec();
+        }
         if T::DTYPE != self.dtype {
             return Err(Error::DTypeMismatch {
                 expected: T::DTYPE,
@@ -41,7 +45,9 @@ impl Tensor {
 
     /// Every element converted to `f64`, row-major (for printing and tests).
     pub fn to_f64_vec(&self) -> Result<Vec<f64>> {
-        self.ensure_cpu("to_f64_vec")?;
+        if !self.device().is_cpu() {
+            return crate::backend::host(self)?.to_f64_vec();
+        }
         let mut out = Vec::with_capacity(self.numel());
         crate::dispatch_dtype!(self.dtype, S => {
             // SAFETY: every offset yielded is reachable, so in bounds by L3.

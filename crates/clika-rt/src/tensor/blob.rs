@@ -100,7 +100,15 @@ impl Tensor {
         dtype: DType,
         options: BlobOptions,
     ) -> Result<Tensor> {
-        options.device.ensure_available()?;
+        if !options.device.is_cpu() {
+            return Err(Error::UnsupportedOnDevice {
+                op: "from_blob".to_string(),
+                device: options.device,
+                what: "wrapping device memory (device tensors are runtime-owned); wrap host \
+                       memory and move it with .to(device)"
+                    .to_string(),
+            });
+        }
         let foreign = Layout::from_foreign(shape, strides, dtype)?;
         let numel = foreign.layout.numel();
         if data.is_null() && numel > 0 {

@@ -142,14 +142,23 @@ impl Tensor {
         Ok(out)
     }
 
-    /// A fresh contiguous runtime-owned tensor; zeroed when `zeroed`, otherwise holding
-    /// unspecified (initialised) bytes.
+    /// A fresh contiguous runtime-owned host tensor; zeroed when `zeroed`, otherwise holding
+    /// unspecified (initialised) bytes. Every caller writes the result through its pointer,
+    /// so a device is refused here: a CPU op path that missed its device dispatch fails with
+    /// an error instead of touching a device address from the host.
     pub(crate) fn alloc(
         shape: &[usize],
         dtype: DType,
         device: Device,
         zeroed: bool,
     ) -> Result<Tensor> {
+        if !device.is_cpu() {
+            return Err(crate::Error::UnsupportedOnDevice {
+                op: "this op".to_string(),
+                device,
+                what: "any dtype yet".to_string(),
+            });
+        }
         let layout = Layout::contiguous(shape, dtype.size())?;
         let nbytes = layout.numel() * dtype.size();
         let block = memory::allocate(device, nbytes, zeroed)?;

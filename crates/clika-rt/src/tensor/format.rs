@@ -90,7 +90,11 @@ impl fmt::Display for Tensor {
         if self.device().is_cpu() {
             write!(f, "[{}])", self.data_strings().join(", "))
         } else {
-            write!(f, "<on {}; move with .to(cpu) to print>)", self.device())
+            // A device tensor is synchronised and read back to print.
+            match crate::backend::host(self) {
+                Ok(host) => write!(f, "[{}])", host.data_strings().join(", ")),
+                Err(e) => write!(f, "<unreadable on {}: {e}>)", self.device()),
+            }
         }
     }
 }

@@ -150,30 +150,46 @@ impl Tensor {
     /// Waits until all work queued on this tensor's device has completed. Cheap when there is
     /// none (always, on the CPU, whose ops run eagerly).
     pub fn synchronize(&self) -> Result<()> {
-        self.device().ensure_available()
+        crate::backend::synchronize(self.device())
     }
 
-    /// This tensor on `device`: the same tensor when it is already there.
+    /// This tensor on `device`: the same tensor when it is already there, otherwise a copy
+    /// (non-contiguous sources are gathered; the result is contiguous).
+    ///
+    /// A host source is fully read before this returns, unless its storage is tagged
+    /// `pinned_for == device`: then the copy is queued and the source's storage is kept
+    /// alive until the copy completes. [`Device::auto()`] resolves to the accelerator and
+    /// falls back to the CPU (with one warning) when the accelerator fails, including when
+    /// it runs out of memory for this tensor.
     pub fn to(&self, device: Device) -> Result<Tensor> {
-        device.ensure_available()?;
+        if device.kind() == crate::DeviceKind::Auto {
+            let target = device.resolve();
+            return match self.to(target) {
+                Err(e @ (Error::OutOfMemory { .. } | Error::DeviceUnavailable { .. }))
+                    if !target.is_cpu() =>
+                {
+                    self.to(crate::backend::fall_back(target, &e))
+                }
+                other => other,
+            };
+        }
         if device == self.device() {
             return Ok(self.clone());
         }
-        Err(Error::DeviceUnavailable {
-            device,
-            reason: "moves between devices need the GPU backend, which this build lacks".into(),
-        })
+        device.ensure_available()?;
+        crate::backend::transfer(self, device)
     }
 
-    /// Fails unless the tensor's memory is host-readable now.
-    pub(crate) fn ensure_cpu(&self, _op: &'static str) -> Result<()> {
+    /// Fails unless the tensor's memory is host-readable now: ops without a device kernel
+    /// refuse device tensors with an error naming the CPU fallback.
+    pub(crate) fn ensure_cpu(&self, op: &'static str) -> Result<()> {
         if self.device().is_cpu() {
             Ok(())
         } else {
-            Err(Error::DeviceMismatch {
-                op: _op,
-                expected: Device::cpu(),
-                got: self.device(),
+            Err(Error::UnsupportedOnDevice {
+                op: op.to_string(),
+                device: self.device(),
+                what: "any dtype yet".to_string(),
             })
         }
     }

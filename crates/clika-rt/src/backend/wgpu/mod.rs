@@ -1,0 +1,132 @@
+//! The wgpu (Vulkan) backend: one [`Gpu`] context per `gpu:N`, created on first use.
+//!
+//! - `queue`: the command batch, submissions and completion events;
+//! - `alloc`: device memory for the pool, addressed by synthetic host addresses;
+//! - `transfer`: host ↔ device copies;
+//! - `kernels`: WGSL compute shaders behind the op entry points.
+
+mod alloc;
+pub(crate) mod kernels;
+mod queue;
+mod shaders;
+mod transfer;
+
+use std::collections::HashMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use self::alloc::DeviceAllocator;
+use self::queue::Queue;
+use super::Backend;
+use crate::error::{Error, Result};
+use crate::memory::{Event, Pool};
+use crate::{Device, Tensor};
+
+/// The hint every "no GPU" error ends with.
+const FIX: &str = "install a Vulkan driver (Debian/Ubuntu: apt-get install mesa-vulkan-drivers \
+     libvulkan1) or use Device::cpu()";
+
+/// The context of one GPU: the wgpu device and queue, its pool and compiled kernels.
+pub(crate) struct Gpu {
+    queue: Arc<Queue>,
+    pool: Arc<Pool>,
+}
+
+impl std::fmt::Debug for Gpu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gpu")
+            .field("device", &self.queue.device)
+            .finish()
+    }
+}
+
+/// The context of `device` (a GPU), starting it on first use. A failed start is remembered:
+/// later calls fail with the same reason without probing again.
+pub(crate) fn context(device: Device) -> Result<&'static Gpu> {
+    type Slot = std::result::Result<&'static Gpu, String>;
+    static GPUS: OnceLock<Mutex<HashMap<u32, Slot>>> = OnceLock::new();
+    let unavailable = |reason: String| Error::DeviceUnavailable { device, reason };
+    if let Some(reason) = super::auto::disabled_reason() {
+        return Err(unavailable(reason));
+    }
+    let mut map = GPUS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    let slot = map.entry(device.ordinal()).or_insert_with(|| {
+        // wgpu panics in a few set-up paths (no backend compiled in); never let that escape.
+        catch_unwind(AssertUnwindSafe(|| start(device)))
+            .unwrap_or_else(|_| Err("the wgpu backend panicked while starting".to_string()))
+            .map(|gpu| &*Box::leak(Box::new(gpu)))
+    });
+    slot.clone().map_err(unavailable)
+}
+
+/// Creates the instance, picks adapter `device.ordinal()` and opens a device on it.
+fn start(device: Device) -> std::result::Result<Gpu, String> {
+    let instance =
+        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+    let adapter = adapters
+        .into_iter()
+        .nth(device.ordinal() as usize)
+        .ok_or_else(|| {
+            format!(
+                "no Vulkan adapter number {} was found; {FIX}",
+                device.ordinal()
+            )
+        })?;
+    let info = adapter.get_info();
+    let mut features = wgpu::Features::empty();
+    if adapter.features().contains(wgpu::Features::SHADER_F16) {
+        features |= wgpu::Features::SHADER_F16;
+    }
+    let (wdev, wqueue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        label: Some("clika-rt"),
+        required_features: features,
+        required_limits: adapter.limits(),
+        ..Default::default()
+    }))
+    .map_err(|e| {
+        format!(
+            "the adapter {:?} refused to open a device ({e}); {FIX}",
+            info.name
+        )
+    })?;
+    // The default handler panics on any validation error; log instead (each call site
+    // that can fail checks with an error scope).
+    wdev.on_uncaptured_error(Arc::new(|e: wgpu::Error| log::error!("clika-rt GPU: {e}")));
+    log::debug!("clika-rt: {device} is {:?} ({:?})", info.name, info.backend);
+    let queue = Arc::new(Queue::new(device, wdev, wqueue, info.name));
+    let raw = Arc::new(DeviceAllocator::new(Arc::clone(&queue)));
+    Ok(Gpu {
+        pool: Pool::new(device, raw),
+        queue,
+    })
+}
+
+impl Backend for Gpu {
+    fn pool(&self) -> &Arc<Pool> {
+        &self.pool
+    }
+
+    fn upload(&self, src: &Tensor) -> Result<Tensor> {
+        transfer::upload(self, src)
+    }
+
+    fn download(&self, src: &Tensor) -> Result<Tensor> {
+        transfer::download(self, src)
+    }
+
+    fn record_event(&self) -> Arc<dyn Event> {
+        self.queue.event()
+    }
+
+    fn synchronize(&self) -> Result<()> {
+        self.queue.synchronize()
+    }
+
+    fn name(&self) -> String {
+        self.queue.adapter_name.clone()
+    }
+}

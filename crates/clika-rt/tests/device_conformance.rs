@@ -1,0 +1,384 @@
+//! One test body per behaviour, run on every available device and compared with the CPU.
+//! GPU cases print a message and skip only where no Vulkan driver exists.
+
+use clika_rt::{ops, DType, Device, Tensor};
+
+/// The devices to run on: the CPU, and GPU 0 when a driver is present.
+fn devices() -> Vec<Device> {
+    let mut out = vec![Device::cpu()];
+    match Device::gpu(0).ensure_available() {
+        Ok(()) => out.push(Device::gpu(0)),
+        Err(e) => eprintln!("skipping GPU cases: {e}"),
+    }
+    out
+}
+
+/// Runs the body (a `fn(Device)`) on every available device.
+macro_rules! device_test {
+    ($name:ident, $body:expr) => {
+        #[test]
+        fn $name() {
+            let body: fn(Device) = $body;
+            for device in devices() {
+                body(device);
+            }
+        }
+    };
+}
+
+/// The bytes of a contiguous host tensor.
+fn raw_bytes(t: &Tensor) -> Vec<u8> {
+    assert!(t.device().is_cpu() && t.is_contiguous());
+    let n = t.numel() * t.dtype().size();
+    if n == 0 {
+        return Vec::new();
+    }
+    // SAFETY: a contiguous host tensor's `n` bytes from its data pointer are in bounds.
+    unsafe { std::slice::from_raw_parts(t.const_data_ptr(), n) }.to_vec()
+}
+
+/// `n` elements of `dtype` with varied bit patterns (0/1 for bool).
+fn patterned(dtype: DType, n: usize) -> Tensor {
+    let bytes: Vec<u8> = (0..n * dtype.size())
+        .map(|i| match dtype {
+            DType::Bool => (i % 3 == 0) as u8,
+            _ => (i * 37 + 11) as u8,
+        })
+        .collect();
+    Tensor::from_bytes(&bytes, &[n], dtype).unwrap()
+}
+
+/// `t` with every NaN and infinity replaced by zero (floats only).
+fn finite(t: Tensor) -> Tensor {
+    if !t.dtype().is_float() {
+        return t;
+    }
+    let f = t.to_dtype(DType::Float64).unwrap().to_f64_vec().unwrap();
+    let f: Vec<f64> = f
+        .into_iter()
+        .map(|v| if v.is_finite() { v } else { 0.0 })
+        .collect();
+    Tensor::from_vec(f, &[t.numel()])
+        .unwrap()
+        .to_dtype(t.dtype())
+        .unwrap()
+}
+
+device_test!(round_trip_every_dtype_bit_exact, |device| {
+    for dtype in DType::ALL {
+        for n in [0usize, 1, 3, 1000] {
+            let src = patterned(dtype, n);
+            let on = src.to(device).unwrap();
+            assert_eq!(on.device(), device);
+            let back = on.to(Device::cpu()).unwrap();
+            assert_eq!(back.device(), Device::cpu());
+            assert_eq!(back.dtype(), dtype);
+            assert_eq!(back.shape(), src.shape());
+            assert_eq!(
+                raw_bytes(&back),
+                raw_bytes(&src),
+                "{dtype} x{n} via {device}"
+            );
+        }
+    }
+});
+
+device_test!(non_contiguous_sources_are_gathered, |device| {
+    for dtype in DType::ALL {
+        let src = patterned(dtype, 24).reshape(&[4, 6]).unwrap();
+        let view = src.transpose(0, 1).unwrap().narrow(0, 1, 3).unwrap();
+        let expect = view.contiguous().unwrap();
+        // Gathered on the way in…
+        let on = view.to(device).unwrap();
+        let host = on.to(Device::cpu()).unwrap().contiguous().unwrap();
+        assert_eq!(raw_bytes(&host), raw_bytes(&expect));
+        // …and on the way out, from a strided view of device memory.
+        let dev_view = src.to(device).unwrap().transpose(0, 1).unwrap();
+        let dev_view = dev_view.narrow(0, 1, 3).unwrap();
+        let back = dev_view.to(Device::cpu()).unwrap().contiguous().unwrap();
+        assert_eq!(raw_bytes(&back), raw_bytes(&expect), "{dtype} on {device}");
+    }
+});
+
+device_test!(host_reads_synchronise, |device| {
+    let t = Tensor::from_vec(vec![1.5f32, -2.0, 3.25], &[3]).unwrap();
+    let d = t.to(device).unwrap();
+    d.synchronize().unwrap();
+    assert_eq!(d.to_vec::<f32>().unwrap(), vec![1.5, -2.0, 3.25]);
+    assert_eq!(d.narrow(0, 2, 1).unwrap().item::<f32>().unwrap(), 3.25);
+    assert_eq!(d.to_f64_vec().unwrap(), vec![1.5, -2.0, 3.25]);
+    let printed = d.to_string();
+    assert!(printed.contains("data=[1.5, -2, 3.25]"), "{printed}");
+});
+
+/// `got` (on any device) equals `want` (CPU) within a float tolerance.
+fn assert_close(got: &Tensor, want: &Tensor, what: &str) {
+    assert_eq!(got.shape(), want.shape(), "{what}: shape");
+    assert_eq!(got.dtype(), want.dtype(), "{what}: dtype");
+    let (g, w) = (got.to_f64_vec().unwrap(), want.to_f64_vec().unwrap());
+    for (i, (a, b)) in g.iter().zip(&w).enumerate() {
+        let ok = (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-5 + 1e-5 * b.abs();
+        assert!(ok, "{what}: element {i}: {a} vs {b}");
+    }
+}
+
+/// A float32 tensor of `shape` with varied values in about [-2, 2].
+fn values(shape: &[usize]) -> Tensor {
+    let n: usize = shape.iter().product();
+    let v: Vec<f32> = (0..n)
+        .map(|i| ((i * 7919 % 97) as f32 - 48.0) / 24.0)
+        .collect();
+    Tensor::from_vec(v, shape).unwrap()
+}
+
+device_test!(
+    elementwise_matches_cpu_with_broadcasting_and_strides,
+    |device| {
+        use clika_rt::ops::{binary, unary, BinaryOp, UnaryOp};
+        let a = values(&[3, 4, 5]);
+        let b = ops::add(
+            &values(&[4, 1]),
+            &Tensor::full(&[], 3.0, DType::Float32).unwrap(),
+        )
+        .unwrap();
+        let at = a.transpose(0, 2).unwrap(); // [5, 4, 3], strided
+        let (da, db) = (
+            at.to(device).unwrap().transpose(0, 2).unwrap(),
+            b.to(device).unwrap(),
+        );
+        let dat = da.transpose(0, 2).unwrap();
+        for op in BinaryOp::ALL {
+            let want = binary(op, &a, &b).unwrap();
+            let got = binary(op, &da, &db).unwrap();
+            assert_eq!(got.device(), device);
+            assert_close(&got.to(Device::cpu()).unwrap(), &want, op.name());
+        }
+        for op in UnaryOp::ALL {
+            let want = unary(op, &at).unwrap();
+            match unary(op, &dat) {
+                Ok(got) => assert_close(&got.to(Device::cpu()).unwrap(), &want, op.name()),
+                Err(e) => {
+                    assert!(!device.is_cpu(), "{e}");
+                    assert!(e.to_string().contains(".to(Device::cpu())"), "{e}");
+                }
+            }
+        }
+        // Integers, scalars, and a comparison's Bool result.
+        let i = Tensor::arange(-6.0, 6.0, 1.0, DType::Int32)
+            .unwrap()
+            .reshape(&[3, 4])
+            .unwrap();
+        let di = i.to(device).unwrap();
+        assert_close(
+            &ops::mul(&di, &di).unwrap().to(Device::cpu()).unwrap(),
+            &ops::mul(&i, &i).unwrap(),
+            "int mul",
+        );
+        assert_close(
+            &di.gt(&di.transpose(0, 1).unwrap().reshape(&[3, 4]).unwrap())
+                .unwrap()
+                .to(Device::cpu())
+                .unwrap(),
+            &i.gt(&i.transpose(0, 1).unwrap().reshape(&[3, 4]).unwrap())
+                .unwrap(),
+            "int gt",
+        );
+    }
+);
+
+device_test!(scalar_operands_match_cpu, |device| {
+    use clika_rt::ops::{binary_scalar, scalar_binary, BinaryOp, Scalar};
+    let a = values(&[5, 3]);
+    let d = a.to(device).unwrap();
+    for op in [
+        BinaryOp::Add,
+        BinaryOp::Mul,
+        BinaryOp::Sub,
+        BinaryOp::Div,
+        BinaryOp::Gt,
+    ] {
+        let want = binary_scalar(op, &a, Scalar::Float(2.5)).unwrap();
+        let got = binary_scalar(op, &d, Scalar::Float(2.5)).unwrap();
+        assert_eq!(got.device(), device);
+        assert_close(&got.to(Device::cpu()).unwrap(), &want, op.name());
+        let want = scalar_binary(op, Scalar::Int(3), &a).unwrap();
+        let got = scalar_binary(op, Scalar::Int(3), &d).unwrap();
+        assert_close(&got.to(Device::cpu()).unwrap(), &want, op.name());
+    }
+});
+
+device_test!(reductions_match_cpu, |device| {
+    let a = values(&[4, 6, 5]);
+    let d = a.to(device).unwrap();
+    let host = |t: Tensor| t.to(Device::cpu()).unwrap();
+    assert_close(&host(d.sum().unwrap()), &a.sum().unwrap(), "sum");
+    assert_close(&host(d.mean().unwrap()), &a.mean().unwrap(), "mean");
+    assert_close(&host(d.max().unwrap()), &a.max().unwrap(), "max");
+    assert_close(&host(d.min().unwrap()), &a.min().unwrap(), "min");
+    for (dims, keep) in [
+        (&[1isize][..], false),
+        (&[0, 2][..], true),
+        (&[-1][..], false),
+    ] {
+        assert_close(
+            &host(d.sum_dims(dims, keep).unwrap()),
+            &a.sum_dims(dims, keep).unwrap(),
+            "sum_dims",
+        );
+        assert_close(
+            &host(d.max_dims(dims, keep).unwrap()),
+            &a.max_dims(dims, keep).unwrap(),
+            "max_dims",
+        );
+        assert_close(
+            &host(d.mean_dims(dims, keep).unwrap()),
+            &a.mean_dims(dims, keep).unwrap(),
+            "mean_dims",
+        );
+    }
+    let t = d.transpose(0, 2).unwrap();
+    assert_close(
+        &host(t.min_dims(&[0], false).unwrap()),
+        &a.transpose(0, 2).unwrap().min_dims(&[0], false).unwrap(),
+        "strided min",
+    );
+    // Long enough for the two-pass all-reduce (partials of 16384), strided, odd length.
+    let long = values(&[300_001]);
+    let dl = long.to(device).unwrap();
+    for (got, want, what) in [
+        (dl.sum(), long.sum(), "long sum"),
+        (dl.mean(), long.mean(), "long mean"),
+        (dl.max(), long.max(), "long max"),
+        (
+            dl.narrow(0, 1, 200_000).unwrap().min(),
+            long.narrow(0, 1, 200_000).unwrap().min(),
+            "long min",
+        ),
+    ] {
+        let (got, want) = (
+            host(got.unwrap()).item::<f64>().unwrap(),
+            want.unwrap().item::<f64>().unwrap(),
+        );
+        assert!(
+            (got - want).abs() <= 1e-3 * want.abs().max(1.0),
+            "{what}: {got} vs {want}"
+        );
+    }
+    let kept = host(d.sum_dims(&[0, 1, 2], true).unwrap());
+    assert_eq!(kept.shape(), &[1, 1, 1]);
+    let i = Tensor::arange(-5.0, 7.0, 1.0, DType::Int32).unwrap();
+    assert_close(
+        &host(i.to(device).unwrap().max().unwrap()),
+        &i.max().unwrap(),
+        "int max",
+    );
+});
+
+device_test!(contiguous_and_to_dtype_match_cpu, |device| {
+    for dtype in DType::ALL {
+        // Finite values: a float copy on the CPU may quiet a signalling NaN's payload.
+        let src = finite(patterned(dtype, 60)).reshape(&[3, 4, 5]).unwrap();
+        let view = src
+            .to(device)
+            .unwrap()
+            .permute(&[2, 0, 1])
+            .unwrap()
+            .narrow(0, 1, 3)
+            .unwrap();
+        let got = view.contiguous().unwrap();
+        assert!(got.is_contiguous());
+        let want = src
+            .permute(&[2, 0, 1])
+            .unwrap()
+            .narrow(0, 1, 3)
+            .unwrap()
+            .contiguous()
+            .unwrap();
+        assert_eq!(
+            raw_bytes(&got.to(Device::cpu()).unwrap()),
+            raw_bytes(&want),
+            "{dtype}"
+        );
+    }
+    let f = ops::mul(
+        &values(&[7, 3]),
+        &Tensor::full(&[], 50.0, DType::Float32).unwrap(),
+    )
+    .unwrap();
+    for to in [
+        DType::Int32,
+        DType::UInt8,
+        DType::Float16,
+        DType::Int8,
+        DType::Bool,
+        DType::BFloat16,
+    ] {
+        let want = f.to_dtype(to).unwrap();
+        let got = f.to(device).unwrap().to_dtype(to).unwrap();
+        assert_close(
+            &got.to(Device::cpu()).unwrap(),
+            &want,
+            &format!("float32 -> {to}"),
+        );
+        let back = want.to(device).unwrap().to_dtype(DType::Float32).unwrap();
+        assert_close(
+            &back.to(Device::cpu()).unwrap(),
+            &want.to_dtype(DType::Float32).unwrap(),
+            &format!("{to} -> float32"),
+        );
+    }
+});
+
+device_test!(matmul_matches_cpu, |device| {
+    for (sa, sb) in [
+        (&[5usize, 7][..], &[7usize, 3][..]),
+        (&[2, 33, 17], &[17, 20]),
+        (&[7], &[7, 4]),
+    ] {
+        let (a, b) = (values(sa), values(sb));
+        let got = a
+            .to(device)
+            .unwrap()
+            .matmul(&b.to(device).unwrap())
+            .unwrap();
+        assert_close(
+            &got.to(Device::cpu()).unwrap(),
+            &a.matmul(&b).unwrap(),
+            "matmul",
+        );
+    }
+    let a = values(&[6, 5]);
+    let at = a.to(device).unwrap().transpose(0, 1).unwrap();
+    assert_close(
+        &at.matmul(&at.transpose(0, 1).unwrap())
+            .unwrap()
+            .to(Device::cpu())
+            .unwrap(),
+        &a.transpose(0, 1).unwrap().matmul(&a).unwrap(),
+        "strided matmul",
+    );
+});
+
+device_test!(
+    mixed_devices_and_missing_kernels_give_clear_errors,
+    |device| {
+        if device.is_cpu() {
+            return;
+        }
+        let a = values(&[4]);
+        let err = ops::add(&a.to(device).unwrap(), &a).unwrap_err();
+        assert!(err.to_string().contains(".to("), "{err}");
+        let err = a.to(device).unwrap().argmax().unwrap_err();
+        assert!(err.to_string().contains(".to(Device::cpu())"), "{err}");
+        // Ops without a device kernel refuse rather than touch device memory from the host.
+        let on = a.to(device).unwrap();
+        let err = ops::cat(std::slice::from_ref(&on), 0).unwrap_err();
+        assert!(err.to_string().contains(".to(Device::cpu())"), "{err}");
+        let f64s = Tensor::zeros(&[2], DType::Float64)
+            .unwrap()
+            .to(device)
+            .unwrap();
+        let err = ops::exp(&f64s).unwrap_err();
+        assert!(err.to_string().contains(".to(Device::cpu())"), "{err}");
+    }
+);

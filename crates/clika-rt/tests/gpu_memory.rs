@@ -1,0 +1,150 @@
+//! The GPU pool and its hazards: statistics, deferred frees behind in-flight work, the
+//! pinned upload path. Each test prints a message and returns where no Vulkan driver exists.
+//! One test at a time touches the GPU pool's counters (a lock), since tests share it.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use clika_rt::device::{memory_stats, release_cached_memory};
+use clika_rt::memory::{allocate, Event, ManualEvent};
+use clika_rt::{BlobOptions, DType, Deleter, Device, Tensor};
+
+const GPU: Device = Device::gpu(0);
+
+/// The GPU, exclusively, or `None` (with a message) where there is no driver.
+fn gpu() -> Option<MutexGuard<'static, ()>> {
+    static ONE: Mutex<()> = Mutex::new(());
+    if let Err(e) = GPU.ensure_available() {
+        eprintln!("skipping: {e}");
+        return None;
+    }
+    Some(ONE.lock().unwrap_or_else(|e| e.into_inner()))
+}
+
+#[test]
+fn stats_move_as_tensors_are_created_dropped_and_released() {
+    let Some(_gpu) = gpu() else { return };
+    release_cached_memory(GPU).unwrap();
+    let before = memory_stats(GPU);
+    let t = Tensor::zeros(&[1 << 20], DType::Float32)
+        .unwrap()
+        .to(GPU)
+        .unwrap();
+    let during = memory_stats(GPU);
+    assert_eq!(during.active_bytes - before.active_bytes, 4 << 20);
+    drop(t);
+    let dropped = memory_stats(GPU);
+    assert_eq!(dropped.active_bytes, before.active_bytes);
+    // The upload may still be in flight: the block is deferred or already cached.
+    assert!(dropped.cached_bytes >= 4 << 20);
+    clika_rt::Tensor::zeros(&[1], DType::Float32)
+        .unwrap()
+        .to(GPU)
+        .unwrap()
+        .synchronize()
+        .unwrap();
+    assert!(release_cached_memory(GPU).unwrap() >= 4 << 20);
+    let released = memory_stats(GPU);
+    assert_eq!(released.deferred_bytes, 0);
+    assert!(released.cached_bytes < 4 << 20);
+}
+
+#[test]
+fn a_deferred_free_waits_for_its_event() {
+    let Some(_gpu) = gpu() else { return };
+    release_cached_memory(GPU).unwrap();
+    let event = Arc::new(ManualEvent::new());
+    let block = allocate(GPU, 3 << 20, false).unwrap();
+    let reserved = memory_stats(GPU).reserved_bytes;
+    block.free_after(Arc::clone(&event) as Arc<dyn Event>);
+    assert!(memory_stats(GPU).deferred_bytes >= 3 << 20);
+    // Neither released…
+    release_cached_memory(GPU).unwrap();
+    assert_eq!(memory_stats(GPU).reserved_bytes, reserved);
+    // …nor handed out again while the event is pending.
+    let other = allocate(GPU, 3 << 20, false).unwrap();
+    assert!(memory_stats(GPU).reserved_bytes > reserved);
+    drop(other);
+    event.complete();
+    release_cached_memory(GPU).unwrap();
+    let after = memory_stats(GPU);
+    assert_eq!(after.deferred_bytes, 0);
+    assert!(after.reserved_bytes < reserved);
+}
+
+#[test]
+fn a_tensor_dropped_while_its_work_is_queued_is_deferred() {
+    let Some(_gpu) = gpu() else { return };
+    release_cached_memory(GPU).unwrap();
+    let src = Tensor::full(&[1 << 20], 2.0, DType::Float32).unwrap();
+    let d = src.to(GPU).unwrap(); // queued, not yet submitted
+    let doubled = clika_rt::ops::add(&d, &d).unwrap(); // a kernel reading `d`, queued
+    drop(d);
+    let stats = memory_stats(GPU);
+    assert!(stats.deferred_bytes >= 4 << 20, "{stats:?}");
+    release_cached_memory(GPU).unwrap();
+    assert!(memory_stats(GPU).deferred_bytes >= 4 << 20);
+    doubled.synchronize().unwrap();
+    release_cached_memory(GPU).unwrap();
+    assert_eq!(memory_stats(GPU).deferred_bytes, 0);
+    assert_eq!(
+        doubled
+            .to(Device::cpu())
+            .unwrap()
+            .sum()
+            .unwrap()
+            .item::<f32>()
+            .unwrap(),
+        4.0 * (1 << 20) as f32
+    );
+}
+
+#[test]
+fn pinned_upload_keeps_an_adopted_source_until_the_copy_completed() {
+    let Some(_gpu) = gpu() else { return };
+    let data: Vec<f32> = (0..4096).map(|i| i as f32).collect();
+    let mut boxed = data.clone().into_boxed_slice();
+    let ptr = boxed.as_mut_ptr().cast::<u8>();
+    std::mem::forget(boxed);
+    let freed = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&freed);
+    let deleter = Deleter::new(move |p| {
+        flag.store(true, Ordering::SeqCst);
+        // SAFETY: `p` is the pointer of the boxed slice forgotten above, 4096 f32 long.
+        drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(p.cast::<f32>(), 4096)) });
+    });
+    let options = BlobOptions {
+        pinned_for: Some(GPU),
+        deleter: Some(deleter),
+        ..BlobOptions::default()
+    };
+    // SAFETY: `ptr` holds 4096 initialised f32s, owned by the deleter from now on.
+    let src =
+        unsafe { Tensor::from_blob_with(ptr, &[4096], None, DType::Float32, options) }.unwrap();
+    let on_gpu = src.to(GPU).unwrap();
+    drop(src);
+    // The copy is queued, not complete: the source must still be alive.
+    assert!(
+        !freed.load(Ordering::SeqCst),
+        "deleter ran before the copy completed"
+    );
+    on_gpu.synchronize().unwrap();
+    assert!(
+        freed.load(Ordering::SeqCst),
+        "deleter never ran after the copy completed"
+    );
+    assert_eq!(on_gpu.to_vec::<f32>().unwrap(), data);
+}
+
+#[test]
+fn an_untagged_source_is_read_before_to_returns() {
+    let Some(_gpu) = gpu() else { return };
+    let mut buf = vec![1.0f32; 64];
+    // SAFETY: `buf` outlives `view`, and is written only after `.to()` returned.
+    let view =
+        unsafe { Tensor::from_blob(buf.as_mut_ptr().cast(), &[64], DType::Float32) }.unwrap();
+    let on_gpu = view.to(GPU).unwrap();
+    drop(view);
+    buf.fill(7.0);
+    assert_eq!(on_gpu.to_vec::<f32>().unwrap(), vec![1.0f32; 64]);
+}
