@@ -201,7 +201,47 @@ def run(repeats, quick):
     rows.append(Row("t.numpy(), per call", "us", None,
                     peers(None, lambda: ts.numpy(), lambda: cs.numpy(), small_timer)))
     rows.extend(safetensors_rows(repeats, quick))
+    rows.extend(device_rows(repeats, quick))
     return rows
+
+
+def device_rows(repeats, quick):
+    """The same work on gpu:0 where a device exists (in CI and on this machine: Mesa's
+    software Vulkan driver, several times slower than the CPU kernels; reported as measured).
+    The numpy column is numpy on the CPU; ours includes waiting for the queue."""
+    try:
+        probe = crt.zeros(1).to("gpu:0")
+        probe.synchronize()
+    except crt.ClikaError as e:
+        print(f"no GPU rows: {e}")
+        return []
+    n = 1 << 20 if quick else 4 << 20
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal(n, dtype=np.float32)
+    b = rng.standard_normal(n, dtype=np.float32)
+    ca = crt.from_numpy(a)
+    ga, gb = ca.to("gpu:0"), crt.from_numpy(b).to("gpu:0")
+    ga.synchronize()
+    timer = lambda f: median_time(f, max(3, repeats // 2))  # noqa: E731
+
+    def upload():
+        ca.to("gpu:0").synchronize()
+
+    def add():
+        (ga + gb).synchronize()
+
+    def total():
+        return ga.sum().item()
+
+    label = f"{n >> 20} M float32"
+    return [
+        Row(f"upload {label} to gpu:0 (.to + synchronize)", "GB/s", a.nbytes,
+            {"numpy": None, "torch": None, "clika_runtime": timer(upload)}),
+        Row(f"a + b, {label}, on gpu:0 (numpy: CPU)", "GB/s", 3 * a.nbytes,
+            {"numpy": timer(lambda: a + b), "torch": None, "clika_runtime": timer(add)}),
+        Row(f"sum of {label} on gpu:0 (numpy: CPU)", "GB/s", a.nbytes,
+            {"numpy": timer(lambda: a.sum()), "torch": None, "clika_runtime": timer(total)}),
+    ]
 
 
 def safetensors_rows(repeats, quick):

@@ -26,7 +26,8 @@ fn check_shape(op: &'static str, out: &Tensor, shape: &[usize]) -> Result<()> {
     }
 }
 
-/// `op(a, b)` into `out`; see the [module docs](self).
+/// `op(a, b)` into `out`: `out` must have the broadcast shape; it receives the result in its
+/// own dtype; inputs may alias or overlap it (they are read first).
 pub fn binary_into(op: BinaryOp, a: &Tensor, b: &Tensor, out: &mut Tensor) -> Result<()> {
     out.ensure_exclusive(op.name())?;
     // SAFETY: `out` is the only reference to its writable storage (checked), so nothing
@@ -59,7 +60,7 @@ pub unsafe fn binary_into_shared(op: BinaryOp, a: &Tensor, b: &Tensor, out: &Ten
     Ok(())
 }
 
-/// `op(t)` into `out`; see the [module docs](self).
+/// `op(t)` into `out`, which must have `t`'s shape; as for [`binary_into`].
 pub fn unary_into(op: UnaryOp, t: &Tensor, out: &mut Tensor) -> Result<()> {
     out.ensure_exclusive(op.name())?;
     // SAFETY: as in `binary_into`.
