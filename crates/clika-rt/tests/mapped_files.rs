@@ -1,6 +1,9 @@
 //! Tensors over mapped files: `io::load_safetensors` and `Tensor::from_file`. Values for every
 //! dtype, one shared mapping that outlives the loader's list, lazy paging (RSS), read-only
 //! tensors, and hostile files (clear errors, never a panic).
+//!
+//! Not under Miri: it cannot map files (only anonymous memory).
+#![cfg(not(miri))]
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

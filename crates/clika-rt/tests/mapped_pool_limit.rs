@@ -1,5 +1,8 @@
 //! Mapped files are not pool memory: a file larger than the CPU pool's limit loads and is
 //! read while the limit stands. Its own test binary, since it sets the process-wide limit.
+//!
+//! Not under Miri: it cannot map files (only anonymous memory).
+#![cfg(not(miri))]
 
 use clika_rt::{device, io, Device, ErrorKind, Tensor};
 
