@@ -149,9 +149,11 @@ $(VENV)/.deps-stamp: requirements-dev.txt
 python: $(VENV)/.deps-stamp
 	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release -q
 
-## test-python: pytest (+ hypothesis) over the extension, then `pip install .` in a fresh venv
+## test-python: pytest (+ hypothesis) over the extension, then `pip install .` in a fresh venv.
+## The C library is installed first: the shared-registry tests build a C++ caller against it.
 test-python: python test-pip-install
-	$(PY) -m pytest -q $(PY_DIR)/tests
+	$(MAKE) --no-print-directory install PREFIX=$(CAPI_PREFIX) >/dev/null
+	CLIKA_RT_PREFIX=$(CAPI_PREFIX) $(PY) -m pytest -q $(PY_DIR)/tests
 
 # What a user does from a clone: `pip install .` into a fresh venv, then the spec's main.py.
 # Its own target dir, so alternating with `make python` does not rebuild PyO3 each time.

@@ -146,6 +146,26 @@ pub unsafe extern "C" fn crt_tensor_is_contiguous(
     unsafe { get(tensor, out, err, |t| Ok(u8::from(t.tensor.is_contiguous()))) }
 }
 
+/// 1 when the runtime may write the tensor's memory at a caller's request, 0 when it is
+/// read-only (a source marked `CRT_BLOB_READ_ONLY`, a read-only mapping, an operator's
+/// input view). A bridge that re-wraps the memory keeps the flag with this.
+///
+/// # Safety
+/// The header's pointer contract.
+#[no_mangle]
+pub unsafe extern "C" fn crt_tensor_is_writable(
+    tensor: *const crt_tensor,
+    out: *mut u8,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        get(tensor, out, err, |t| {
+            Ok(u8::from(t.tensor.storage().is_writable()))
+        })
+    }
+}
+
 /// Pointer to the first element (for a borrowed or adopted tensor: the caller's pointer).
 /// The memory stays owned by the tensor. Writing through it is the caller's responsibility:
 /// no operation may be reading those elements at the time, and read-only memory must not be

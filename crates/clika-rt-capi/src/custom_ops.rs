@@ -212,23 +212,7 @@ fn status_name(status: crt_status) -> String {
 
 /// The core's kind for a status number (an unknown number is `Internal`).
 fn kind_of(status: crt_status) -> ErrorKind {
-    use ErrorKind as K;
-    [
-        K::NullPointer,
-        K::InvalidShape,
-        K::Misaligned,
-        K::DType,
-        K::Layout,
-        K::Index,
-        K::OutOfMemory,
-        K::Device,
-        K::ReadOnly,
-        K::InvalidArgument,
-        K::Internal,
-    ]
-    .into_iter()
-    .find(|&k| k as crt_status == status)
-    .unwrap_or(K::Internal)
+    ErrorKind::from_code(status).unwrap_or(ErrorKind::Internal)
 }
 
 fn spec_to_c(s: &TensorSpec) -> crt_op_spec {

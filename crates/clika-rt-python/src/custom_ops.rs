@@ -20,7 +20,7 @@ use crate::error::{kind_of, IntoPyResult};
 use crate::numpy_import::adopt_result;
 use crate::ops::tensor_arg;
 use crate::tensor::PyTensor;
-use crate::{args, numpy_export};
+use crate::{args, native_registry, numpy_export};
 
 /// A Python rule and kernel, called with the GIL taken on whichever thread runs the call.
 struct PyOperator {
@@ -97,7 +97,9 @@ pub fn _op_register(name: &str, rule: Py<PyAny>, kernel: Py<PyAny>) -> PyResult<
         move |specs| op.rule(specs),
         move |inputs, out| for_kernel.kernel(inputs, out),
     )
-    .py()
+    .py()?;
+    // One registry per process: also callable from C++ when libclika_rt is loaded.
+    native_registry::after_register(name).py()
 }
 
 /// `_native._op_call(name, *tensors)`: runs with the GIL released (a Python kernel takes it
@@ -110,7 +112,25 @@ pub fn _op_call(py: Python<'_>, name: &str, tensors: &Bound<'_, PyTuple>) -> PyR
         .map(|t| tensor_arg(&t))
         .collect::<PyResult<Vec<Tensor>>>()?;
     let refs: Vec<&Tensor> = inputs.iter().collect();
-    let inner = py.detach(|| ops::call(name, &refs)).py()?;
+    let inner = py
+        .detach(|| match ops::call(name, &refs) {
+            // Not registered here: an operator of libclika_rt (from C or C++), if loaded.
+            Err(Error::UnknownOperator {
+                name: n,
+                registered,
+            }) => native_registry::call(name, &refs).unwrap_or_else(|| {
+                let mut all = registered;
+                all.extend(native_registry::registered());
+                all.sort();
+                all.dedup();
+                Err(Error::UnknownOperator {
+                    name: n,
+                    registered: all,
+                })
+            }),
+            other => other,
+        })
+        .py()?;
     Ok(PyTensor { inner })
 }
 
@@ -118,13 +138,30 @@ pub fn _op_call(py: Python<'_>, name: &str, tensors: &Bound<'_, PyTuple>) -> PyR
 #[pyfunction]
 pub fn _op_unregister(py: Python<'_>, name: &str) -> bool {
     // The operator's Python callables are released with the GIL (pyo3 defers otherwise).
-    py.detach(|| ops::unregister(name))
+    py.detach(|| {
+        let here = ops::unregister(name);
+        native_registry::unregister(name) || here
+    })
 }
 
-/// `_native._op_registered()`: the registered names, sorted.
+/// `_native._op_registered()`: the registered names, sorted (with libclika_rt's, if loaded).
 #[pyfunction]
-pub fn _op_registered() -> Vec<String> {
-    ops::registered()
+pub fn _op_registered(py: Python<'_>) -> Vec<String> {
+    py.detach(|| {
+        let mut all = ops::registered();
+        all.extend(native_registry::registered());
+        all.sort();
+        all.dedup();
+        all
+    })
+}
+
+/// `_native._op_link_native(path)`: shares this process's operators with libclika_rt
+/// (already loaded, or loaded from `path`); the names newly registered there.
+#[pyfunction]
+#[pyo3(signature = (path=None))]
+pub fn _op_link_native(py: Python<'_>, path: Option<String>) -> PyResult<Vec<String>> {
+    py.detach(|| native_registry::link(path.as_deref())).py()
 }
 
 /// Test hook: registers the core's Rust operators `rust.iota` (adopted output with a
@@ -172,6 +209,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_op_call, m)?)?;
     m.add_function(wrap_pyfunction!(_op_unregister, m)?)?;
     m.add_function(wrap_pyfunction!(_op_registered, m)?)?;
+    m.add_function(wrap_pyfunction!(_op_link_native, m)?)?;
     m.add_function(wrap_pyfunction!(_testing_register_rust_ops, m)?)?;
     m.add_function(wrap_pyfunction!(_testing_rust_iota_released, m)?)?;
     m.add_function(wrap_pyfunction!(_testing_call_on_rust_thread, m)?)?;

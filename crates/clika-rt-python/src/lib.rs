@@ -15,6 +15,7 @@ mod files;
 mod functions;
 mod indexing;
 mod memory_stats;
+mod native_registry;
 mod numpy_export;
 mod numpy_import;
 mod ops;

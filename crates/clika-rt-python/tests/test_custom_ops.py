@@ -24,13 +24,6 @@ def same(specs: List[Tuple[Tuple[int, ...], crt.DType]]) -> Tuple[Tuple[int, ...
     return specs[0]
 
 
-@pytest.fixture
-def registered_names():  # type: ignore[no-untyped-def]
-    names: List[str] = []
-    yield names
-    for n in names:
-        crt.ops.unregister(n)
-
 
 def test_python_kernel_output_is_adopted_and_released_once(registered_names: List[str]) -> None:
     released: List[int] = []

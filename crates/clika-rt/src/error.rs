@@ -40,6 +40,28 @@ pub enum ErrorKind {
     Internal = 11,
 }
 
+impl ErrorKind {
+    /// The kind whose discriminant (C status number) is `code`, if any.
+    pub fn from_code(code: u32) -> Option<ErrorKind> {
+        use ErrorKind as K;
+        [
+            K::NullPointer,
+            K::InvalidShape,
+            K::Misaligned,
+            K::DType,
+            K::Layout,
+            K::Index,
+            K::OutOfMemory,
+            K::Device,
+            K::ReadOnly,
+            K::InvalidArgument,
+            K::Internal,
+        ]
+        .into_iter()
+        .find(|&k| k as u32 == code)
+    }
+}
+
 /// Every way a runtime operation can fail.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]

@@ -674,6 +674,18 @@ crt_status crt_tensor_is_contiguous(const struct crt_tensor *tensor,
                                     struct crt_error **err);
 
 /**
+ * 1 when the runtime may write the tensor's memory at a caller's request, 0 when it is
+ * read-only (a source marked `CRT_BLOB_READ_ONLY`, a read-only mapping, an operator's
+ * input view). A bridge that re-wraps the memory keeps the flag with this.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_is_writable(const struct crt_tensor *tensor,
+                                  uint8_t *out,
+                                  struct crt_error **err);
+
+/**
  * Pointer to the first element (for a borrowed or adopted tensor: the caller's pointer).
  * The memory stays owned by the tensor. Writing through it is the caller's responsibility:
  * no operation may be reading those elements at the time, and read-only memory must not be

@@ -661,6 +661,12 @@ static void test_in_place_through_views(void) {
     opts.flags = CRT_BLOB_READ_ONLY;
     CHECK(crt_tensor_from_blob(ro_buf, s3, 1, NULL, CRT_DTYPE_FLOAT32, &opts, &ro, NULL) ==
           CRT_STATUS_OK);
+    {
+        uint8_t writable = 2;
+        CHECK(crt_tensor_is_writable(ro, &writable, NULL) == CRT_STATUS_OK && writable == 0);
+        CHECK(crt_tensor_is_writable(t, &writable, NULL) == CRT_STATUS_OK && writable == 1);
+        CHECK(crt_tensor_is_writable(NULL, &writable, NULL) == CRT_STATUS_NULL_POINTER);
+    }
     CHECK(crt_tensor_fill_(ro, 1.0, NULL) == CRT_STATUS_READ_ONLY);
     CHECK(crt_tensor_binary_(CRT_BINARY_ADD, ro, add, NULL) == CRT_STATUS_READ_ONLY);
     CHECK(ro_buf[0] == 1.0F && ro_buf[2] == 3.0F);

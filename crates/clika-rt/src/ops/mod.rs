@@ -35,7 +35,9 @@ pub use reduce::{
     argmax, argmax_dim, argmin, argmin_dim, log_softmax, max, max_dims, mean, mean_dims, min,
     min_dims, prod, prod_dims, softmax, std_dims, sum, sum_dims, var_dims,
 };
-pub use registry::{call, register, registered, unregister, Kernel, Output, Rule, TensorSpec};
+pub use registry::{
+    call, output_spec, register, registered, unregister, Kernel, Output, Rule, TensorSpec,
+};
 pub use select::{clamp, where_};
 pub use unary::{
     abs, cos, erf, exp, gelu, log, neg, relu, rsqrt, sigmoid, silu, sin, sqrt, tanh, unary,

@@ -219,17 +219,28 @@ pub fn registered() -> Vec<String> {
     registry.keys().cloned().collect()
 }
 
-/// Calls the operator `name` on `inputs`: runs its rule, then its kernel on read-only views
-/// of the inputs, and checks the output against the rule's spec.
-pub fn call(name: &str, inputs: &[&Tensor]) -> Result<Tensor> {
+/// The output spec the operator `name` promises for inputs of `inputs`' specs (runs its
+/// rule only). For bridges that must answer a rule question before calling.
+pub fn output_spec(name: &str, inputs: &[TensorSpec]) -> Result<TensorSpec> {
+    let op = lookup(name)?;
+    guarded(name, || (op.rule)(inputs))
+}
+
+fn lookup(name: &str) -> Result<Arc<Operator>> {
     let op = {
         let registry = REGISTRY.read().unwrap_or_else(PoisonError::into_inner);
         registry.get(name).cloned()
     };
-    let op = op.ok_or_else(|| Error::UnknownOperator {
+    op.ok_or_else(|| Error::UnknownOperator {
         name: name.into(),
         registered: registered(),
-    })?;
+    })
+}
+
+/// Calls the operator `name` on `inputs`: runs its rule, then its kernel on read-only views
+/// of the inputs, and checks the output against the rule's spec.
+pub fn call(name: &str, inputs: &[&Tensor]) -> Result<Tensor> {
+    let op = lookup(name)?;
     let specs: Vec<TensorSpec> = inputs.iter().map(|t| TensorSpec::of(t)).collect();
     let spec = guarded(name, || (op.rule)(&specs))?;
     let views = inputs
