@@ -16,6 +16,11 @@ _SLOW_BLAS_VARS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
 if any(v in os.environ for v in _SLOW_BLAS_VARS):
     env = {k: v for k, v in os.environ.items() if k not in _SLOW_BLAS_VARS}
     os.execve(sys.executable, [sys.executable, *sys.argv], env)
+# Mesa's Vulkan driver (the gpu:0 rows) complains on stderr without a private runtime dir.
+if not os.path.isdir(os.environ.get("XDG_RUNTIME_DIR", "")):
+    import tempfile
+
+    os.environ["XDG_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="xdg-")
 
 import argparse  # noqa: E402
 import statistics  # noqa: E402
