@@ -86,6 +86,30 @@ def blas_info():
     return lines
 
 
+def fma_peak():
+    """This machine's FP32 FMA throughput (GFLOP/s, all CPUs) measured by bench/peak_fma.c,
+    or None without a C compiler. The limit the matmul row is read against."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    cc = shutil.which("gcc") or shutil.which("cc")
+    if cc is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = Path(tmp) / "peak_fma"
+        src = Path(__file__).resolve().parent / "peak_fma.c"
+        built = subprocess.run([cc, "-O3", "-march=native", str(src), "-o", str(exe), "-lpthread"],
+                               capture_output=True, text=True)
+        if built.returncode != 0:
+            return None
+        out = subprocess.run([str(exe), str(os.cpu_count() or 1)], capture_output=True, text=True)
+        try:
+            return float(out.stdout.strip())
+        except ValueError:
+            return None
+
+
 def run(repeats, quick):
     big = 1 << 24 if quick else 64 << 20
     side = 2048 if quick else 4096
@@ -380,6 +404,16 @@ def main():
     for line in env_lines:
         print(line)
     rows = run(args.repeats, args.quick)
+    peak = fma_peak()
+    if peak is not None:
+        mm = next(r for r in rows if r.name.startswith("matmul"))
+        ours = mm.work / mm.times["clika_runtime"] / 1e9
+        line = (f"FP32 FMA peak measured on this machine (bench/peak_fma.c, {os.cpu_count()} threads): "
+                f"{peak:.0f} GFLOP/s; our matmul reaches {100 * ours / peak:.0f} % of it")
+    else:
+        line = "FP32 FMA peak: not measured (no C compiler)"
+    env_lines.append(line)
+    print(line)
     text = table(rows)
     print()
     print(text)
