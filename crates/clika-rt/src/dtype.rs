@@ -345,9 +345,14 @@ macro_rules! dispatch_num {
 }
 
 /// Casts one element between element types with the runtime's conversion rules: through
-/// `i64` when both sides are integers (or bool), through `f64` otherwise.
+/// `i64` when both sides are integers (or bool), through `f64` otherwise. Between one type
+/// the bits move unchanged (a copy keeps a NaN's payload, signalling or not, and its sign).
 #[inline]
 pub fn cast<S: Element, D: Element>(v: S) -> D {
+    // The same type: resolved at compile time per instantiation.
+    if let Some(&same) = (&v as &dyn std::any::Any).downcast_ref::<D>() {
+        return same;
+    }
     if S::DTYPE.is_float() || D::DTYPE.is_float() {
         D::from_f64(v.to_f64())
     } else {
@@ -358,6 +363,20 @@ pub fn cast<S: Element, D: Element>(v: S) -> D {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn same_type_cast_keeps_nan_payloads() {
+        let snan32 = f32::from_bits(0x7f80_0001);
+        assert_eq!(cast::<f32, f32>(snan32).to_bits(), 0x7f80_0001);
+        let snan64 = f64::from_bits(0xfff0_0000_0000_0001);
+        assert_eq!(cast::<f64, f64>(snan64).to_bits(), 0xfff0_0000_0000_0001);
+        let h = half::f16::from_bits(0x7d01);
+        assert_eq!(cast::<half::f16, half::f16>(h).to_bits(), 0x7d01);
+        let b = half::bf16::from_bits(0xff81);
+        assert_eq!(cast::<half::bf16, half::bf16>(b).to_bits(), 0xff81);
+        assert_eq!(cast::<f32, f64>(1.5), 1.5);
+        assert_eq!(cast::<i32, i8>(300), 44);
+    }
 
     #[test]
     fn sizes_and_names() {

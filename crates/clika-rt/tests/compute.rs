@@ -518,3 +518,70 @@ fn wide_outer_reductions_and_tiled_copies_match_reference() {
         }
     }
 }
+
+#[test]
+fn copies_keep_nan_payloads_bit_for_bit() {
+    // contiguous() of strided views (the tiled transpose and the generic walk) and
+    // contiguous_copy() of every float dtype move bits: a signalling NaN stays signalling.
+    fn check<T: Element>(make: impl Fn(usize) -> T, to_bits: impl Fn(T) -> u64) {
+        let (rows, cols) = (48, 40);
+        let bits: Vec<u64> = (0..rows * cols).map(|i| to_bits(make(i))).collect();
+        let t = Tensor::from_vec((0..rows * cols).map(&make).collect(), &[rows, cols]).unwrap();
+        let same = |c: Tensor, want: &[u64], what: &str| {
+            assert!(c.is_contiguous());
+            let got: Vec<u64> = c
+                .as_slice::<T>()
+                .unwrap()
+                .iter()
+                .map(|&v| to_bits(v))
+                .collect();
+            let bad: Vec<usize> = (0..want.len()).filter(|&i| got[i] != want[i]).collect();
+            assert!(
+                bad.is_empty(),
+                "{:?} {what}: {} of {} elements changed bits, first at {} ({:#x} -> {:#x})",
+                T::DTYPE,
+                bad.len(),
+                want.len(),
+                bad[0],
+                want[bad[0]],
+                got[bad[0]]
+            );
+        };
+        same(t.contiguous_copy().unwrap(), &bits, "copy");
+        let transposed: Vec<u64> = (0..cols)
+            .flat_map(|j| (0..rows).map(move |i| i * cols + j))
+            .map(|k| bits[k])
+            .collect();
+        same(
+            t.transpose(0, 1).unwrap().contiguous().unwrap(),
+            &transposed,
+            "transpose",
+        );
+        let narrowed: Vec<u64> = (0..rows)
+            .flat_map(|i| (3..33).map(move |j| i * cols + j))
+            .map(|k| bits[k])
+            .collect();
+        same(
+            t.narrow(1, 3, 30).unwrap().contiguous().unwrap(),
+            &narrowed,
+            "narrow",
+        );
+    }
+    use clika_rt::half::{bf16, f16};
+    check(
+        |i| f32::from_bits(0x7f80_0001 + i as u32),
+        |v| u64::from(v.to_bits()),
+    );
+    check(
+        |i| f64::from_bits(0x7ff0_0000_0000_0001 + i as u64),
+        f64::to_bits,
+    );
+    check(
+        |i| f16::from_bits(0x7c01 + (i % 0x1ff) as u16),
+        |v| u64::from(v.to_bits()),
+    );
+    check(
+        |i| bf16::from_bits(0x7f81 + (i % 0x3f) as u16),
+        |v| u64::from(v.to_bits()),
+    );
+}

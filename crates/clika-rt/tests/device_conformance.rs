@@ -281,7 +281,7 @@ device_test!(reductions_match_cpu, |device| {
 
 device_test!(contiguous_and_to_dtype_match_cpu, |device| {
     for dtype in DType::ALL {
-        // Finite values: a float copy on the CPU may quiet a signalling NaN's payload.
+        // Finite values: a device copy may quiet a signalling NaN's payload (the CPU keeps it).
         let src = finite(patterned(dtype, 60)).reshape(&[3, 4, 5]).unwrap();
         let view = src
             .to(device)
