@@ -173,9 +173,10 @@ stubtest: python
 	cd $(PY_DIR)/python && $(abspath $(PY)) -m mypy --strict clika_runtime
 
 ## test-asan: the Python tests against an AddressSanitizer build of the extension (nightly
-## Rust, system libasan preloaded), or under valgrind without nightly (failing only on errors
-## whose stack passes through the extension: CPython itself reports false positives without
-## its suppression file). Slow; not in `test`.
+## Rust, system libasan preloaded — with libstdc++, or ASan cannot find the real __cxa_throw
+## when the C++ caller of test_custom_ops_native.py throws), or under valgrind without
+## nightly (failing only on errors whose stack passes through the extension: CPython itself
+## reports false positives without its suppression file). Slow; not in `test`.
 ASAN_DIR := target/asan-python
 test-asan: $(VENV)/.deps-stamp
 	@if cargo +nightly --version >/dev/null 2>&1; then \
@@ -189,8 +190,10 @@ test-asan: $(VENV)/.deps-stamp
 		rm -f $(ASAN_DIR)/clika_runtime/*.so; \
 		cp target/asan/x86_64-unknown-linux-gnu/debug/libclika_runtime_native.so \
 			$(ASAN_DIR)/clika_runtime/_native.abi3.so; \
-		LD_PRELOAD=$$(gcc -print-file-name=libasan.so) \
+		$(MAKE) --no-print-directory install PREFIX=$(CAPI_PREFIX) >/dev/null; \
+		LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libstdc++.so)" \
 		ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 PYTHONPATH=$(abspath $(ASAN_DIR)) \
+		CLIKA_RT_PREFIX=$(CAPI_PREFIX) \
 			$(PY) -m pytest -q -p no:cacheprovider $(PY_DIR)/tests -k "not pip"; \
 	else \
 		$(MAKE) python; \
