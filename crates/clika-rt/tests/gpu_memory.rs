@@ -148,3 +148,51 @@ fn an_untagged_source_is_read_before_to_returns() {
     buf.fill(7.0);
     assert_eq!(on_gpu.to_vec::<f32>().unwrap(), vec![1.0f32; 64]);
 }
+
+#[test]
+fn elementwise_ops_over_the_binding_limit_run_in_chunks() {
+    use clika_rt::ops::{self, BinaryOp, UnaryOp};
+    let Some(_gpu) = gpu() else { return };
+    // 40 Mi float32 = 160 MiB: more than lavapipe's 128 MiB storage-binding limit, so each
+    // operand is bound in windows and the kernel dispatched per chunk.
+    let n = 40 << 20;
+    let a = Tensor::arange(0.0, n as f64, 1.0, DType::Float32).unwrap();
+    let b = Tensor::full(&[n], 0.5, DType::Float32).unwrap();
+    let (ga, gb) = (a.to(GPU).unwrap(), b.to(GPU).unwrap());
+    let host = |t: Tensor| t.to(Device::cpu()).unwrap();
+    let same_f32 = |got: Tensor, want: Tensor, what: &str| {
+        let (got, want) = (got.to_vec::<f32>().unwrap(), want.to_vec::<f32>().unwrap());
+        assert_eq!(got.len(), want.len(), "{what}");
+        let bad = (0..got.len()).find(|&i| got[i].to_bits() != want[i].to_bits());
+        assert!(bad.is_none(), "{what}: first difference at {bad:?}");
+    };
+    let sum = ops::binary(BinaryOp::Add, &ga, &gb).unwrap();
+    same_f32(
+        host(sum),
+        ops::binary(BinaryOp::Add, &a, &b).unwrap(),
+        "add",
+    );
+    let neg = ops::unary(UnaryOp::Neg, &ga).unwrap();
+    same_f32(host(neg), ops::unary(UnaryOp::Neg, &a).unwrap(), "neg");
+    // A one-byte result (four per word) and a two-byte one, chunked alike.
+    let threshold = Tensor::full(&[], 1e7, DType::Float32).unwrap();
+    let gt = host(ops::binary(BinaryOp::Gt, &ga, &threshold).unwrap());
+    let want = ops::binary(BinaryOp::Gt, &a, &threshold).unwrap();
+    assert_eq!(gt.to_vec::<bool>().unwrap(), want.to_vec::<bool>().unwrap());
+    let half = host(gb.to_dtype(DType::Float16).unwrap());
+    assert!(half
+        .to_vec::<clika_rt::half::f16>()
+        .unwrap()
+        .iter()
+        .all(|&h| h.to_f32() == 0.5));
+    // A strided operand this large is still refused, naming what is supported.
+    let err = ga
+        .reshape(&[(n / 1024) as isize, 1024])
+        .unwrap()
+        .transpose(0, 1)
+        .unwrap()
+        .contiguous();
+    if let Err(e) = err {
+        assert!(e.to_string().contains("chunks"), "{e}");
+    }
+}

@@ -43,7 +43,8 @@ fn bind(gpu: &Gpu, op: &str, t: &Tensor) -> Result<Binding> {
             op,
             t.device(),
             format!(
-                "tensors over {} MiB (one storage binding's limit here)",
+                "tensors over {} MiB here (one storage binding's limit) except in elementwise \
+                 operations on contiguous operands, which run in chunks",
                 limit >> 20
             ),
         ));
@@ -53,6 +54,35 @@ fn bind(gpu: &Gpu, op: &str, t: &Tensor) -> Result<Binding> {
         offset,
         size,
     })
+}
+
+/// Binds the `n` elements of the contiguous `t` from its first element, in a window that
+/// starts at the binding-offset alignment at or before them: the binding and the element
+/// offset of `t`'s first element within it. `None` when the window would exceed the binding
+/// limit or the alignment does not divide into elements.
+fn bind_window(gpu: &Gpu, t: &Tensor, n: usize) -> Result<Option<(Binding, u32)>> {
+    let size = t.dtype().size() as u64;
+    let limits = gpu.queue.wdev.limits();
+    let align = u64::from(limits.min_storage_buffer_offset_alignment).max(4);
+    if align % size != 0 {
+        return Ok(None);
+    }
+    let (buffer, base) = gpu.queue.resolve(t.storage().as_ptr() as usize)?;
+    let first = base + t.storage_offset() as u64 * size;
+    let start = first - first % align;
+    let len = words((first - start + n as u64 * size) as usize).max(4);
+    if len > limits.max_storage_buffer_binding_size {
+        return Ok(None);
+    }
+    let skip = u32::try_from((first - start) / size).unwrap_or(u32::MAX);
+    Ok(Some((
+        Binding {
+            buffer,
+            offset: start,
+            size: len,
+        },
+        skip,
+    )))
 }
 
 /// The compiled pipeline for `key`, generating its source on first use.
@@ -120,6 +150,21 @@ fn launch(
     inputs: &[&Tensor],
     groups: (u32, u32, u32),
 ) -> Result<()> {
+    let mut bindings = vec![bind(gpu, op, out)?];
+    for t in inputs {
+        bindings.push(bind(gpu, op, t)?);
+    }
+    launch_bound(gpu, pipeline, meta, &bindings, groups)
+}
+
+/// [`launch`] with the output and inputs already bound (in that order).
+fn launch_bound(
+    gpu: &Gpu,
+    pipeline: &wgpu::ComputePipeline,
+    meta: &[u32],
+    bindings: &[Binding],
+    groups: (u32, u32, u32),
+) -> Result<()> {
     let meta_buf = gpu
         .queue
         .wdev
@@ -128,10 +173,6 @@ fn launch(
             contents: bytemuck::cast_slice(meta),
             usage: wgpu::BufferUsages::STORAGE,
         });
-    let mut bindings = vec![bind(gpu, op, out)?];
-    for t in inputs {
-        bindings.push(bind(gpu, op, t)?);
-    }
     let mut entries = vec![wgpu::BindGroupEntry {
         binding: 0,
         resource: meta_buf.as_entire_binding(),
@@ -220,9 +261,86 @@ fn map(
         loads += &shaders::store_fn(od, ct_out);
         shaders::map_kernel(&loads, inputs.len(), od, expr, flat)
     })?;
+    let limit = gpu.queue.wdev.limits().max_storage_buffer_binding_size;
+    let too_big = |t: &Tensor| words(t.storage().nbytes()) > limit;
+    let chunkable = inputs
+        .iter()
+        .all(|t| (t.is_contiguous() && t.shape() == shape) || is_broadcast_scalar(t));
+    if chunkable && (too_big(&out) || inputs.iter().any(|t| too_big(t))) {
+        return map_chunks(gpu, op, &pipe, inputs, out);
+    }
     let words = numel.div_ceil(4 / od.size());
     let (x, y) = grid(words.div_ceil(256))?;
     launch(gpu, op, &pipe, &meta, &out, inputs, (x, y, 1))?;
+    Ok(out)
+}
+
+/// An operand expanded from one element (every stride 0), like a scalar broadcast.
+fn is_broadcast_scalar(t: &Tensor) -> bool {
+    t.strides().iter().all(|&s| s == 0)
+}
+
+/// An elementwise kernel over operands larger than one storage binding: dispatched per
+/// chunk of the output, each operand bound through a window over just that chunk's elements
+/// (the chunk's element offset inside its window goes into `meta`).
+fn map_chunks(
+    gpu: &Gpu,
+    op: &str,
+    pipe: &wgpu::ComputePipeline,
+    inputs: &[&Tensor],
+    out: Tensor,
+) -> Result<Tensor> {
+    let limits = gpu.queue.wdev.limits();
+    let widest = inputs
+        .iter()
+        .map(|t| t.dtype().size())
+        .chain([out.dtype().size()])
+        .max()
+        .unwrap_or(4) as u64;
+    let align = u64::from(limits.min_storage_buffer_offset_alignment).max(4);
+    // Whole alignment units per chunk (so every output window starts aligned), leaving room
+    // for an input window's leading slack.
+    let chunk = ((limits.max_storage_buffer_binding_size - align) / widest / align * align)
+        .min(1 << 30) as usize;
+    let numel = out.numel();
+    let refuse = || {
+        unsupported(
+            op,
+            out.device(),
+            "this operand layout in chunks (the device's binding alignment does not fit it)",
+        )
+    };
+    if chunk == 0 {
+        return Err(refuse());
+    }
+    let per_word = 4 / out.dtype().size();
+    let mut e0 = 0;
+    while e0 < numel {
+        let n = chunk.min(numel - e0);
+        let o = out.reshape(&[-1])?.narrow(0, e0 as isize, n)?;
+        let (ob, skip) = bind_window(gpu, &o, n)?.ok_or_else(refuse)?;
+        if skip != 0 {
+            return Err(refuse()); // the kernel writes from word 0 of the output binding
+        }
+        let n32 = u32_of(op, out.device(), n)?;
+        let mut meta = vec![n32, 1, n32];
+        let mut bindings = vec![ob];
+        for t in inputs {
+            // A broadcast scalar is one element read at stride 0 (the general kernel honours
+            // the stride; the flat one, used when there is none, reads along).
+            let (v, len, stride) = if is_broadcast_scalar(t) {
+                ((*t).clone(), 1, 0)
+            } else {
+                (t.reshape(&[-1])?.narrow(0, e0 as isize, n)?, n, 1)
+            };
+            let (b, skip) = bind_window(gpu, &v, len)?.ok_or_else(refuse)?;
+            meta.extend([skip, stride]);
+            bindings.push(b);
+        }
+        let (x, y) = grid(n.div_ceil(per_word).div_ceil(256))?;
+        launch_bound(gpu, pipe, &meta, &bindings, (x, y, 1))?;
+        e0 += n;
+    }
     Ok(out)
 }
 
