@@ -185,6 +185,17 @@ fn elementwise_ops_over_the_binding_limit_run_in_chunks() {
         .unwrap()
         .iter()
         .all(|&h| h.to_f32() == 0.5));
+    // Reductions of every element: per-chunk partials, then one more reduction.
+    let close = |got: &Tensor, want: &Tensor, what: &str| {
+        let (g, w) = (got.item::<f32>().unwrap(), want.item::<f32>().unwrap());
+        assert!((g - w).abs() <= 1e-5 * w.abs(), "{what}: {g} vs {w}");
+    };
+    close(&ga.sum().unwrap(), &a.sum().unwrap(), "sum");
+    close(&ga.mean().unwrap(), &a.mean().unwrap(), "mean");
+    close(&ga.max().unwrap(), &a.max().unwrap(), "max");
+    close(&ga.min().unwrap(), &a.min().unwrap(), "min");
+    let kept = ga.sum_dims(&[0], true).unwrap();
+    assert_eq!(kept.shape(), &[1]);
     // A strided operand this large is still refused, naming what is supported.
     let err = ga
         .reshape(&[(n / 1024) as isize, 1024])
@@ -195,4 +206,37 @@ fn elementwise_ops_over_the_binding_limit_run_in_chunks() {
     if let Err(e) = err {
         assert!(e.to_string().contains("chunks"), "{e}");
     }
+}
+
+#[test]
+fn long_reductions_are_complete() {
+    // lavapipe stops a shader invocation after ~65 thousand loop iterations; a reduction
+    // over millions of elements must spread them over enough workgroups (it returned
+    // 43690 for the sum of 8 Mi ones before).
+    let Some(_gpu) = gpu() else { return };
+    let n = 8 << 20;
+    let ones = Tensor::full(&[n], 1.0, DType::Float32).unwrap();
+    let g = ones.to(GPU).unwrap();
+    assert_eq!(g.sum().unwrap().item::<f32>().unwrap(), n as f32);
+    assert_eq!(g.mean().unwrap().item::<f32>().unwrap(), 1.0);
+    let rows = g.reshape(&[2, (n / 2) as isize]).unwrap();
+    let per_row = rows
+        .sum_dims(&[1], false)
+        .unwrap()
+        .to(Device::cpu())
+        .unwrap();
+    assert_eq!(per_row.to_vec::<f32>().unwrap(), vec![(n / 2) as f32; 2]);
+    // Strided too: the columns of a transposed view.
+    let cols = rows.transpose(0, 1).unwrap().sum_dims(&[0], true).unwrap();
+    assert_eq!(cols.shape(), &[1, 2]);
+    assert_eq!(
+        cols.to(Device::cpu()).unwrap().to_vec::<f32>().unwrap(),
+        vec![(n / 2) as f32; 2]
+    );
+    let ramp = Tensor::arange(0.0, n as f64, 1.0, DType::Float32).unwrap();
+    let (got, want) = (
+        ramp.to(GPU).unwrap().max().unwrap().item::<f32>().unwrap(),
+        (n - 1) as f32,
+    );
+    assert_eq!(got, want, "max sees the last element");
 }

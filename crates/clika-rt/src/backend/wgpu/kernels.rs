@@ -544,12 +544,19 @@ pub(crate) fn reduce(
         return Ok(out);
     }
     let dev = t.device();
+    // Elements one workgroup reduces: each of its 64 threads then runs at most ~16 Ki loop
+    // iterations (index arithmetic included), inside lavapipe's per-invocation loop budget.
+    let slice_len = (64 * 16384 / (rs.len() + 1)).max(64);
+    let n_slices = n_red.div_ceil(slice_len).max(1);
     let mut meta = vec![
         u32_of(name, dev, n_out)?,
         u32_of(name, dev, n_red)?,
         ks.len() as u32,
         rs.len() as u32,
         u32_of(name, dev, t.storage_offset())?,
+        u32_of(name, dev, n_slices)?,
+        u32_of(name, dev, slice_len)?,
+        0,
     ];
     for (shape, strides) in [(&ks, &kst), (&rs, &rst)] {
         for &d in shape {
@@ -561,6 +568,62 @@ pub(crate) fn reduce(
             );
         }
     }
+    let limit = gpu.queue.wdev.limits().max_storage_buffer_binding_size;
+    if n_out == 1 && t.is_contiguous() && words(t.storage().nbytes()) > limit {
+        return reduce_chunks(gpu, kind, t, out, ct, slice_len);
+    }
+    if n_slices == 1 {
+        let pipe = reduce_pipeline(gpu, kind, t.dtype(), od, ct)?;
+        let (x, y) = grid(n_out)?;
+        launch(gpu, name, &pipe, &meta, &out, &[t], (x, y, 1))?;
+        return Ok(out);
+    }
+    // Two passes: partials [n_out, n_slices], then their reduction along the last dim.
+    let part_kind = partial_kind(kind);
+    let parts = alloc(gpu, &[n_out, n_slices], od)?;
+    let pipe = reduce_pipeline(gpu, part_kind, t.dtype(), od, ct)?;
+    let (x, y) = grid(n_out * n_slices)?;
+    launch(gpu, name, &pipe, &meta, &parts, &[t], (x, y, 1))?;
+    finish_partials(kind, &parts, n_red, out.shape())
+}
+
+/// The reduction that combines partial results of `kind` (a mean's partials are sums).
+fn partial_kind(kind: Reduction) -> Reduction {
+    if kind == Reduction::Mean {
+        Reduction::Sum
+    } else {
+        kind
+    }
+}
+
+/// Reduces `parts` (`[n_out, n_slices]` partials of `kind`) along its last dim to the result
+/// of shape `shape`: a mean divides the sum by the `n_red` elements reduced.
+fn finish_partials(
+    kind: Reduction,
+    parts: &Tensor,
+    n_red: usize,
+    shape: &[usize],
+) -> Result<Tensor> {
+    let od = parts.dtype();
+    let total = reduce(partial_kind(kind), parts, Some(&[-1]), false, od)?;
+    let total = if kind == Reduction::Mean {
+        let count = Tensor::full(&[], n_red as f64, od)?;
+        crate::ops::binary(BinaryOp::Div, &total, &count)?
+    } else {
+        total
+    };
+    let shape: Vec<isize> = shape.iter().map(|&d| d as isize).collect();
+    total.reshape(&shape)
+}
+
+/// The reduction kernel for `kind` over `input` elements, producing `od` (compute type `ct`).
+fn reduce_pipeline(
+    gpu: &Gpu,
+    kind: Reduction,
+    input: DType,
+    od: DType,
+    ct: Ct,
+) -> Result<wgpu::ComputePipeline> {
     let float = ct == Ct::F32;
     let (init, combine) = match (kind, float) {
         (Reduction::Sum | Reduction::Mean, true) => ("0.0", "a + b"),
@@ -574,15 +637,55 @@ pub(crate) fn reduce(
         Reduction::Mean => format!("v / {}", if float { "f32(n_red)" } else { "i32(n_red)" }),
         _ => "v".to_string(),
     };
-    let key = format!("reduce/{name}/{}/{od}", t.dtype());
-    let pipe = pipeline(gpu, &key, || {
+    let key = format!("reduce/{}/{input}/{od}", kind.name());
+    pipeline(gpu, &key, || {
         let loads =
-            shaders::prelude(1) + &shaders::load_fn(0, t.dtype(), ct) + &shaders::store_fn(od, ct);
+            shaders::prelude(1) + &shaders::load_fn(0, input, ct) + &shaders::store_fn(od, ct);
         shaders::reduce_kernel(&loads, ct, init, combine, &finish)
-    })?;
-    let (x, y) = grid(n_out)?;
-    launch(gpu, name, &pipe, &meta, &out, &[t], (x, y, 1))?;
-    Ok(out)
+    })
+}
+
+/// A reduction of every element of the contiguous `t`, larger than one storage binding:
+/// each chunk, bound through its own window, is reduced in slices into its part of one
+/// partials tensor, which is then reduced.
+fn reduce_chunks(
+    gpu: &Gpu,
+    kind: Reduction,
+    t: &Tensor,
+    out: Tensor,
+    ct: Ct,
+    slice_len: usize,
+) -> Result<Tensor> {
+    let (name, od, dev) = (kind.name(), out.dtype(), t.device());
+    let limits = gpu.queue.wdev.limits();
+    let align = u64::from(limits.min_storage_buffer_offset_alignment).max(4);
+    let size = t.dtype().size() as u64;
+    let chunk = ((limits.max_storage_buffer_binding_size - align) / size).min(1 << 30) as usize;
+    let chunk = chunk / slice_len * slice_len;
+    if chunk == 0 {
+        return Err(unsupported(name, dev, "this operand in chunks"));
+    }
+    let refuse = || unsupported(name, dev, "this operand layout in chunks");
+    let part_kind = partial_kind(kind);
+    let pipe = reduce_pipeline(gpu, part_kind, t.dtype(), od, ct)?;
+    let flat = t.reshape(&[-1])?;
+    let numel = flat.numel();
+    let per_chunk = chunk / slice_len;
+    let parts = alloc(gpu, &[1, numel.div_ceil(slice_len)], od)?;
+    for (c, e0) in (0..numel).step_by(chunk).enumerate() {
+        let n = chunk.min(numel - e0);
+        let view = flat.narrow(0, e0 as isize, n)?;
+        let (b, skip) = bind_window(gpu, &view, n)?.ok_or_else(refuse)?;
+        let slices = n.div_ceil(slice_len);
+        let (n32, s32) = (u32_of(name, dev, n)?, u32_of(name, dev, slices)?);
+        let base = u32_of(name, dev, c * per_chunk)?;
+        // One output; no kept dims; one reduced dim of `n` elements at stride 1; the
+        // chunk's slices land at `base` in the partials.
+        let meta = [1, n32, 0, 1, skip, s32, slice_len as u32, base, n32, 1];
+        let (x, y) = grid(slices)?;
+        launch_bound(gpu, &pipe, &meta, &[bind(gpu, name, &parts)?, b], (x, y, 1))?;
+    }
+    finish_partials(kind, &parts, numel, out.shape())
 }
 
 /// Matrix product on the GPU (`Float32` results; numpy's batching and 1-D rules).

@@ -181,8 +181,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 }
 ";
 
-/// A reduction: one workgroup of 64 per output element. `meta = [n_out, n_red, nk, nr,
-/// offset, kept shape.., kept strides.., reduced shape.., reduced strides..]`.
+/// A reduction: one workgroup of 64 per (output element, slice of the reduced elements).
+/// `meta = [n_out, n_red, nk, nr, offset, n_slices, slice_len, dst_base, kept shape..,
+/// kept strides.., reduced shape.., reduced strides..]`; workgroup `g` reduces slice
+/// `g % n_slices` of output `g / n_slices` into `dst[dst_base + g]`. Slices bound each thread's loop: Mesa's software
+/// driver (lavapipe) gives an invocation a budget of about 65 thousand loop iterations in
+/// all and silently stops it after, which truncated reductions of more than ~1 Mi elements.
 pub(super) fn reduce_kernel(
     loads: &str,
     ct: Ct,
@@ -197,21 +201,25 @@ pub(super) fn reduce_kernel(
          @compute @workgroup_size(64)\n\
          fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, \
          @builtin(local_invocation_index) li: u32) {{\n\
-         \x20   let k = wid.x + wid.y * nwg.x;\n\
+         \x20   let g = wid.x + wid.y * nwg.x;\n\
          \x20   let n_out = info[0];\n    let n_red = info[1];\n\
          \x20   let nk = info[2];\n    let nr = info[3];\n\
+         \x20   let n_slices = info[5];\n    let slice_len = info[6];\n\
+         \x20   let k = g / n_slices;\n\
          \x20   let valid = k < n_out;\n\
          \x20   var acc: {t} = {init};\n\
          \x20   if (valid) {{\n\
-         \x20       let base = info[4] + index_offset(k, nk, 5u, 5u + nk);\n\
-         \x20       for (var r = li; r < n_red; r = r + 64u) {{\n\
-         \x20           acc = combine(acc, load0(base + index_offset(r, nr, 5u + 2u * nk, 5u + 2u * nk + nr)));\n\
+         \x20       let base = info[4] + index_offset(k, nk, 8u, 8u + nk);\n\
+         \x20       let r0 = (g % n_slices) * slice_len;\n\
+         \x20       let r1 = min(n_red, r0 + slice_len);\n\
+         \x20       for (var r = r0 + li; r < r1; r = r + 64u) {{\n\
+         \x20           acc = combine(acc, load0(base + index_offset(r, nr, 8u + 2u * nk, 8u + 2u * nk + nr)));\n\
          \x20       }}\n    }}\n\
          \x20   part[li] = acc;\n    workgroupBarrier();\n\
          \x20   for (var s = 32u; s > 0u; s = s >> 1u) {{\n\
          \x20       if (li < s) {{ part[li] = combine(part[li], part[li + s]); }}\n\
          \x20       workgroupBarrier();\n    }}\n\
-         \x20   if (valid && li == 0u) {{\n        let v = part[0];\n        dst[k] = store_bits({finish});\n    }}\n}}\n"
+         \x20   if (valid && li == 0u) {{\n        let v = part[0];\n        dst[info[7] + g] = store_bits({finish});\n    }}\n}}\n"
     )
 }
 
