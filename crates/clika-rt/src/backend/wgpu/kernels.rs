@@ -539,9 +539,8 @@ pub(crate) fn reduce(
         return Err(Error::EmptyReduction { op: name });
     }
     let gpu = context(t.device())?;
-    let out = alloc(gpu, &out_shape, od)?;
     if n_out == 0 {
-        return Ok(out);
+        return alloc(gpu, &out_shape, od);
     }
     let dev = t.device();
     // Elements one workgroup reduces: each of its 64 threads then runs at most ~16 Ki loop
@@ -570,9 +569,10 @@ pub(crate) fn reduce(
     }
     let limit = gpu.queue.wdev.limits().max_storage_buffer_binding_size;
     if n_out == 1 && t.is_contiguous() && words(t.storage().nbytes()) > limit {
-        return reduce_chunks(gpu, kind, t, out, ct, slice_len);
+        return reduce_chunks(gpu, kind, t, (od, &out_shape), ct, slice_len);
     }
     if n_slices == 1 {
+        let out = alloc(gpu, &out_shape, od)?;
         let pipe = reduce_pipeline(gpu, kind, t.dtype(), od, ct)?;
         let (x, y) = grid(n_out)?;
         launch(gpu, name, &pipe, &meta, &out, &[t], (x, y, 1))?;
@@ -584,7 +584,7 @@ pub(crate) fn reduce(
     let pipe = reduce_pipeline(gpu, part_kind, t.dtype(), od, ct)?;
     let (x, y) = grid(n_out * n_slices)?;
     launch(gpu, name, &pipe, &meta, &parts, &[t], (x, y, 1))?;
-    finish_partials(kind, &parts, n_red, out.shape())
+    finish_partials(kind, &parts, n_red, &out_shape)
 }
 
 /// The reduction that combines partial results of `kind` (a mean's partials are sums).
@@ -652,11 +652,11 @@ fn reduce_chunks(
     gpu: &Gpu,
     kind: Reduction,
     t: &Tensor,
-    out: Tensor,
+    (od, shape): (DType, &[usize]),
     ct: Ct,
     slice_len: usize,
 ) -> Result<Tensor> {
-    let (name, od, dev) = (kind.name(), out.dtype(), t.device());
+    let (name, dev) = (kind.name(), t.device());
     let limits = gpu.queue.wdev.limits();
     let align = u64::from(limits.min_storage_buffer_offset_alignment).max(4);
     let size = t.dtype().size() as u64;
@@ -685,7 +685,7 @@ fn reduce_chunks(
         let (x, y) = grid(slices)?;
         launch_bound(gpu, &pipe, &meta, &[bind(gpu, name, &parts)?, b], (x, y, 1))?;
     }
-    finish_partials(kind, &parts, numel, out.shape())
+    finish_partials(kind, &parts, numel, shape)
 }
 
 /// Matrix product on the GPU (`Float32` results; numpy's batching and 1-D rules).
