@@ -10,6 +10,10 @@
 //!    from the low end of free blocks, so this frontier stays low and most fresh memory
 //!    needs no memset.
 //! 4. A segment is empty iff its first block is `Free` and spans the whole segment.
+//! 5. A `Kept` block is free space held whole for the next request of its exact size: it is
+//!    in no free set, never merged, and listed once in `kept` under its size. Flushing it
+//!    ([`Arena::flush_kept`]) frees it (coalescing, A2); [`Arena::largest_free`] counts the
+//!    run of `Free` and `Kept` blocks around it, which is what a flush would make.
 
 use std::collections::BTreeSet;
 use std::ptr::NonNull;
@@ -33,6 +37,8 @@ pub(super) enum State {
     Active,
     /// Given back behind an event that has not completed: neither reused nor released.
     Deferred,
+    /// Idle, held whole for the next request of its exact size (A5).
+    Kept,
 }
 
 #[derive(Debug)]
@@ -76,6 +82,8 @@ pub(super) struct Arena {
     segments: Vec<Option<Segment>>,
     spare_segments: Vec<usize>,
     free: [BTreeSet<FreeKey>; 2],
+    /// Kept blocks by size slot (A5).
+    kept: Vec<Vec<NodeId>>,
 }
 
 // SAFETY: the arena stores segment base pointers only to derive block pointers from them; it
@@ -140,13 +148,71 @@ impl Arena {
             .map(|&(_, _, id)| id)
     }
 
-    /// The largest free block of either class.
+    /// The largest free block of either class, counting each run of free and kept blocks
+    /// as the one block a flush of the kept blocks would coalesce it into (A5).
     pub fn largest_free(&self) -> usize {
-        self.free
+        let idle = |n: Option<NodeId>| {
+            n.filter(|&n| matches!(self.nodes[n].state, State::Free | State::Kept))
+        };
+        let run = |id: NodeId| {
+            let mut first = id;
+            while let Some(p) = idle(self.nodes[first].prev) {
+                first = p;
+            }
+            let mut size = self.nodes[first].size;
+            let mut at = first;
+            while let Some(n) = idle(self.nodes[at].next) {
+                size += self.nodes[n].size;
+                at = n;
+            }
+            size
+        };
+        let free = self
+            .free
             .iter()
-            .filter_map(|set| set.last().map(|&(size, _, _)| size))
-            .max()
-            .unwrap_or(0)
+            .filter_map(|set| set.last().map(|&(size, _, _)| size));
+        let kept = self.kept.iter().flatten().map(|&id| run(id));
+        free.chain(kept).max().unwrap_or(0)
+    }
+
+    /// Holds the active block `id` whole in size slot `slot` for the next request of its
+    /// size (A5), unless `per_slot` blocks already wait there; whether it did.
+    pub fn keep(&mut self, id: NodeId, slot: usize, per_slot: usize) -> bool {
+        debug_assert_eq!(self.nodes[id].state, State::Active);
+        if self.kept.len() <= slot {
+            self.kept.resize_with(slot + 1, Vec::new);
+        }
+        if self.kept[slot].len() >= per_slot {
+            return false;
+        }
+        self.nodes[id].state = State::Kept;
+        self.kept[slot].push(id);
+        true
+    }
+
+    /// A kept block of slot `slot`, handed out again whole; all of it counts as dirty.
+    pub fn take_kept(&mut self, slot: usize) -> Option<Grant> {
+        let id = self.kept.get_mut(slot)?.pop()?;
+        debug_assert_eq!(self.nodes[id].state, State::Kept);
+        self.nodes[id].state = State::Active;
+        let (offset, size) = (self.nodes[id].offset, self.nodes[id].size);
+        let base = self.seg(id).base;
+        Some(Grant {
+            id,
+            // As in `carve`.
+            ptr: NonNull::new(base.as_ptr().wrapping_add(offset)).unwrap_or(base),
+            size,
+            dirty: size,
+        })
+    }
+
+    /// Frees every kept block (coalescing, A2); whether there was any.
+    pub fn flush_kept(&mut self) -> bool {
+        let kept: Vec<NodeId> = self.kept.iter_mut().flat_map(std::mem::take).collect();
+        for &id in &kept {
+            self.free(id);
+        }
+        !kept.is_empty()
     }
 
     /// Registers a segment fresh from the system as one free block and returns that block.
@@ -225,21 +291,6 @@ impl Arena {
         }
     }
 
-    /// A grant for the active block `id` again, as it stands (for a block the pool kept
-    /// whole between a free and the next request of its size). All of it counts as dirty.
-    pub fn regrant(&self, id: NodeId) -> Grant {
-        debug_assert_eq!(self.nodes[id].state, State::Active);
-        let (offset, size) = (self.nodes[id].offset, self.nodes[id].size);
-        let base = self.seg(id).base;
-        Grant {
-            id,
-            // As in `carve`.
-            ptr: NonNull::new(base.as_ptr().wrapping_add(offset)).unwrap_or(base),
-            size,
-            dirty: size,
-        }
-    }
-
     /// Parks the active block `id` behind an event: out of the cache until [`free`].
     ///
     /// [`free`]: Arena::free
@@ -248,8 +299,8 @@ impl Arena {
         self.nodes[id].state = State::Deferred;
     }
 
-    /// Returns the active or deferred block `id` to the cache, coalescing it with free
-    /// neighbours (A2).
+    /// Returns the active, deferred or kept block `id` to the cache, coalescing it with
+    /// free neighbours (A2).
     pub fn free(&mut self, id: NodeId) {
         debug_assert_ne!(self.nodes[id].state, State::Free);
         self.nodes[id].state = State::Free;
@@ -318,6 +369,7 @@ impl Arena {
     /// Takes every segment, in use or not, with its index; for a pool that is being dropped.
     pub fn take_all_segments(&mut self) -> Vec<(usize, Segment)> {
         self.free.iter_mut().for_each(BTreeSet::clear);
+        self.kept.clear();
         self.nodes.clear();
         self.spare_nodes.clear();
         self.spare_segments.clear();

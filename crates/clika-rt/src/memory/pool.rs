@@ -1,6 +1,30 @@
 //! The caching pool of one device: segments reserved through a [`RawAllocator`], blocks
-//! served best-fit from them, exact statistics, deferred frees, the three-step release and
-//! the out-of-memory path.
+//! served from them, exact statistics, deferred frees, the three-step release and the
+//! out-of-memory path.
+//!
+//! # Design
+//!
+//! 1. **Classes.** A request under 1 MiB is *small*: rounded to 512 bytes and served from
+//!    2 MiB small segments. Larger ones are *large*: rounded to a page, served from
+//!    segments that are a multiple of 2 MiB (a 256 MiB request reserves 256 MiB). Small
+//!    blocks never fragment large segments.
+//! 2. **Allocation ladder.** A request tries, in order: a *kept* block of exactly its size
+//!    (small blocks ≤ 64 KiB freed whole, up to 8 per size: no search, split or coalesce);
+//!    the best-fit free block of its class (smallest that fits, lowest address), split when
+//!    the rest can serve its class; the same after flushing kept blocks (they coalesce); the
+//!    same after draining completed deferred frees; a new segment from the raw allocator,
+//!    within the limit; the same after the three-step release (6). Then out-of-memory.
+//! 3. **Zeroing.** Segments come zeroed from the system; the arena tracks the frontier of
+//!    never-used bytes (A3), so a zeroed request clears only what was used before.
+//! 4. **Deferral.** A free whose last use is still queued on the device (its own event, or
+//!    the raw allocator's pending work) parks the block behind that event: it is neither
+//!    reused nor released until the event completes.
+//! 5. **Statistics** are kept under the lock at every step and read without changing
+//!    anything: kept blocks count as cached, and the largest free block counts the run a
+//!    flush of kept blocks would coalesce (A5).
+//! 6. **Release** (`release_cached`, and before out-of-memory): completed deferred frees
+//!    drain, kept blocks flush, and segments that are one free block go back to the raw
+//!    allocator. Memory in use or in flight is never touched.
 
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -24,17 +48,17 @@ const LARGE_ROUND: usize = 4096;
 /// a transparent huge page), so a 256 MiB request reserves exactly 256 MiB.
 const SEGMENT_GRAIN: usize = 2 << 20;
 
-/// Small blocks up to this size, freed with no event pending, are kept whole in a per-size
-/// stack (`Inner::recent`) and handed to the next request of exactly that size: no best-fit
-/// search, split or coalesce, which is most of a cache hit's cost for small tensors.
-const RECENT_MAX: usize = 64 << 10;
-/// At most this many blocks per size wait in `recent` (at most 8 × 64 KiB × 128 sizes, and
-/// in practice a few blocks of the sizes a loop uses).
-const RECENT_PER_SIZE: usize = 8;
+/// Small blocks up to this size, freed with no event pending, are kept whole (the arena's
+/// `Kept` state) and handed to the next request of exactly that size: no best-fit search,
+/// split or coalesce, which is most of a cache hit's cost for small tensors.
+const KEPT_MAX: usize = 64 << 10;
+/// At most this many blocks per size are kept (at most 8 × 64 KiB × 128 sizes, and in
+/// practice a few blocks of the sizes a loop uses).
+const KEPT_PER_SIZE: usize = 8;
 
-/// The `recent` stack for blocks of `size` bytes, if such blocks are kept there.
-fn recent_slot(size: usize) -> Option<usize> {
-    (size <= RECENT_MAX && size % SMALL_ROUND == 0).then(|| size / SMALL_ROUND - 1)
+/// The kept-block slot for blocks of `size` bytes, if such blocks are kept.
+fn kept_slot(size: usize) -> Option<usize> {
+    (size <= KEPT_MAX && size % SMALL_ROUND == 0).then(|| size / SMALL_ROUND - 1)
 }
 
 /// The class and rounded size of a request, or `None` if rounding overflows.
@@ -69,9 +93,6 @@ struct Inner {
     arena: Arena,
     stats: MemoryStats,
     deferred: Vec<(NodeId, Arc<dyn Event>)>,
-    /// Small blocks freed whole, by size (see [`RECENT_MAX`]): cached in the statistics,
-    /// still `Active` in the arena until [`Inner::flush_recent`] frees them there.
-    recent: Vec<Vec<NodeId>>,
 }
 
 /// A caching memory pool for one device. Cheap to share (`Arc`); every [`Block`] it hands
@@ -105,7 +126,6 @@ impl Pool {
                 arena: Arena::default(),
                 stats: MemoryStats::default(),
                 deferred: Vec::new(),
-                recent: vec![Vec::new(); RECENT_MAX / SMALL_ROUND],
             }),
         })
     }
@@ -139,13 +159,13 @@ impl Pool {
             return Err(self.lock().out_of_memory(self.device, nbytes));
         };
         let mut inner = self.lock();
-        if let Some(g) = inner.take_recent(size, nbytes) {
+        if let Some(g) = inner.take_kept(size, nbytes) {
             return Ok(g);
         }
         if let Some(g) = inner.take_cached(class, size, nbytes) {
             return Ok(g);
         }
-        if inner.flush_recent() {
+        if inner.arena.flush_kept() {
             if let Some(g) = inner.take_cached(class, size, nbytes) {
                 return Ok(g);
             }
@@ -184,12 +204,12 @@ impl Pool {
         inner.stats.active_bytes -= size;
         inner.stats.requested_bytes -= nbytes;
         match event {
-            None => match recent_slot(size) {
-                Some(slot) if inner.recent[slot].len() < RECENT_PER_SIZE => {
-                    inner.recent[slot].push(id);
+            None => {
+                let kept = kept_slot(size).is_some_and(|s| inner.arena.keep(id, s, KEPT_PER_SIZE));
+                if !kept {
+                    inner.arena.free(id);
                 }
-                _ => inner.arena.free(id),
-            },
+            }
             Some(event) => {
                 inner.arena.defer(id);
                 inner.stats.deferred_bytes += size;
@@ -226,7 +246,7 @@ impl Pool {
         self.drain_deferred();
         let segments = {
             let mut inner = self.lock();
-            inner.flush_recent();
+            inner.arena.flush_kept();
             let segments = inner.arena.take_empty_segments();
             for seg in &segments {
                 inner.stats.reserved_bytes -= seg.nbytes;
@@ -244,11 +264,10 @@ impl Pool {
         released
     }
 
-    /// A snapshot of the pool's statistics, exact as of the last completed operation.
+    /// A snapshot of the pool's statistics, exact as of the last completed operation (it
+    /// changes nothing).
     pub fn stats(&self) -> MemoryStats {
-        let mut inner = self.lock();
-        // Kept-whole blocks go back to the best-fit sets, so the largest free block is exact.
-        inner.flush_recent();
+        let inner = self.lock();
         MemoryStats {
             cached_bytes: inner.stats.reserved_bytes - inner.stats.active_bytes,
             largest_free_block: inner.arena.largest_free(),
@@ -272,24 +291,11 @@ impl Pool {
 
 impl Inner {
     /// Serves a small request from a block of exactly its size kept whole, or `None`.
-    fn take_recent(&mut self, size: usize, nbytes: usize) -> Option<Grant> {
-        let id = self.recent.get_mut(recent_slot(size)?)?.pop()?;
-        let grant = self.arena.regrant(id);
+    fn take_kept(&mut self, size: usize, nbytes: usize) -> Option<Grant> {
+        let grant = self.arena.take_kept(kept_slot(size)?)?;
         self.stats.cache_hit_count += 1;
         self.count_active(grant.size, nbytes);
         Some(grant)
-    }
-
-    /// Returns every kept-whole block to the arena (coalescing it); whether there was any.
-    fn flush_recent(&mut self) -> bool {
-        let mut any = false;
-        for slot in 0..self.recent.len() {
-            while let Some(id) = self.recent[slot].pop() {
-                self.arena.free(id);
-                any = true;
-            }
-        }
-        any
     }
 
     fn count_active(&mut self, size: usize, nbytes: usize) {
