@@ -25,12 +25,13 @@ pub mod device;
 pub mod error;
 mod ffi;
 pub mod io;
+pub mod op_codes;
 pub mod tensor;
 pub mod testing;
 pub mod types;
 pub mod views;
 
-pub use compute::{crt_binary_op, crt_reduce_op, crt_scalar, crt_unary_op};
+pub use compute::{crt_binary_op, crt_operand, crt_reduce_op, crt_scalar, crt_unary_op};
 pub use error::{crt_error, crt_status};
 pub use tensor::crt_tensor;
 pub use types::{crt_blob_options, crt_device, crt_dtype, crt_memory_stats};

@@ -50,6 +50,9 @@ pub const CRT_DEVICE_GPU: crt_device_kind = 1;
 /// Automatic placement: the best available accelerator, else the CPU (with one warning on
 /// stderr, see `crt_device_set_fallback_warnings`). No tensor ever reports this kind.
 pub const CRT_DEVICE_AUTO: crt_device_kind = 2;
+/// An NVIDIA GPU through CUDA. Builds without the CUDA backend report it unavailable
+/// (`CRT_STATUS_DEVICE`, with the reason).
+pub const CRT_DEVICE_CUDA: crt_device_kind = 3;
 
 /// A device: kind and ordinal. `{CRT_DEVICE_CPU, 0}` (all zero) is the host.
 #[repr(C)]
@@ -145,17 +148,12 @@ pub fn dtype_code(d: DType) -> crt_dtype {
 impl crt_device {
     /// The core device; unknown kinds are rejected.
     pub fn to_core(self) -> Result<Device, CapiError> {
-        let kind = match self.kind {
-            CRT_DEVICE_CPU => DeviceKind::Cpu,
-            CRT_DEVICE_GPU => DeviceKind::Gpu,
-            CRT_DEVICE_AUTO => DeviceKind::Auto,
-            other => {
-                let text = format!("device kind {other}, ordinal {}", self.ordinal);
-                return Err(Error::ParseDevice { text }.into());
-            }
+        let Some(kind) = DeviceKind::from_code(self.kind) else {
+            let text = format!("device kind {}, ordinal {}", self.kind, self.ordinal);
+            return Err(Error::ParseDevice { text }.into());
         };
-        if kind != DeviceKind::Gpu && self.ordinal != 0 {
-            let text = format!("cpu:{}", self.ordinal);
+        if !kind.has_ordinals() && self.ordinal != 0 {
+            let text = format!("{}:{}", kind.name(), self.ordinal);
             return Err(Error::ParseDevice { text }.into());
         }
         Ok(Device::new(kind, self.ordinal))
@@ -234,5 +232,6 @@ mod tests {
         assert_eq!(CRT_DEVICE_CPU, DeviceKind::Cpu as u32);
         assert_eq!(CRT_DEVICE_GPU, DeviceKind::Gpu as u32);
         assert_eq!(CRT_DEVICE_AUTO, DeviceKind::Auto as u32);
+        assert_eq!(CRT_DEVICE_CUDA, DeviceKind::Cuda as u32);
     }
 }

@@ -1,6 +1,6 @@
 //! `clika_runtime.Device`: where a tensor's memory lives.
 
-use clika_rt::{Device, DeviceKind};
+use clika_rt::Device;
 use pyo3::basic::CompareOp;
 use pyo3::exceptions::PyRuntimeWarning;
 use pyo3::prelude::*;
@@ -20,14 +20,10 @@ impl PyDevice {
         Ok(PyDevice(name.parse::<Device>().py()?))
     }
 
-    /// `"cpu"`, `"gpu"` or `"auto"`.
+    /// `"cpu"`, `"gpu"`, `"cuda"` or `"auto"`.
     #[getter]
     fn r#type(&self) -> &'static str {
-        match self.0.kind() {
-            DeviceKind::Cpu => "cpu",
-            DeviceKind::Gpu => "gpu",
-            _ => "auto",
-        }
+        self.0.kind().name()
     }
 
     /// The ordinal among devices of its kind.
@@ -37,10 +33,11 @@ impl PyDevice {
     }
 
     fn __str__(&self) -> String {
-        match self.0.kind() {
-            DeviceKind::Cpu => "cpu".to_string(),
-            DeviceKind::Gpu => format!("gpu:{}", self.0.ordinal()),
-            _ => "auto".to_string(),
+        let kind = self.0.kind();
+        if kind.has_ordinals() {
+            format!("{}:{}", kind.name(), self.0.ordinal())
+        } else {
+            kind.name().to_string()
         }
     }
 

@@ -9,7 +9,7 @@
 use std::ffi::{c_char, c_void, CStr};
 use std::sync::atomic::{AtomicIsize, Ordering};
 
-use clika_rt::{BlobOptions, DType, Device, DeviceKind, ErrorKind, Owner, Storage, Tensor};
+use clika_rt::{DType, Device, DeviceKind, ErrorKind, ForeignMemory, Owner, Tensor};
 use dlpark::ffi::{
     DLDataType, DLDataTypeCode, DLDevice, DLDeviceType, DLManagedTensor, DLManagedTensorVersioned,
     DLPackVersion, DLTensor,
@@ -57,7 +57,8 @@ pub fn device_of(device: Device) -> (i32, i32) {
     let kind = match device.kind() {
         DeviceKind::Cpu => DLDeviceType::CPU,
         DeviceKind::Gpu => DLDeviceType::VULKAN,
-        _ => DLDeviceType::CPU,
+        DeviceKind::Cuda => DLDeviceType::CUDA,
+        DeviceKind::Auto => DLDeviceType::CPU,
     };
     (kind.0 as i32, device.ordinal() as i32)
 }
@@ -368,38 +369,19 @@ unsafe fn wrap(dl: &DLTensor, read_only: bool, mut guard: ProducerGuard) -> PyRe
             ));
         }
         let data = dl.data.cast::<u8>().wrapping_add(dl.byte_offset as usize);
-        let options = BlobOptions {
-            read_only,
-            ..BlobOptions::default()
-        };
-        // Validation (sizes, overflow, null, alignment, wrap-around) is the core's; the
-        // borrowed tensor only lives until the storage is rebuilt with its owner below.
-        // SAFETY: the caller guarantees the memory for as long as the guard is unrun.
-        let checked =
-            unsafe { Tensor::from_blob_with(data, shape, strides, dtype, options) }.py()?;
-        Ok(checked)
+        // Every check (sizes, overflow, null, alignment, wrap-around) is the core's.
+        ForeignMemory::check(data, shape, strides, dtype, Device::cpu()).py()
     })();
-    let checked = match result {
-        Ok(t) => t,
+    let memory = match result {
+        Ok(m) => m,
         Err(e) => {
             guard.run = None;
             return Err(e);
         }
     };
-    let s = checked.storage();
-    // SAFETY: the same validated range as `checked`, now kept valid by the guard, which
-    // runs the producer's deleter only when this storage drops.
-    let storage = unsafe {
-        Storage::from_raw_parts(
-            s.as_ptr(),
-            s.nbytes(),
-            Device::cpu(),
-            Owner::keepalive(guard),
-            None,
-            !read_only,
-        )
-    };
-    Tensor::from_storage(storage, checked.layout().clone(), checked.dtype()).py()
+    // SAFETY: the checked range stays valid while the guard is unrun; the guard runs the
+    // producer's deleter only when this storage drops.
+    Ok(unsafe { memory.wrap(Owner::keepalive(guard), None, read_only) })
 }
 
 fn capsule_name(cap: &Bound<'_, PyAny>) -> PyResult<&'static CStr> {

@@ -18,8 +18,10 @@ mod memory_stats;
 mod native_registry;
 mod numpy_export;
 mod numpy_import;
+mod op_functions;
 mod ops;
 mod tensor;
+mod tensor_ops;
 
 use pyo3::prelude::*;
 
@@ -44,7 +46,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(f::set_memory_limit, m)?)?;
     m.add_function(wrap_pyfunction!(f::reset_peak_stats, m)?)?;
     m.add_function(wrap_pyfunction!(f::_dlpack_live_exports, m)?)?;
-    ops::register(m)?;
+    op_functions::register(m)?;
     custom_ops::register(m)?;
     m.add_function(wrap_pyfunction!(files::load_safetensors, m)?)?;
     m.add_function(wrap_pyfunction!(files::from_file, m)?)?;

@@ -29,7 +29,7 @@ use std::ptr;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use clika_rt::ops::{self, TensorSpec};
-use clika_rt::{BlobOptions, DType, Deleter, Device, Error, ErrorKind, Tensor, MAX_DIMS};
+use clika_rt::{DType, Device, Error, ErrorKind, ForeignMemory, Owner, Tensor, MAX_DIMS};
 use libloading::os::unix::Library;
 
 type Status = u32;
@@ -276,16 +276,13 @@ impl Api {
             api: Arc::clone(self),
             h: keep,
         };
-        let options = BlobOptions {
-            device: Device::cpu(),
-            pinned_for: None,
-            deleter: Some(Deleter::new(move |_| drop(keep))),
-            read_only: writable == 0,
-        };
+        let memory =
+            ForeignMemory::check(data.cast(), &shape, Some(&strides), dtype, Device::cpu())?;
         // SAFETY: the memory is the C tensor's, valid for every element its shape and strides
-        // reach for as long as the cloned handle (owned by the deleter) lives; a read-only
-        // source stays read-only; the library's contract forbids writes racing reads.
-        unsafe { Tensor::from_blob_with(data.cast(), &shape, Some(&strides), dtype, options) }
+        // reach for as long as the cloned handle (kept alive by the storage) lives; a
+        // read-only source stays read-only; the library's contract forbids writes racing
+        // reads. On a failed check the clone was released by `keep`'s drop.
+        Ok(unsafe { memory.wrap(Owner::keepalive(keep), None, writable == 0) })
     }
 
     /// A C tensor over `t`'s memory, without copying: adopted, its deleter drops `t` (boxed)

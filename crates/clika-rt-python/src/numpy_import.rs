@@ -1,6 +1,6 @@
 //! numpy → tensor: `from_numpy` (borrows the array's memory) and the copying `tensor`.
 
-use clika_rt::{DType, Device, ErrorKind, Layout, Owner, Storage, Tensor};
+use clika_rt::{DType, Device, ErrorKind, ForeignMemory, Owner, Tensor};
 use numpy::npyffi::{NPY_ARRAY_ALIGNED, NPY_ARRAY_C_CONTIGUOUS, NPY_ARRAY_WRITEABLE};
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -88,8 +88,7 @@ fn borrow(arr: &Bound<'_, PyUntypedArray>, need_writable: bool) -> PyResult<Tens
     let (dtype, shape, data) = check_borrowable(arr, need_writable)?;
     // C-contiguous as numpy judges it: the row-major layout reaches exactly the same bytes
     // (numpy's strides may differ only on size-1 dimensions).
-    let layout = Layout::contiguous(&shape, dtype.size()).py()?;
-    let nbytes = layout.numel() * dtype.size();
+    let memory = ForeignMemory::contiguous(data, &shape, dtype, Device::cpu()).py()?;
     let writable = arr.is_writeable_flag();
     let owner = BorrowedArray {
         weak: Some(PyWeakrefReference::new(arr)?.into_any().unbind()),
@@ -101,17 +100,7 @@ fn borrow(arr: &Bound<'_, PyUntypedArray>, need_writable: bool) -> PyResult<Tens
     // lives) and a weak one (no resize) until the storage drops. Writes are allowed only if
     // numpy marks the array writeable. Concurrent writes from Python during a runtime read
     // are the caller's responsibility, as for every borrowed buffer.
-    let storage = unsafe {
-        Storage::from_raw_parts(
-            data,
-            nbytes,
-            Device::cpu(),
-            Owner::keepalive(owner),
-            None,
-            writable,
-        )
-    };
-    Tensor::from_storage(storage, layout, dtype).py()
+    Ok(unsafe { memory.wrap(Owner::keepalive(owner), None, !writable) })
 }
 
 trait WriteableFlag {

@@ -9,8 +9,8 @@
 use ::std::borrow::Cow;
 use ::std::sync::OnceLock;
 
-use clika_rt::ops::{self, BinaryOp, Scalar, UnaryOp};
-use clika_rt::{DType, ErrorKind, Tensor};
+use clika_rt::ops::{self, BinaryOp, ReduceOp, Scalar, UnaryOp};
+use clika_rt::{ErrorKind, Tensor};
 use numpy::PyUntypedArray;
 use pyo3::basic::CompareOp;
 use pyo3::ffi;
@@ -40,23 +40,7 @@ pub fn run<T: Send>(
     }
 }
 
-/// An operand of an elementwise operation.
-pub enum Operand<'a> {
-    /// A tensor: a `crt.Tensor`'s own (borrowed, not even an `Arc` clone on the hot path),
-    /// or a numpy array / numpy scalar copied into one.
-    T(Cow<'a, Tensor>),
-    /// A weak Python scalar.
-    S(Scalar),
-}
-
-impl Operand<'_> {
-    fn numel(&self) -> usize {
-        match self {
-            Operand::T(t) => t.numel(),
-            Operand::S(_) => 1,
-        }
-    }
-}
+pub use clika_rt::ops::Operand;
 
 fn numpy_generic(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
     static GENERIC: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -100,13 +84,13 @@ fn int_value(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
 /// `NotImplemented`, so Python can try the other operand).
 pub fn operand<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Option<Operand<'a>>> {
     if let Ok(t) = obj.cast::<PyTensor>() {
-        return Ok(Some(Operand::T(Cow::Borrowed(&t.get().inner))));
+        return Ok(Some(Operand::Tensor(Cow::Borrowed(&t.get().inner))));
     }
     if let Some(s) = python_scalar(obj)? {
-        return Ok(Some(Operand::S(s)));
+        return Ok(Some(Operand::Scalar(s)));
     }
     if obj.is_instance_of::<PyUntypedArray>() || obj.is_instance(numpy_generic(obj.py())?)? {
-        return Ok(Some(Operand::T(Cow::Owned(
+        return Ok(Some(Operand::Tensor(Cow::Owned(
             numpy_import::copy_from_python(obj)?,
         ))));
     }
@@ -118,7 +102,9 @@ pub fn operand<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Option<Operand<'a>>> {
 pub fn fn_operand<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Operand<'a>> {
     match operand(obj)? {
         Some(o) => Ok(o),
-        None => Ok(Operand::T(Cow::Owned(numpy_import::copy_from_python(obj)?))),
+        None => Ok(Operand::Tensor(Cow::Owned(numpy_import::copy_from_python(
+            obj,
+        )?))),
     }
 }
 
@@ -126,49 +112,15 @@ pub fn fn_operand<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Operand<'a>> {
 /// (a Python scalar gives a 0-d tensor of its default dtype).
 pub fn tensor_arg(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     match fn_operand(obj)? {
-        Operand::T(t) => Ok(t.into_owned()),
-        Operand::S(s) => scalar_tensor(s, default_dtype(s)).py(),
-    }
-}
-
-/// The dtype a lone Python scalar gets (PyTorch's defaults).
-fn default_dtype(s: Scalar) -> DType {
-    match s {
-        Scalar::Bool(_) => DType::Bool,
-        Scalar::Int(_) => DType::Int64,
-        Scalar::Float(_) => DType::Float32,
-    }
-}
-
-/// A 0-d tensor holding `s` in `dtype` (ints exactly, not through `f64`).
-fn scalar_tensor(s: Scalar, dtype: DType) -> clika_rt::Result<Tensor> {
-    match s {
-        Scalar::Int(i) => Tensor::from_vec(vec![i], &[])?.to_dtype(dtype),
-        s => Tensor::full(&[], s.to_f64(), dtype),
-    }
-}
-
-/// The operand as a tensor to combine with `t` (a weak scalar takes the dtype it promotes
-/// to against `t`).
-fn as_tensor_for(o: Operand<'_>, t: &Tensor) -> clika_rt::Result<Tensor> {
-    match o {
-        Operand::T(x) => Ok(x.into_owned()),
-        Operand::S(s) => scalar_tensor(s, ops::scalar_result_type(t.dtype(), s)),
+        Operand::Tensor(t) => Ok(t.into_owned()),
+        Operand::Scalar(s) => s.to_tensor(s.default_dtype()).py(),
     }
 }
 
 /// `op(a, b)` into a fresh tensor.
 pub fn binary(py: Python<'_>, op: BinaryOp, a: Operand<'_>, b: Operand<'_>) -> PyResult<Tensor> {
     let work = a.numel().max(b.numel());
-    match (a, b) {
-        (Operand::T(a), Operand::T(b)) => run(py, work, || ops::binary(op, &a, &b)),
-        (Operand::T(a), Operand::S(s)) => run(py, work, || ops::binary_scalar(op, &a, s)),
-        (Operand::S(s), Operand::T(b)) => run(py, work, || ops::scalar_binary(op, s, &b)),
-        (Operand::S(a), Operand::S(b)) => {
-            let a = scalar_tensor(a, default_dtype(a)).py()?;
-            ops::binary_scalar(op, &a, b).py()
-        }
-    }
+    run(py, work, || ops::binary_operands(op, a, b))
 }
 
 /// Whether CPython may hand an operator a *borrowed* reference to a live local variable
@@ -187,19 +139,12 @@ fn is_temporary(slf: &Bound<'_, PyTensor>) -> bool {
     refs == 1 && !interpreter_borrows_locals(slf.py())
 }
 
-/// Writes `op(lhs, other)` into `lhs`'s own memory when `lhs` is a temporary whose
-/// runtime-owned, exclusive, contiguous buffer already has the result's shape and dtype
-/// (buffer reuse: `a + b + c` allocates once). Returns whether it did.
+/// Writes `op(lhs, other)` into `lhs`'s own memory when `lhs` is a temporary and the core's
+/// buffer-reuse rule allows it ([`ops::can_reuse`]: `a + b + c` allocates once). Returns
+/// whether it did.
 fn try_reuse(py: Python<'_>, op: BinaryOp, lhs: &Bound<'_, PyTensor>, other: &Tensor) -> bool {
     let t = &lhs.get().inner;
-    let fits = is_temporary(lhs)
-        && t.is_contiguous()
-        && t.is_exclusive()
-        && t.owner_kind().runtime_may_reuse()
-        && !other.storage().same_as(t.storage())
-        && op.dtypes(t.dtype(), other.dtype()).ok() == Some((t.dtype(), t.dtype()))
-        && ops::broadcast_shapes(t.shape(), other.shape()).is_ok_and(|s| s.as_slice() == t.shape());
-    if !fits {
+    if !is_temporary(lhs) || !ops::can_reuse(op, t, other) {
         return false;
     }
     // SAFETY: the tensor object has no other reference and its storage no other tensor, so
@@ -220,22 +165,22 @@ pub fn operator<'py>(
     };
     let t = &slf.get().inner;
     let out = if reflected {
-        binary(py, op, o, Operand::T(Cow::Borrowed(t)))?
+        binary(py, op, o, Operand::Tensor(Cow::Borrowed(t)))?
     } else {
-        if let Operand::T(x) = &o {
+        if let Operand::Tensor(x) = &o {
             if try_reuse(py, op, slf, x) {
                 return Ok(slf.clone().into_any());
             }
-        } else if let Operand::S(s) = o {
+        } else if let Operand::Scalar(s) = o {
             let fits_dtype = ops::scalar_result_type(t.dtype(), s) == t.dtype();
             if fits_dtype && is_temporary(slf) {
-                let x = scalar_tensor(s, t.dtype()).py()?;
+                let x = s.to_tensor(t.dtype()).py()?;
                 if try_reuse(py, op, slf, &x) {
                     return Ok(slf.clone().into_any());
                 }
             }
         }
-        binary(py, op, Operand::T(Cow::Borrowed(t)), o)?
+        binary(py, op, Operand::Tensor(Cow::Borrowed(t)), o)?
     };
     PyTensor::wrap(py, out).map(Bound::into_any)
 }
@@ -260,7 +205,7 @@ pub fn binary_inplace(
     op: BinaryOp,
     other: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
-    let o = as_tensor_for(fn_operand(other)?, t).py()?;
+    let o = fn_operand(other)?.to_tensor_for(t.dtype()).py()?;
     // SAFETY: the same contract as numpy's in-place operators: the caller's Python program
     // must not write these elements from another thread during the call.
     run(py, t.numel(), || unsafe { t.binary_shared(op, &o) })
@@ -269,29 +214,29 @@ pub fn binary_inplace(
 /// `t.fill_(value)`.
 pub fn fill_inplace(py: Python<'_>, t: &Tensor, value: &Bound<'_, PyAny>) -> PyResult<()> {
     let v = match fn_operand(value)? {
-        Operand::S(s) => s,
-        Operand::T(_) => {
+        Operand::Scalar(s) => s,
+        Operand::Tensor(_) => {
             return Err(raise(
                 ErrorKind::InvalidArgument,
                 "fill_ takes a Python number; to write a tensor's values use t.copy_(src)",
             ))
         }
     };
-    let v = scalar_tensor(v, t.dtype()).py()?;
+    let v = v.to_tensor(t.dtype()).py()?;
     // SAFETY: as for `binary_inplace`.
     run(py, t.numel(), || unsafe { t.copy_shared(&v) })
 }
 
 /// `t.copy_(src)`: `src` broadcast to `t`'s shape and converted to its dtype.
 pub fn copy_inplace(py: Python<'_>, t: &Tensor, src: &Bound<'_, PyAny>) -> PyResult<()> {
-    let s = as_tensor_for(fn_operand(src)?, t).py()?;
+    let s = fn_operand(src)?.to_tensor_for(t.dtype()).py()?;
     // SAFETY: as for `binary_inplace`.
     run(py, t.numel(), || unsafe { t.copy_shared(&s) })
 }
 
 /// Writes `result` into `out` (`out=`): the shapes must match; the values convert to
 /// `out`'s dtype. Returns `out` itself.
-fn write_out<'py>(
+pub fn write_out<'py>(
     py: Python<'py>,
     result: Tensor,
     out: Option<Bound<'py, PyTensor>>,
@@ -322,80 +267,28 @@ pub fn unary(py: Python<'_>, op: UnaryOp, t: &Tensor) -> PyResult<Tensor> {
     run(py, t.numel(), || ops::unary(op, t))
 }
 
-/// Which reduction.
-#[derive(Clone, Copy)]
-pub enum Reduce {
-    /// `sum`.
-    Sum,
-    /// `mean`.
-    Mean,
-    /// `prod`.
-    Prod,
-    /// `max` (values only, like numpy's `max` / PyTorch's `amax`).
-    Max,
-    /// `min` (values only).
-    Min,
-}
-
-/// A reduction over all elements (`dim=None`) or over `dim` (an int or a tuple of ints).
+/// `op` over all elements (`dim=None`) or over `dim` (an int or a tuple of ints; `argmax`
+/// and `argmin` take one int).
 pub fn reduce(
     py: Python<'_>,
-    kind: Reduce,
+    op: ReduceOp,
     t: &Tensor,
     dim: Option<&Bound<'_, PyAny>>,
     keepdim: bool,
 ) -> PyResult<Tensor> {
-    let dims = args::dims(dim)?;
-    if dims.is_none() && !keepdim {
-        let f = match kind {
-            Reduce::Sum => ops::sum,
-            Reduce::Mean => ops::mean,
-            Reduce::Prod => ops::prod,
-            Reduce::Max => ops::max,
-            Reduce::Min => ops::min,
-        };
-        return run(py, t.numel(), || f(t));
-    }
-    let dims = dims.unwrap_or_else(|| (0..t.ndim() as isize).collect());
-    let f = match kind {
-        Reduce::Sum => ops::sum_dims,
-        Reduce::Mean => ops::mean_dims,
-        Reduce::Prod => ops::prod_dims,
-        Reduce::Max => ops::max_dims,
-        Reduce::Min => ops::min_dims,
-    };
-    run(py, t.numel(), || f(t, &dims, keepdim))
+    reduce_over(py, op, t, args::dims(dim)?, keepdim)
 }
 
-/// `argmax` / `argmin`: over the flattened tensor (`dim=None`) or along one `dim`.
-pub fn arg_reduce(
+/// `op` over `dims` (all when `None`).
+pub fn reduce_over(
     py: Python<'_>,
-    max: bool,
+    op: ReduceOp,
     t: &Tensor,
-    dim: Option<isize>,
+    dims: Option<Vec<isize>>,
     keepdim: bool,
 ) -> PyResult<Tensor> {
-    run(py, t.numel(), || match (dim, max) {
-        (None, true) => ops::argmax(t),
-        (None, false) => ops::argmin(t),
-        (Some(d), true) => ops::argmax_dim(t, d, keepdim),
-        (Some(d), false) => ops::argmin_dim(t, d, keepdim),
-    })
-}
-
-/// `var` / `std` with PyTorch's `correction` (1: unbiased, the default).
-pub fn var_std(
-    py: Python<'_>,
-    std: bool,
-    t: &Tensor,
-    dim: Option<&Bound<'_, PyAny>>,
-    correction: usize,
-    keepdim: bool,
-) -> PyResult<Tensor> {
-    let dims = args::dims(dim)?.unwrap_or_else(|| (0..t.ndim() as isize).collect());
-    run(py, t.numel(), || match std {
-        true => ops::std_dims(t, &dims, correction, keepdim),
-        false => ops::var_dims(t, &dims, correction, keepdim),
+    run(py, t.numel(), || {
+        ops::reduce(op, t, dims.as_deref(), keepdim)
     })
 }
 
@@ -412,20 +305,9 @@ pub fn matmul(py: Python<'_>, a: &Tensor, b: &Tensor) -> PyResult<Tensor> {
     run(py, a.numel().max(b.numel()), || ops::matmul(a, b))
 }
 
-/// A clamp bound: a Python number (weak) or a tensor (elementwise, broadcast).
-enum Limit {
-    S(Scalar),
-    T(Tensor),
-}
-
-fn bound_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Limit>> {
-    match obj.filter(|o| !o.is_none()) {
-        None => Ok(None),
-        Some(o) => Ok(Some(match fn_operand(o)? {
-            Operand::S(s) => Limit::S(s),
-            Operand::T(t) => Limit::T(t.into_owned()),
-        })),
-    }
+/// A clamp bound: absent (`None`), a weak Python number or a tensor.
+fn bound_arg<'a>(obj: Option<&'a Bound<'_, PyAny>>) -> PyResult<Option<Operand<'a>>> {
+    obj.filter(|o| !o.is_none()).map(fn_operand).transpose()
 }
 
 /// `clamp(t, min, max)`; either bound may be a number or a tensor.
@@ -436,283 +318,9 @@ pub fn clamp(
     max: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Tensor> {
     let (lo, hi) = (bound_arg(min)?, bound_arg(max)?);
-    run(py, t.numel(), || {
-        let scalar = |b: &Option<Limit>| match b {
-            Some(Limit::S(s)) => Some(*s),
-            _ => None,
-        };
-        let mut r = ops::clamp(t, scalar(&lo), scalar(&hi))?;
-        if let Some(Limit::T(m)) = &lo {
-            r = ops::maximum(&r, m)?;
-        }
-        if let Some(Limit::T(m)) = &hi {
-            r = ops::minimum(&r, m)?;
-        }
-        Ok(r)
-    })
+    run(py, t.numel(), || ops::clamp_operands(t, lo, hi))
 }
 
-fn tensor_list(tensors: &Bound<'_, PyAny>) -> PyResult<Vec<Tensor>> {
+pub fn tensor_list(tensors: &Bound<'_, PyAny>) -> PyResult<Vec<Tensor>> {
     tensors.try_iter()?.map(|o| tensor_arg(&o?)).collect()
-}
-
-// ---- module-level functions ---------------------------------------------------------------
-
-macro_rules! binary_fns {
-    ($($name:ident => $op:ident, $doc:literal;)*) => {$(
-        #[doc = $doc]
-        #[pyfunction]
-        #[pyo3(signature = (input, other, *, out=None))]
-        pub fn $name<'py>(
-            py: Python<'py>,
-            input: &Bound<'py, PyAny>,
-            other: &Bound<'py, PyAny>,
-            out: Option<Bound<'py, PyTensor>>,
-        ) -> PyResult<Bound<'py, PyAny>> {
-            let (a, b) = (fn_operand(input)?, fn_operand(other)?);
-            // Tensor operands and an `out` of the result's shape: written in place, no
-            // intermediate result. Anything else computes, then converts into `out`.
-            if let (Some(o), Operand::T(x), Operand::T(y)) = (&out, &a, &b) {
-                let t = &o.get().inner;
-                let fits = ops::broadcast_shapes(x.shape(), y.shape())
-                    .is_ok_and(|s| s.as_slice() == t.shape());
-                if fits {
-                // SAFETY: as for `binary_inplace`: the numpy/PyTorch contract for `out=`.
-                    run(py, t.numel(), || unsafe {
-                        ops::binary_into_shared(BinaryOp::$op, x, y, t)
-                    })?;
-                    return Ok(o.clone().into_any());
-                }
-            }
-            let r = binary(py, BinaryOp::$op, a, b)?;
-            write_out(py, r, out)
-        }
-    )*};
-}
-
-binary_fns! {
-    add => Add, "`input + other` (broadcasting; Python numbers are weak scalars).";
-    sub => Sub, "`input - other`.";
-    mul => Mul, "`input * other`.";
-    div => Div, "`input / other` (true division: integers divide as float32).";
-    pow => Pow, "`input ** other`.";
-    maximum => Maximum, "Elementwise maximum (NaN-propagating).";
-    minimum => Minimum, "Elementwise minimum (NaN-propagating).";
-    eq => Eq, "`input == other` as a bool tensor.";
-    ne => Ne, "`input != other` as a bool tensor.";
-    lt => Lt, "`input < other` as a bool tensor.";
-    le => Le, "`input <= other` as a bool tensor.";
-    gt => Gt, "`input > other` as a bool tensor.";
-    ge => Ge, "`input >= other` as a bool tensor.";
-}
-
-macro_rules! unary_fns {
-    ($($name:ident => $op:ident;)*) => {$(
-        #[doc = concat!("`", stringify!($name), "(input)` elementwise.")]
-        #[pyfunction]
-        #[pyo3(signature = (input, *, out=None))]
-        pub fn $name<'py>(
-            py: Python<'py>,
-            input: &Bound<'py, PyAny>,
-            out: Option<Bound<'py, PyTensor>>,
-        ) -> PyResult<Bound<'py, PyAny>> {
-            let x = tensor_arg(input)?;
-            if let Some(o) = out.as_ref().filter(|o| o.get().inner.shape() == x.shape()) {
-                let t = &o.get().inner;
-                // SAFETY: as for `binary_inplace`: the numpy/PyTorch contract for `out=`.
-                run(py, t.numel(), || unsafe { ops::unary_into_shared(UnaryOp::$op, &x, t) })?;
-                return Ok(o.clone().into_any());
-            }
-            write_out(py, unary(py, UnaryOp::$op, &x)?, out)
-        }
-    )*};
-}
-
-unary_fns! {
-    neg => Neg; abs => Abs; exp => Exp; log => Log; sqrt => Sqrt; rsqrt => Rsqrt; sin => Sin;
-    cos => Cos; tanh => Tanh; sigmoid => Sigmoid; relu => Relu; gelu => Gelu; silu => Silu;
-    erf => Erf;
-}
-
-macro_rules! reduce_fns {
-    ($($name:ident => $kind:ident;)*) => {$(
-        #[doc = concat!("`", stringify!($name), "` over all elements, or over `dim` (an int or a tuple of ints).")]
-        #[pyfunction]
-        #[pyo3(signature = (input, dim=None, keepdim=false))]
-        pub fn $name(
-            py: Python<'_>,
-            input: &Bound<'_, PyAny>,
-            dim: Option<&Bound<'_, PyAny>>,
-            keepdim: bool,
-        ) -> PyResult<PyTensor> {
-            let inner = reduce(py, Reduce::$kind, &tensor_arg(input)?, dim, keepdim)?;
-            Ok(PyTensor { inner })
-        }
-    )*};
-}
-
-reduce_fns! { sum => Sum; mean => Mean; prod => Prod; max => Max; min => Min; }
-
-/// Index of the maximum over the flattened input, or along `dim`.
-#[pyfunction]
-#[pyo3(signature = (input, dim=None, keepdim=false))]
-pub fn argmax(
-    py: Python<'_>,
-    input: &Bound<'_, PyAny>,
-    dim: Option<isize>,
-    keepdim: bool,
-) -> PyResult<PyTensor> {
-    let inner = arg_reduce(py, true, &tensor_arg(input)?, dim, keepdim)?;
-    Ok(PyTensor { inner })
-}
-
-/// Index of the minimum over the flattened input, or along `dim`.
-#[pyfunction]
-#[pyo3(signature = (input, dim=None, keepdim=false))]
-pub fn argmin(
-    py: Python<'_>,
-    input: &Bound<'_, PyAny>,
-    dim: Option<isize>,
-    keepdim: bool,
-) -> PyResult<PyTensor> {
-    let inner = arg_reduce(py, false, &tensor_arg(input)?, dim, keepdim)?;
-    Ok(PyTensor { inner })
-}
-
-/// Variance (`correction=1`: unbiased, PyTorch's default; numpy's default is 0).
-#[pyfunction(name = "var")]
-#[pyo3(signature = (input, dim=None, *, correction=1, keepdim=false))]
-pub fn var_fn(
-    py: Python<'_>,
-    input: &Bound<'_, PyAny>,
-    dim: Option<&Bound<'_, PyAny>>,
-    correction: usize,
-    keepdim: bool,
-) -> PyResult<PyTensor> {
-    let inner = var_std(py, false, &tensor_arg(input)?, dim, correction, keepdim)?;
-    Ok(PyTensor { inner })
-}
-
-/// Standard deviation (see `var`).
-#[pyfunction(name = "std")]
-#[pyo3(signature = (input, dim=None, *, correction=1, keepdim=false))]
-pub fn std_fn(
-    py: Python<'_>,
-    input: &Bound<'_, PyAny>,
-    dim: Option<&Bound<'_, PyAny>>,
-    correction: usize,
-    keepdim: bool,
-) -> PyResult<PyTensor> {
-    let inner = var_std(py, true, &tensor_arg(input)?, dim, correction, keepdim)?;
-    Ok(PyTensor { inner })
-}
-
-/// Softmax along `dim`.
-#[pyfunction(name = "softmax")]
-pub fn softmax_fn(py: Python<'_>, input: &Bound<'_, PyAny>, dim: isize) -> PyResult<PyTensor> {
-    let inner = softmax(py, false, &tensor_arg(input)?, dim)?;
-    Ok(PyTensor { inner })
-}
-
-/// Log-softmax along `dim`.
-#[pyfunction]
-pub fn log_softmax(py: Python<'_>, input: &Bound<'_, PyAny>, dim: isize) -> PyResult<PyTensor> {
-    let inner = softmax(py, true, &tensor_arg(input)?, dim)?;
-    Ok(PyTensor { inner })
-}
-
-/// Matrix product with numpy's `matmul` semantics (1-D, 2-D, batched with broadcasting).
-#[pyfunction(name = "matmul")]
-pub fn matmul_fn(
-    py: Python<'_>,
-    input: &Bound<'_, PyAny>,
-    other: &Bound<'_, PyAny>,
-) -> PyResult<PyTensor> {
-    let inner = matmul(py, &tensor_arg(input)?, &tensor_arg(other)?)?;
-    Ok(PyTensor { inner })
-}
-
-/// `condition ? input : other` elementwise, broadcasting all three.
-#[pyfunction(name = "where")]
-pub fn where_(
-    py: Python<'_>,
-    condition: &Bound<'_, PyAny>,
-    input: &Bound<'_, PyAny>,
-    other: &Bound<'_, PyAny>,
-) -> PyResult<PyTensor> {
-    let c = tensor_arg(condition)?;
-    let (a, b) = match (fn_operand(input)?, fn_operand(other)?) {
-        (Operand::T(a), b) => {
-            let a = a.into_owned();
-            let b = as_tensor_for(b, &a).py()?;
-            (a, b)
-        }
-        (a, Operand::T(b)) => (as_tensor_for(a, &b).py()?, b.into_owned()),
-        (Operand::S(a), Operand::S(b)) => {
-            let a = scalar_tensor(a, default_dtype(a)).py()?;
-            let b = as_tensor_for(Operand::S(b), &a).py()?;
-            (a, b)
-        }
-    };
-    let work = c.numel().max(a.numel()).max(b.numel());
-    let inner = run(py, work, || ops::where_(&c, &a, &b))?;
-    Ok(PyTensor { inner })
-}
-
-/// Limits every element to `[min, max]` (either optional; numbers or tensors).
-#[pyfunction(name = "clamp")]
-#[pyo3(signature = (input, min=None, max=None, *, out=None))]
-pub fn clamp_fn<'py>(
-    py: Python<'py>,
-    input: &Bound<'py, PyAny>,
-    min: Option<&Bound<'py, PyAny>>,
-    max: Option<&Bound<'py, PyAny>>,
-    out: Option<Bound<'py, PyTensor>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let r = clamp(py, &tensor_arg(input)?, min, max)?;
-    write_out(py, r, out)
-}
-
-/// Concatenates along an existing `dim`.
-#[pyfunction]
-#[pyo3(signature = (tensors, dim=0))]
-pub fn cat(py: Python<'_>, tensors: &Bound<'_, PyAny>, dim: isize) -> PyResult<PyTensor> {
-    let ts = tensor_list(tensors)?;
-    let work = ts.iter().map(Tensor::numel).sum();
-    let inner = run(py, work, || ops::cat(&ts, dim))?;
-    Ok(PyTensor { inner })
-}
-
-/// Stacks equally shaped tensors along a new `dim`.
-#[pyfunction]
-#[pyo3(signature = (tensors, dim=0))]
-pub fn stack(py: Python<'_>, tensors: &Bound<'_, PyAny>, dim: isize) -> PyResult<PyTensor> {
-    let ts = tensor_list(tensors)?;
-    let work = ts.iter().map(Tensor::numel).sum();
-    let inner = run(py, work, || ops::stack(&ts, dim))?;
-    Ok(PyTensor { inner })
-}
-
-/// Adds every function above to the module.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    macro_rules! add {
-        ($($f:ident),*) => { $( m.add_function(wrap_pyfunction!($f, m)?)?; )* };
-    }
-    add!(add, sub, mul, div, pow, maximum, minimum, eq, ne, lt, le, gt, ge);
-    add!(neg, abs, exp, log, sqrt, rsqrt, sin, cos, tanh, sigmoid, relu, gelu, silu, erf);
-    add!(
-        sum,
-        mean,
-        prod,
-        max,
-        min,
-        argmax,
-        argmin,
-        var_fn,
-        std_fn,
-        softmax_fn,
-        log_softmax
-    );
-    add!(matmul_fn, where_, clamp_fn, cat, stack);
-    Ok(())
 }

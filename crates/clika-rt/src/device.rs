@@ -22,6 +22,39 @@ pub enum DeviceKind {
     /// Automatic placement: resolves to the best available accelerator, else the CPU, when
     /// a tensor is created or moved. No tensor ever lives on `Auto`.
     Auto = 2,
+    /// An NVIDIA GPU through CUDA (`"cuda:N"`).
+    Cuda = 3,
+}
+
+impl DeviceKind {
+    /// Every kind, in discriminant order.
+    pub const ALL: [DeviceKind; 4] = [
+        DeviceKind::Cpu,
+        DeviceKind::Gpu,
+        DeviceKind::Auto,
+        DeviceKind::Cuda,
+    ];
+
+    /// The kind's name as devices are spelled in text (`"cpu"`, `"gpu"`, `"auto"`, `"cuda"`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            DeviceKind::Cpu => "cpu",
+            DeviceKind::Gpu => "gpu",
+            DeviceKind::Auto => "auto",
+            DeviceKind::Cuda => "cuda",
+        }
+    }
+
+    /// The kind with C ABI number `code` (`CRT_DEVICE_*`), if there is one.
+    pub fn from_code(code: u32) -> Option<DeviceKind> {
+        DeviceKind::ALL.into_iter().find(|k| *k as u32 == code)
+    }
+
+    /// Whether devices of this kind are numbered (`gpu:1`, `cuda:2`); the CPU and `auto`
+    /// are one device each.
+    pub const fn has_ordinals(self) -> bool {
+        matches!(self, DeviceKind::Gpu | DeviceKind::Cuda)
+    }
 }
 
 /// A device: where a tensor's memory lives and where its ops run.
@@ -44,6 +77,14 @@ impl Device {
     pub const fn gpu(ordinal: u32) -> Device {
         Device {
             kind: DeviceKind::Gpu,
+            ordinal,
+        }
+    }
+
+    /// The `ordinal`-th CUDA device.
+    pub const fn cuda(ordinal: u32) -> Device {
+        Device {
+            kind: DeviceKind::Cuda,
             ordinal,
         }
     }
@@ -90,8 +131,8 @@ impl Device {
     /// this starts its backend on first use). `Auto` is always available.
     pub fn ensure_available(self) -> Result<()> {
         match self.kind {
-            DeviceKind::Cpu | DeviceKind::Auto => Ok(()),
-            DeviceKind::Gpu => crate::backend::ensure_available(self),
+            DeviceKind::Auto => Ok(()),
+            _ => crate::backend::ensure_available(self),
         }
     }
 }
@@ -108,6 +149,7 @@ impl fmt::Display for Device {
             DeviceKind::Cpu => f.write_str("CPU"),
             DeviceKind::Gpu => write!(f, "GPU:{}", self.ordinal),
             DeviceKind::Auto => f.write_str("auto"),
+            DeviceKind::Cuda => write!(f, "CUDA:{}", self.ordinal),
         }
     }
 }
@@ -115,8 +157,8 @@ impl fmt::Display for Device {
 impl FromStr for Device {
     type Err = Error;
 
-    /// Parses `"cpu"`, `"gpu"`, `"gpu:1"`, `"auto"`; `"cuda:N"` and `"vulkan:N"` name the same GPU
-    /// devices (case-insensitive).
+    /// Parses `"cpu"`, `"gpu"`, `"gpu:1"` (`"vulkan:N"` names the same wgpu devices),
+    /// `"cuda"`, `"cuda:N"` and `"auto"` (case-insensitive).
     fn from_str(s: &str) -> Result<Self> {
         let bad = || Error::ParseDevice {
             text: s.to_string(),
@@ -129,7 +171,8 @@ impl FromStr for Device {
         match name {
             "cpu" if ordinal == 0 => Ok(Device::cpu()),
             "auto" if ordinal == 0 && !lower.contains(':') => Ok(Device::auto()),
-            "gpu" | "cuda" | "vulkan" => Ok(Device::gpu(ordinal)),
+            "gpu" | "vulkan" => Ok(Device::gpu(ordinal)),
+            "cuda" => Ok(Device::cuda(ordinal)),
             _ => Err(bad()),
         }
     }
@@ -143,7 +186,12 @@ mod tests {
     fn parse_and_print() {
         assert_eq!("cpu".parse::<Device>().unwrap(), Device::cpu());
         assert_eq!("CPU".parse::<Device>().unwrap(), Device::cpu());
-        assert_eq!("cuda:0".parse::<Device>().unwrap(), Device::gpu(0));
+        assert_eq!("cuda:0".parse::<Device>().unwrap(), Device::cuda(0));
+        assert_eq!("CUDA:3".parse::<Device>().unwrap(), Device::cuda(3));
+        assert_eq!(Device::cuda(1).to_string(), "CUDA:1");
+        for k in DeviceKind::ALL {
+            assert_eq!(DeviceKind::from_code(k as u32), Some(k));
+        }
         assert_eq!("vulkan:2".parse::<Device>().unwrap(), Device::gpu(2));
         assert_eq!("gpu".parse::<Device>().unwrap(), Device::gpu(0));
         assert!("tpu:0".parse::<Device>().is_err());

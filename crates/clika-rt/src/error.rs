@@ -381,6 +381,12 @@ pub enum Error {
         /// The value, printed.
         value: String,
     },
+    /// An argument that is invalid for the op (the message says which and why).
+    #[error("{what}")]
+    InvalidArgument {
+        /// What is wrong, and the fix.
+        what: String,
+    },
     /// A panic or invariant violation inside the runtime, caught at a boundary.
     #[error("internal error: {message}")]
     Internal {
@@ -416,7 +422,8 @@ impl Error {
             | E::EmptyReduction { .. }
             | E::ZeroStep
             | E::ParseDevice { .. }
-            | E::OutOfRange { .. } => ErrorKind::InvalidArgument,
+            | E::OutOfRange { .. }
+            | E::InvalidArgument { .. } => ErrorKind::InvalidArgument,
             E::ReadOnly { .. } | E::SharedWrite { .. } => ErrorKind::ReadOnly,
             E::DeviceUnavailable { .. }
             | E::DeviceMismatch { .. }

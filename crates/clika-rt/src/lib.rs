@@ -41,7 +41,7 @@ pub use error::{Error, ErrorKind, Result};
 pub use layout::{Layout, MAX_DIMS};
 pub use memory::MemoryStats;
 pub use storage::{Deleter, Owner, OwnerKind, Storage};
-pub use tensor::{BlobOptions, StableBytes, Tensor};
+pub use tensor::{BlobOptions, ForeignMemory, StableBytes, Tensor};
 
 #[doc(hidden)]
 pub use half;

@@ -387,3 +387,42 @@ device_test!(
         assert!(err.to_string().contains(".to(Device::cpu())"), "{err}");
     }
 );
+
+device_test!(owned_forms_reuse_or_recompute_on_every_device, |device| {
+    // An exclusive view that does not start at its storage's first element: the CPU writes
+    // it in place, a device computes a fresh result; the values are the same either way.
+    let x = Tensor::arange(0.0, 8.0, 1.0, DType::Float32)
+        .unwrap()
+        .to(device)
+        .unwrap();
+    let view = x.narrow(0, 2, 4).unwrap();
+    drop(x);
+    let one = Tensor::ones(&[1], DType::Float32)
+        .unwrap()
+        .to(device)
+        .unwrap();
+    let sum = ops::binary_owned(ops::BinaryOp::Add, view, &one).unwrap();
+    assert_eq!(sum.device(), device);
+    assert_eq!(sum.to_vec::<f32>().unwrap(), vec![3.0, 4.0, 5.0, 6.0]);
+    let neg = ops::unary_owned(ops::UnaryOp::Neg, sum).unwrap();
+    assert_eq!(neg.to_vec::<f32>().unwrap(), vec![-3.0, -4.0, -5.0, -6.0]);
+    // The fresh path of a whole tensor reuses its memory where the backend can.
+    let y = Tensor::ones(&[4], DType::Float32)
+        .unwrap()
+        .to(device)
+        .unwrap();
+    let z = ops::binary_owned(ops::BinaryOp::Mul, y, &one).unwrap();
+    assert_eq!(z.to_vec::<f32>().unwrap(), vec![1.0; 4]);
+});
+
+#[test]
+fn cuda_devices_report_themselves_unavailable() {
+    let cuda: Device = "cuda:0".parse().unwrap();
+    assert_eq!(cuda, Device::cuda(0));
+    let err = Tensor::ones(&[2], DType::Float32)
+        .unwrap()
+        .to(cuda)
+        .unwrap_err();
+    assert_eq!(err.kind(), clika_rt::ErrorKind::Device);
+    assert!(err.to_string().contains("CUDA"), "{err}");
+}

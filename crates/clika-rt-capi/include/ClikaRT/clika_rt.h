@@ -912,18 +912,53 @@ inline Tensor stack(const std::vector<Tensor>& tensors, std::int64_t dim = 0) {
         return crt_tensor_stack(h.data(), h.size(), dim, out, err);
     });
 }
+/// An operand that is a tensor or a number (a weak scalar), for the operations where both
+/// mix (`where`, `clamp`), or absent (`std::nullopt`, for an optional clamp bound). It refers
+/// to the tensor, which must outlive the call (a temporary lives to the end of the full
+/// expression, so `where(c, x * 2, 0.5)` is fine).
+class Operand {
+public:
+    Operand(const Tensor& t) noexcept : o_{t.get(), crt_scalar{}}, present_(true) {}  // NOLINT
+    Operand(Scalar s) noexcept : o_{nullptr, s.c()}, present_(true) {}                 // NOLINT
+    template <class T, std::enable_if_t<std::is_arithmetic<T>::value, int> = 0>
+    Operand(T v) noexcept : o_{nullptr, Scalar(v).c()}, present_(true) {}  // NOLINT
+    /// No operand.
+    Operand(std::nullopt_t) noexcept : o_{nullptr, crt_scalar{}}, present_(false) {}  // NOLINT
+    /// A number, or no operand when `s` is empty.
+    Operand(const std::optional<Scalar>& s) noexcept  // NOLINT: implicit
+        : o_{nullptr, s ? s->c() : crt_scalar{}}, present_(s.has_value()) {}
+    /// Whether there is an operand.
+    bool has_value() const noexcept { return present_; }
+    /// The C form (meaningful when `has_value()`).
+    const crt_operand& c() const noexcept { return o_; }
+
+private:
+    crt_operand o_;
+    bool present_;
+};
+
 /// `cond ? a : b` elementwise, broadcasting all three (cond: non-zero is true).
 inline Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
     return detail::result([&](crt_tensor** out, crt_error** err) {
         return crt_tensor_where(cond.get(), a.get(), b.get(), out, err);
     });
 }
-/// Limits every element to [min, max] (either bound optional; weak scalars). NaN stays NaN.
-inline Tensor clamp(const Tensor& t, std::optional<Scalar> min, std::optional<Scalar> max) {
-    const crt_scalar lo = min ? min->c() : crt_scalar{};
-    const crt_scalar hi = max ? max->c() : crt_scalar{};
+/// `cond ? a : b` where either branch may be a number (a weak scalar: it takes the dtype it
+/// promotes to against the other branch).
+inline Tensor where(const Tensor& cond, const Operand& a, const Operand& b) {
+    if (!a.has_value() || !b.has_value()) {
+        throw Error(Status::InvalidArgument, "where: both branches need a value");
+    }
     return detail::result([&](crt_tensor** out, crt_error** err) {
-        return crt_tensor_clamp(t.get(), min ? &lo : nullptr, max ? &hi : nullptr, out, err);
+        return crt_tensor_where_operands(cond.get(), a.c(), b.c(), out, err);
+    });
+}
+/// Limits every element to [min, max]: either bound absent (`std::nullopt`), a number (weak
+/// scalar) or a tensor broadcast against `t` (elementwise bounds). NaN stays NaN.
+inline Tensor clamp(const Tensor& t, const Operand& min, const Operand& max) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_clamp_operands(t.get(), min.has_value() ? &min.c() : nullptr,
+                                         max.has_value() ? &max.c() : nullptr, out, err);
     });
 }
 // ---- out= forms: the result written into an existing tensor (which may be a view: a

@@ -142,6 +142,22 @@ typedef uint32_t crt_unary_op;
 typedef uint32_t crt_reduce_op;
 
 /**
+ * An operand that is a tensor or a weak scalar, for the operations where both mix
+ * (`crt_tensor_where_operands`, `crt_tensor_clamp_operands`): a non-NULL `tensor` is that
+ * tensor (lent for the call); a NULL `tensor` means `scalar` (see `crt_scalar`).
+ */
+typedef struct crt_operand {
+    /**
+     * A tensor, or NULL for `scalar`.
+     */
+    const struct crt_tensor *tensor;
+    /**
+     * The weak scalar used when `tensor` is NULL.
+     */
+    struct crt_scalar scalar;
+} crt_operand;
+
+/**
  * A tensor's shape and dtype, as a rule sees its inputs and describes its output.
  */
 typedef struct crt_op_spec {
@@ -281,6 +297,66 @@ typedef struct crt_blob_options {
      */
     uint32_t flags;
 } crt_blob_options;
+
+/**
+ * Success.
+ */
+#define CRT_STATUS_OK 0
+
+/**
+ * A NULL handle, out-pointer or data pointer where one was required.
+ */
+#define CRT_STATUS_NULL_POINTER 1
+
+/**
+ * A shape, stride or size that is negative, out of range or overflows.
+ */
+#define CRT_STATUS_INVALID_SHAPE 2
+
+/**
+ * A data pointer not aligned for its dtype.
+ */
+#define CRT_STATUS_MISALIGNED 3
+
+/**
+ * A dtype that is unknown or does not fit the operation.
+ */
+#define CRT_STATUS_DTYPE 4
+
+/**
+ * A memory layout the operation cannot take as is (e.g. a view that needs a copy).
+ */
+#define CRT_STATUS_LAYOUT 5
+
+/**
+ * A dimension or element index out of range.
+ */
+#define CRT_STATUS_INDEX 6
+
+/**
+ * The device could not satisfy an allocation, even after releasing its cache.
+ */
+#define CRT_STATUS_OUT_OF_MEMORY 7
+
+/**
+ * A device that is unknown, absent, failed, or does not match.
+ */
+#define CRT_STATUS_DEVICE 8
+
+/**
+ * A write into memory that must not be written.
+ */
+#define CRT_STATUS_READ_ONLY 9
+
+/**
+ * Any other invalid argument.
+ */
+#define CRT_STATUS_INVALID_ARGUMENT 10
+
+/**
+ * A bug in the runtime, or a Rust panic caught at the C boundary.
+ */
+#define CRT_STATUS_INTERNAL 11
 
 /**
  * `a + b` (Bool: logical or).
@@ -479,66 +555,6 @@ typedef struct crt_blob_options {
 #define CRT_SCALAR_FLOAT 2
 
 /**
- * Success.
- */
-#define CRT_STATUS_OK 0
-
-/**
- * A NULL handle, out-pointer or data pointer where one was required.
- */
-#define CRT_STATUS_NULL_POINTER 1
-
-/**
- * A shape, stride or size that is negative, out of range or overflows.
- */
-#define CRT_STATUS_INVALID_SHAPE 2
-
-/**
- * A data pointer not aligned for its dtype.
- */
-#define CRT_STATUS_MISALIGNED 3
-
-/**
- * A dtype that is unknown or does not fit the operation.
- */
-#define CRT_STATUS_DTYPE 4
-
-/**
- * A memory layout the operation cannot take as is (e.g. a view that needs a copy).
- */
-#define CRT_STATUS_LAYOUT 5
-
-/**
- * A dimension or element index out of range.
- */
-#define CRT_STATUS_INDEX 6
-
-/**
- * The device could not satisfy an allocation, even after releasing its cache.
- */
-#define CRT_STATUS_OUT_OF_MEMORY 7
-
-/**
- * A device that is unknown, absent, failed, or does not match.
- */
-#define CRT_STATUS_DEVICE 8
-
-/**
- * A write into memory that must not be written.
- */
-#define CRT_STATUS_READ_ONLY 9
-
-/**
- * Any other invalid argument.
- */
-#define CRT_STATUS_INVALID_ARGUMENT 10
-
-/**
- * A bug in the runtime, or a Rust panic caught at the C boundary.
- */
-#define CRT_STATUS_INTERNAL 11
-
-/**
  * IEEE 754 binary32 (`float`).
  */
 #define CRT_DTYPE_FLOAT32 0
@@ -604,6 +620,12 @@ typedef struct crt_blob_options {
  * stderr, see `crt_device_set_fallback_warnings`). No tensor ever reports this kind.
  */
 #define CRT_DEVICE_AUTO 2
+
+/**
+ * An NVIDIA GPU through CUDA. Builds without the CUDA backend report it unavailable
+ * (`CRT_STATUS_DEVICE`, with the reason).
+ */
+#define CRT_DEVICE_CUDA 3
 
 #ifdef __cplusplus
 extern "C" {
@@ -913,6 +935,34 @@ crt_status crt_tensor_clamp(const struct crt_tensor *tensor,
                             const struct crt_scalar *max,
                             struct crt_tensor **out,
                             struct crt_error **err);
+
+/**
+ * `cond ? a : b` elementwise where either branch may be a weak scalar: a scalar branch
+ * takes the dtype it promotes to against the other (two scalars: their default dtypes,
+ * Int64 / Float32 / Bool, promoted).
+ *
+ * # Safety
+ * The header's pointer contract, for `cond` and each operand's `tensor`.
+ */
+crt_status crt_tensor_where_operands(const struct crt_tensor *cond,
+                                     struct crt_operand a,
+                                     struct crt_operand b,
+                                     struct crt_tensor **out,
+                                     struct crt_error **err);
+
+/**
+ * Limits every element to `[*min, *max]`; either bound may be NULL (no bound), a weak
+ * scalar, or a tensor broadcast against `tensor` (elementwise bounds). NaN stays NaN.
+ *
+ * # Safety
+ * `min` and `max` are NULL or readable, their tensors NULL or valid handles; the header's
+ * pointer contract.
+ */
+crt_status crt_tensor_clamp_operands(const struct crt_tensor *tensor,
+                                     const struct crt_operand *min,
+                                     const struct crt_operand *max,
+                                     struct crt_tensor **out,
+                                     struct crt_error **err);
 
 /**
  * Concatenates the `n` tensors of the array `tensors` along `dim` (every other dimension

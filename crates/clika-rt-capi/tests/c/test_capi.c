@@ -603,6 +603,31 @@ static void test_matmul_join_select(void) {
         }
         crt_tensor_free(r);
     }
+    {
+        /* Operands mixing tensors and numbers: where(a > 2, a, 0.5); clamp(a, min=zero + 2). */
+        crt_operand ta = {a, {0}}, half = {NULL, float_scalar(0.5)};
+        crt_operand bad = {NULL, {7, 0, 0.0}};
+        crt_tensor *two = NULL;
+        CHECK(crt_tensor_where_operands(cond, ta, half, &r, NULL) == CRT_STATUS_OK);
+        {
+            const double want[6] = {0.5, 0.5, 0.5, 3, 4, 5};
+            CHECK(has_shape(r, s23, 2) && values_near(r, want, 6));
+        }
+        crt_tensor_free(r);
+        CHECK(crt_tensor_where_operands(cond, ta, bad, &r, NULL) ==
+              CRT_STATUS_INVALID_ARGUMENT);
+        CHECK(r == NULL);
+        CHECK(crt_tensor_binary_scalar(CRT_BINARY_ADD, zero, int_scalar(2), &two, NULL) ==
+              CRT_STATUS_OK);
+        {
+            const crt_operand lo = {two, {0}};
+            CHECK(crt_tensor_clamp_operands(a, &lo, NULL, &r, NULL) == CRT_STATUS_OK);
+            const double want[6] = {2, 2, 2, 3, 4, 5};
+            CHECK(values_near(r, want, 6));
+            crt_tensor_free(r);
+        }
+        crt_tensor_free(two);
+    }
     crt_tensor_free(cond);
     crt_tensor_free(zero);
     crt_tensor_free(at);

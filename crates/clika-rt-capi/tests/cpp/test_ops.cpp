@@ -144,6 +144,20 @@ void matmul_join_select() {
     CHECK(ops::clamp(Tensor::from_data(std::vector<std::int32_t>{-5, 5}, {2}), 0, 3).dtype() ==
           DataType::Int32);
     CHECK(ops::to_dtype(a, DataType::Int8).dtype() == DataType::Int8);
+    // Numbers and tensors mix in where/clamp: weak scalars, tensor bounds broadcast.
+    CHECK(near(ops::where(a > 2, a, 0.5), {0.5, 0.5, 0.5, 3, 4, 5}));
+    CHECK(near(ops::where(a > 2, -1, a), {0, 1, 2, -1, -1, -1}));
+    const Tensor ints = Tensor::from_data(std::vector<std::int32_t>{1, 2, 3}, {3});
+    CHECK(ops::where(ints > 1, ints, 7).dtype() == DataType::Int32);
+    CHECK(ops::where(ints > 1, ints, 0.5).dtype() == DataType::Float32);
+    CHECK(ops::where(ints > 1, 1, 2).dtype() == DataType::Int64);
+    const Tensor lo = Tensor::from_data(std::vector<float>{1, 2, 3}, {3});
+    CHECK(near(ops::clamp(a, lo, std::nullopt), {1, 2, 3, 3, 4, 5}));
+    CHECK(near(ops::clamp(a, lo, 4), {1, 2, 3, 3, 4, 4}));
+    CHECK(near(ops::clamp(a, 1, lo.unsqueeze(0) + 1.0F), {1, 1, 2, 2, 3, 4}));
+    const std::optional<ClikaRT::Scalar> none, two = ClikaRT::Scalar(2);
+    CHECK(near(ops::clamp(a, none, two), {0, 1, 2, 2, 2, 2}));
+    CHECK_THROWS(ops::where(a > 2, a, std::nullopt), Status::InvalidArgument);
     std::printf("ok    matmul (transposed view, 1-D, batched), cat/stack, where, clamp\n");
 }
 

@@ -1,31 +1,45 @@
-//! Accelerator backends: the small interface every device implements (context and queue,
-//! raw device memory for the pool, copies in/out, kernel launches, completion events), and
-//! the dispatch from a [`Device`] to its backend.
+//! Backends: one trait (`Backend`) that every device implements — its pool, copies in and
+//! out, completion events, and the kernels for the plans `ops/` makes — and `backend()`,
+//! which dispatches on the device kind. Backends are peers:
 //!
-//! The CPU is implicitly the first backend: its pool is host pages and its ops run eagerly in
-//! `ops/`. The second is `wgpu` (Vulkan; Mesa's lavapipe on machines without a GPU), behind
-//! the default-on `gpu` cargo feature and never compiled under Miri. Without it every GPU
-//! request fails with [`Error::DeviceUnavailable`](crate::Error::DeviceUnavailable).
+//! - `cpu`: host pages, kernels over raw pointers, rayon threads;
+//! - `wgpu`: Vulkan (Mesa's lavapipe where there is no GPU), behind the default-on `gpu`
+//!   cargo feature and never compiled under Miri;
+//! - `cuda`: reserved; `"cuda:N"` devices report themselves unavailable until it exists.
+//!
+//! Adding a backend is a folder here plus one arm in `backend()`; nothing in `ops/` changes.
+//! A kernel a backend lacks answers `unsupported`, which names the move that works.
 
+mod auto;
+mod cpu;
+mod cuda;
 #[cfg(all(feature = "gpu", not(miri)))]
 mod wgpu;
 
-mod auto;
-
 use std::sync::Arc;
 
-#[cfg(not(all(feature = "gpu", not(miri))))]
-use crate::error::Error;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::memory::{Event, Pool};
-use crate::{Device, Tensor};
+use crate::ops::{matmul::Plan as MatmulPlan, BinaryPlan, ReducePlan, UnaryPlan};
+use crate::{Device, DeviceKind, Tensor};
 
 pub(crate) use auto::fall_back;
 pub use auto::{auto_device, take_fallback_warning, GPU_DISABLE_ENV};
+pub(crate) use cpu::kernel;
 
-/// What a device backend provides to the rest of the runtime. Kernels are backend-specific
-/// and reached through the op dispatch in `ops/`, so they are not part of this trait.
+/// What a device provides to the rest of the runtime. Kernels take a plan made once in `ops/`
+/// (shapes broadcast, dtypes promoted, dims normalised); the default of each answers
+/// [`unsupported`].
+///
+/// Elementwise kernels write a result the caller allocated (so the `out=`, in-place and
+/// buffer-reuse forms share them); reductions and matmul return a fresh tensor. Inputs are
+/// on the backend's device, except that a 0-d host tensor may be a binary op's scalar
+/// operand only after [`BinaryPlan::operand`] moved it.
 pub(crate) trait Backend: Send + Sync {
+    /// The device this backend serves.
+    fn device(&self) -> Device;
+    /// A human-readable name of the hardware.
+    fn name(&self) -> String;
     /// The device's caching pool (its raw allocator reserves device memory).
     fn pool(&self) -> &Arc<Pool>;
     /// Copies a host tensor into fresh device memory; a source pinned for this device is
@@ -41,31 +55,87 @@ pub(crate) trait Backend: Send + Sync {
     fn record_event(&self) -> Arc<dyn Event>;
     /// Waits for all queued work.
     fn synchronize(&self) -> Result<()>;
-    /// A human-readable name of the hardware (the wgpu adapter's name).
-    fn name(&self) -> String;
+
+    /// `out = plan.op(src)`, `src` converted to `plan.out` first.
+    ///
+    /// # Safety
+    /// `out` has `src`'s shape and dtype `plan.out`, lives on this device, is writable and
+    /// not read or written by anyone else during the call, and is either `src` exactly
+    /// (same storage, layout and dtype) or disjoint from it.
+    unsafe fn unary(&self, plan: &UnaryPlan, src: &Tensor, out: &Tensor) -> Result<()> {
+        let _ = (src, out);
+        Err(unsupported(plan.op.name(), self.device(), "any dtype yet"))
+    }
+
+    /// `out = plan.op(a, b)` with broadcasting to `plan.shape`, computing in `plan.compute`.
+    ///
+    /// # Safety
+    /// As for [`Backend::unary`], for both inputs; `out` has `plan.shape` and `plan.out`.
+    unsafe fn binary(&self, plan: &BinaryPlan, a: &Tensor, b: &Tensor, out: &Tensor) -> Result<()> {
+        let _ = (a, b, out);
+        Err(unsupported(plan.op.name(), self.device(), "any dtype yet"))
+    }
+
+    /// `out = src` converted to `out`'s dtype (a copy when the dtypes match).
+    ///
+    /// # Safety
+    /// As for [`Backend::unary`]; `out` has `src`'s shape and any dtype.
+    unsafe fn copy(&self, src: &Tensor, out: &Tensor) -> Result<()> {
+        let _ = out;
+        Err(unsupported(
+            "contiguous/to_dtype",
+            src.device(),
+            "any dtype yet",
+        ))
+    }
+
+    /// The primitive reduction `plan` of `t` into a fresh tensor.
+    fn reduce(&self, plan: &ReducePlan, t: &Tensor) -> Result<Tensor> {
+        Err(unsupported(plan.op.name(), t.device(), "any dtype yet"))
+    }
+
+    /// The unsqueezed product `[batch.., m, n]` of the planned operands, in `plan.dtype`.
+    fn matmul(&self, plan: &MatmulPlan) -> Result<Tensor> {
+        Err(unsupported("matmul", plan.a.device(), "any dtype yet"))
+    }
 }
 
-/// Why a GPU is unavailable in a build without the backend.
-#[cfg(not(all(feature = "gpu", not(miri))))]
-const NO_BACKEND: &str = "this build of clika-rt has no GPU backend (built without the `gpu` \
-     cargo feature); rebuild with default features or use Device::cpu()";
+/// The error of an op without a kernel on `device` for `what`: it names the move that works.
+pub(crate) fn unsupported(op: &str, device: Device, what: impl Into<String>) -> Error {
+    Error::UnsupportedOnDevice {
+        op: op.to_string(),
+        device,
+        what: what.into(),
+    }
+}
 
-/// The backend of an accelerator `device`, created on first use.
-#[cfg(all(feature = "gpu", not(miri)))]
+/// The backend of `device`, started on first use; an accelerator that is absent, not built
+/// in, or failed to start gives [`Error::DeviceUnavailable`] with the reason.
 pub(crate) fn backend(device: Device) -> Result<&'static dyn Backend> {
+    match device.kind() {
+        DeviceKind::Cpu => Ok(cpu::context()),
+        DeviceKind::Gpu => gpu(device),
+        DeviceKind::Cuda => cuda::context(device),
+        DeviceKind::Auto => backend(device.resolve()),
+    }
+}
+
+#[cfg(all(feature = "gpu", not(miri)))]
+fn gpu(device: Device) -> Result<&'static dyn Backend> {
     Ok(wgpu::context(device)?)
 }
 
-/// The backend of an accelerator `device`, created on first use.
 #[cfg(not(all(feature = "gpu", not(miri))))]
-pub(crate) fn backend(device: Device) -> Result<&'static dyn Backend> {
+fn gpu(device: Device) -> Result<&'static dyn Backend> {
     Err(Error::DeviceUnavailable {
         device,
-        reason: NO_BACKEND.to_string(),
+        reason: "this build of clika-rt has no GPU backend (built without the `gpu` cargo \
+                 feature); rebuild with default features or use Device::cpu()"
+            .to_string(),
     })
 }
 
-/// The pool of accelerator `device`.
+/// The pool of `device`.
 pub(crate) fn pool(device: Device) -> Result<&'static Arc<Pool>> {
     Ok(backend(device)?.pool())
 }
@@ -77,13 +147,10 @@ pub(crate) fn ensure_available(device: Device) -> Result<()> {
 
 /// Waits for `device`'s queued work.
 pub(crate) fn synchronize(device: Device) -> Result<()> {
-    if device.is_cpu() {
-        return Ok(());
-    }
     backend(device)?.synchronize()
 }
 
-/// Moves `t` to `device` (different from its own).
+/// Moves `t` to `device` (different from its own), through the host between accelerators.
 pub(crate) fn transfer(t: &Tensor, device: Device) -> Result<Tensor> {
     match (t.device().is_cpu(), device.is_cpu()) {
         (true, false) => backend(device)?.upload(t),
@@ -95,88 +162,11 @@ pub(crate) fn transfer(t: &Tensor, device: Device) -> Result<Tensor> {
 
 /// The host copy of `t` for reading its values (the same tensor on the CPU).
 pub(crate) fn host(t: &Tensor) -> Result<Tensor> {
-    if t.device().is_cpu() {
-        Ok(t.clone())
-    } else {
-        transfer(t, Device::cpu())
-    }
+    transfer(t, Device::cpu())
 }
 
-/// The name of the hardware behind accelerator `device` (for logs and benchmarks), starting
-/// its backend if needed.
+/// The name of the hardware behind `device` (for logs and benchmarks), starting its backend
+/// if needed.
 pub fn device_name(device: Device) -> Result<String> {
-    if device.is_cpu() {
-        return Ok("host CPU".to_string());
-    }
     Ok(backend(device)?.name())
-}
-
-/// The reductions GPU kernels implement.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Reduction {
-    Sum,
-    Mean,
-    Max,
-    Min,
-}
-
-impl Reduction {
-    /// The op's name, for errors.
-    #[cfg_attr(
-        not(all(feature = "gpu", not(miri))),
-        expect(dead_code, reason = "only GPU kernels name their reduction")
-    )]
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Reduction::Sum => "sum",
-            Reduction::Mean => "mean",
-            Reduction::Max => "max",
-            Reduction::Min => "min",
-        }
-    }
-}
-
-/// Device kernels behind the op entry points in `ops/`; each is reached only with an
-/// operand on an accelerator, so without the backend they report it unavailable.
-#[cfg(all(feature = "gpu", not(miri)))]
-pub(crate) use self::wgpu::kernels;
-
-#[cfg(not(all(feature = "gpu", not(miri))))]
-pub(crate) mod kernels {
-    use super::Reduction;
-    use crate::ops::{BinaryOp, UnaryOp};
-    use crate::{DType, Error, Result, Tensor};
-
-    fn none(t: &Tensor) -> Error {
-        Error::DeviceUnavailable {
-            device: t.device(),
-            reason: super::NO_BACKEND.to_string(),
-        }
-    }
-
-    pub(crate) fn convert(t: &Tensor, _: DType) -> Result<Tensor> {
-        Err(none(t))
-    }
-
-    pub(crate) fn binary(_: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
-        Err(none(if a.device().is_cpu() { b } else { a }))
-    }
-
-    pub(crate) fn unary(_: UnaryOp, t: &Tensor) -> Result<Tensor> {
-        Err(none(t))
-    }
-
-    pub(crate) fn reduce(
-        _: Reduction,
-        t: &Tensor,
-        _: Option<&[isize]>,
-        _: bool,
-        _: DType,
-    ) -> Result<Tensor> {
-        Err(none(t))
-    }
-
-    pub(crate) fn matmul(a: &Tensor, _: &Tensor) -> Result<Tensor> {
-        Err(none(a))
-    }
 }

@@ -8,8 +8,8 @@ use memmap2::{Mmap, MmapOptions};
 
 use crate::error::dims_i64;
 use crate::layout::Layout;
-use crate::storage::{Owner, Storage};
-use crate::{DType, Device, Error, Result, Tensor};
+use crate::storage::Owner;
+use crate::{DType, Device, Error, ForeignMemory, Result, Tensor};
 
 /// A read-only mapping of (part of) a file. Shared through an `Arc` by every tensor over it;
 /// unmapped when the last one drops.
@@ -54,8 +54,7 @@ impl Mapping {
         shape: &[usize],
         dtype: DType,
     ) -> Result<Tensor> {
-        let layout = Layout::contiguous(shape, dtype.size())?;
-        let nbytes = layout.numel() * dtype.size();
+        let nbytes = Layout::contiguous(shape, dtype.size())?.numel() * dtype.size();
         let end = start.checked_add(nbytes).filter(|&e| e <= self.map.len());
         if end.is_none() {
             return Err(Error::BufferTooSmall {
@@ -67,22 +66,12 @@ impl Mapping {
             });
         }
         let ptr = self.map.as_ptr().wrapping_add(start).cast_mut();
+        let memory = ForeignMemory::contiguous(ptr, shape, dtype, Device::cpu())?;
         // SAFETY: `start..start + nbytes` lies inside the mapping (checked), whose pages stay
         // mapped, readable and initialised (file bytes) for as long as the `Arc` the owner
         // holds lives; the storage is read-only, so nothing writes through `ptr`. External
         // writes are excluded by the mapping contract the caller of `Mapping::new` accepted.
-        let storage = unsafe {
-            Storage::from_raw_parts(
-                ptr,
-                nbytes,
-                Device::cpu(),
-                Owner::keepalive(Arc::clone(self)),
-                None,
-                false,
-            )
-        };
-        // `from_storage` checks the alignment for `dtype`.
-        Tensor::from_storage(storage, layout, dtype)
+        Ok(unsafe { memory.wrap(Owner::keepalive(Arc::clone(self)), None, true) })
     }
 }
 

@@ -33,6 +33,8 @@ pub use pool::{Pool, SMALL_REQUEST_LIMIT};
 pub use raw::{RawAllocator, RawSegment};
 pub use stats::MemoryStats;
 
+pub(crate) use registry::env_limit;
+
 use crate::error::Result;
 use crate::Device;
 

@@ -1,35 +1,22 @@
-//! The process-wide pool of each device. The CPU pool is created on first use, with the
-//! limit from `CLIKA_RT_CPU_MEMORY_LIMIT` if set; an accelerator's pool belongs to its backend
-//! (`crate::backend`), started on first use.
+//! The process-wide pool of each device: every pool belongs to its device's backend
+//! (`crate::backend`), started on first use; the CPU's takes its limit from
+//! `CLIKA_RT_CPU_MEMORY_LIMIT` ([`env_limit`]).
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use super::limit::{parse_byte_size, CPU_MEMORY_LIMIT_ENV};
-use super::{CpuAllocator, Pool};
+use super::Pool;
 use crate::error::Result;
-use crate::{Device, DeviceKind};
+use crate::Device;
 
-/// The pool of `device`, or the device's unavailability error.
+/// The pool of `device` (its backend's), or the device's unavailability error.
 pub(super) fn pool(device: Device) -> Result<&'static Arc<Pool>> {
-    match device.kind() {
-        DeviceKind::Cpu => Ok(cpu_pool()),
-        DeviceKind::Gpu => crate::backend::pool(device),
-        DeviceKind::Auto => pool(device.resolve()),
-    }
-}
-
-fn cpu_pool() -> &'static Arc<Pool> {
-    static CPU: OnceLock<Arc<Pool>> = OnceLock::new();
-    CPU.get_or_init(|| {
-        let pool = Pool::new(Device::cpu(), Arc::new(CpuAllocator::default()));
-        pool.set_limit(env_limit());
-        pool
-    })
+    crate::backend::pool(device)
 }
 
 /// The CPU limit from the environment. A value that does not parse is reported once on
 /// stderr and ignored, rather than silently capping or not capping memory.
-fn env_limit() -> Option<usize> {
+pub(crate) fn env_limit() -> Option<usize> {
     let text = std::env::var(CPU_MEMORY_LIMIT_ENV).ok()?;
     let limit = parse_byte_size(&text);
     if limit.is_none() {

@@ -1,11 +1,12 @@
 //! Elementwise binary operations with numpy broadcasting and type promotion.
 
-use super::kernel::map2;
-use super::num::{dispatch_num, Num};
-use super::promote::{float_type, result_type, scalar_result_type, Scalar};
+use std::borrow::Cow;
+
+use super::promote::{float_type, result_type, Scalar};
+use crate::backend::backend;
 use crate::error::dims_i64;
 use crate::layout::DimVec;
-use crate::{DType, Error, Result, Tensor};
+use crate::{DType, Device, Error, Result, Tensor};
 
 /// An elementwise binary operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -142,6 +143,12 @@ pub(crate) fn as_operand(t: &Tensor, dtype: DType, shape: &[usize]) -> Result<Te
 
 /// Checks both operands are host tensors on the same device.
 pub(crate) fn check_devices(op: &'static str, a: &Tensor, b: &Tensor) -> Result<()> {
+    same_device(op, a, b)?;
+    a.ensure_cpu(op)
+}
+
+/// Checks both operands are on the same device.
+pub(crate) fn same_device(op: &'static str, a: &Tensor, b: &Tensor) -> Result<()> {
     if a.device() != b.device() {
         return Err(Error::DeviceMismatch {
             op,
@@ -149,152 +156,110 @@ pub(crate) fn check_devices(op: &'static str, a: &Tensor, b: &Tensor) -> Result<
             got: b.device(),
         });
     }
-    a.ensure_cpu(op)
+    Ok(())
+}
+
+/// An elementwise binary op, planned once for every backend: the device it runs on, the
+/// dtype it computes in, the result's dtype and the broadcast shape.
+#[derive(Debug, Clone)]
+pub(crate) struct BinaryPlan {
+    pub(crate) op: BinaryOp,
+    pub(crate) device: Device,
+    /// The dtype both operands are converted to before the op.
+    pub(crate) compute: DType,
+    /// The result's dtype (`Bool` for comparisons).
+    pub(crate) out: DType,
+    /// The broadcast shape of the result.
+    pub(crate) shape: DimVec<usize>,
+}
+
+impl BinaryPlan {
+    /// Plans `op(a, b)`. The operands must share a device, except that a 0-d host tensor (a
+    /// scalar operand) goes with a device operand (see [`BinaryPlan::operand`]).
+    pub(crate) fn new(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<BinaryPlan> {
+        let device = match (a.device(), b.device()) {
+            (x, y) if x == y => x,
+            (x, y) if y.is_cpu() && b.ndim() == 0 => x,
+            (x, y) if x.is_cpu() && a.ndim() == 0 => y,
+            (x, y) => {
+                return Err(Error::DeviceMismatch {
+                    op: op.name(),
+                    expected: x,
+                    got: y,
+                })
+            }
+        };
+        let (compute, out) = op.dtypes(a.dtype(), b.dtype())?;
+        let shape = broadcast_shapes(a.shape(), b.shape())?;
+        Ok(BinaryPlan {
+            op,
+            device,
+            compute,
+            out,
+            shape,
+        })
+    }
+
+    /// `t` on the plan's device: itself, or a scalar operand moved over.
+    pub(crate) fn operand<'t>(&self, t: &'t Tensor) -> Result<Cow<'t, Tensor>> {
+        if t.device() == self.device {
+            Ok(Cow::Borrowed(t))
+        } else {
+            Ok(Cow::Owned(t.to(self.device)?))
+        }
+    }
 }
 
 /// `op(a, b)` into a fresh tensor.
 pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    if !a.device().is_cpu() || !b.device().is_cpu() {
-        return crate::backend::kernels::binary(op, a, b);
-    }
-    check_devices(op.name(), a, b)?;
-    let (cd, od) = op.dtypes(a.dtype(), b.dtype())?;
-    let shape = broadcast_shapes(a.shape(), b.shape())?;
-    let out = Tensor::alloc(&shape, od, a.device(), false)?;
-    // Operands already in the compute dtype and the result's shape (the common case: `a + b`
-    // of like tensors) run as they are; only the others are converted or broadcast.
-    let (a2, b2);
-    let a = if a.dtype() == cd && a.shape() == &shape[..] {
-        a
-    } else {
-        a2 = as_operand(a, cd, &shape)?;
-        &a2
-    };
-    let b = if b.dtype() == cd && b.shape() == &shape[..] {
-        b
-    } else {
-        b2 = as_operand(b, cd, &shape)?;
-        &b2
-    };
-    // SAFETY: `out` is fresh, exclusively held, of the broadcast shape and dtype `od`, and
-    // disjoint from both inputs.
-    unsafe { run(op, a, b, &out, cd) };
+    let plan = BinaryPlan::new(op, a, b)?;
+    let (a, b) = (plan.operand(a)?, plan.operand(b)?);
+    let out = Tensor::alloc(&plan.shape, plan.out, plan.device, false)?;
+    // SAFETY: `out` is fresh, exclusively held, of the plan's shape and dtype, on its
+    // device, and disjoint from both inputs.
+    unsafe { backend(plan.device)?.binary(&plan, &a, &b, &out)? };
     Ok(out)
 }
 
 /// `op(a, b)`, writing into `a`'s memory when `a` is the only reference to runtime-owned or
 /// adopted memory of the result's shape and dtype (buffer reuse); otherwise like [`binary`].
 pub fn binary_owned(op: BinaryOp, a: Tensor, b: &Tensor) -> Result<Tensor> {
-    if !a.device().is_cpu() || !b.device().is_cpu() {
+    if !can_reuse(op, &a, b) {
         return binary(op, &a, b);
     }
-    check_devices(op.name(), &a, b)?;
-    let (cd, od) = op.dtypes(a.dtype(), b.dtype())?;
-    let shape = broadcast_shapes(a.shape(), b.shape())?;
-    let reusable = a.dtype() == od
-        && od == cd
-        && a.shape() == &shape[..]
-        && a.is_contiguous()
-        && a.may_overwrite();
-    if !reusable || b.storage().same_as(a.storage()) {
-        return binary(op, &a, b);
-    }
+    let plan = BinaryPlan::new(op, &a, b)?;
+    let b = plan.operand(b)?;
     // SAFETY: `a` is the only reference to its writable, reusable storage (checked by
-    // `may_overwrite`, and `b` does not share it), contiguous, of the result's shape and
-    // dtype; `map2` allows the output to be the first input exactly.
-    unsafe { run(op, &a, &as_operand(b, cd, &shape)?, &a, cd) };
-    Ok(a)
+    // `may_hold_result`, and `b` does not share it), contiguous, of the result's shape and
+    // dtype; kernels allow the output to be an input exactly.
+    match unsafe { backend(plan.device)?.binary(&plan, &a, &b, &a) } {
+        Ok(()) => Ok(a),
+        // A backend that cannot write this view in place (a device kernel writes whole
+        // words from the storage's start) computes a fresh result instead.
+        Err(Error::UnsupportedOnDevice { .. }) => binary(op, &a, &b),
+        Err(e) => Err(e),
+    }
 }
 
 /// `op(a, s)` with a weak scalar (see [`Scalar`] and [`scalar_result_type`](super::scalar_result_type)).
 pub fn binary_scalar(op: BinaryOp, a: &Tensor, s: Scalar) -> Result<Tensor> {
-    let st = scalar_tensor(a, s)?;
-    binary(op, a, &st)
+    binary(op, a, &s.to_tensor_for(a.dtype())?)
 }
 
 /// `op(s, a)` with a weak scalar on the left (`2 - a`, `1 / a`, `2 ** a`).
 pub fn scalar_binary(op: BinaryOp, s: Scalar, a: &Tensor) -> Result<Tensor> {
-    let st = scalar_tensor(a, s)?;
-    binary(op, &st, a)
+    binary(op, &s.to_tensor_for(a.dtype())?, a)
 }
 
-/// A 0-d tensor holding `s` in the dtype it promotes to against `a`.
-fn scalar_tensor(a: &Tensor, s: Scalar) -> Result<Tensor> {
-    let dtype = scalar_result_type(a.dtype(), s);
-    // On the host: it is written below; a device op moves it over as a scalar operand.
-    let t = Tensor::alloc(&[], dtype, crate::Device::cpu(), false)?;
-    crate::dispatch_dtype!(dtype, T => {
-        let v: T = match s {
-            Scalar::Int(i) => crate::dtype::Element::from_i64(i),
-            other => crate::dtype::Element::from_f64(other.to_f64()),
-        };
-        // SAFETY: `t` is a fresh exclusive 0-d allocation of one `T`.
-        unsafe { t.data_ptr().cast::<T>().write(v) };
-    });
-    Ok(t)
-}
-
-/// Runs `op` with inputs of compute dtype `cd` (already broadcast to `out`'s shape).
-///
-/// # Safety
-/// As for [`map2`]: `out` has the inputs' shape and the op's result dtype, is writable and
-/// not accessed by anyone else during the call, and is either exactly `a` or disjoint from
-/// both inputs.
-pub(crate) unsafe fn run(op: BinaryOp, a: &Tensor, b: &Tensor, out: &Tensor, cd: DType) {
-    dispatch_num!(cd, T => {
-        // SAFETY: forwarded from this function's contract.
-        unsafe { run_num::<T>(op, a, b, out) }
-    }, bool => {
-        // SAFETY: forwarded from this function's contract.
-        unsafe { run_bool(op, a, b, out) }
+/// Whether [`binary_owned`]`(op, a, b)` writes its result into `a`'s memory (the
+/// buffer-reuse rule: see [`Tensor::may_hold_result`]). Bindings that know `a` is a
+/// temporary use it to run `op` in place through `a`.
+pub fn can_reuse(op: BinaryOp, a: &Tensor, b: &Tensor) -> bool {
+    BinaryPlan::new(op, a, b).is_ok_and(|plan| {
+        plan.compute == plan.out
+            && a.may_hold_result(plan.out, &plan.shape)
+            && !b.storage().same_as(a.storage())
     })
-}
-
-/// [`run`] for a numeric compute type.
-///
-/// # Safety
-/// As for [`run`].
-unsafe fn run_num<T: Num>(op: BinaryOp, a: &Tensor, b: &Tensor, out: &Tensor) {
-    use BinaryOp as B;
-    // SAFETY: forwarded from this function's contract.
-    unsafe {
-        match op {
-            B::Add => map2::<T, T, T>(a, b, out, Num::add),
-            B::Sub => map2::<T, T, T>(a, b, out, Num::sub),
-            B::Mul => map2::<T, T, T>(a, b, out, Num::mul),
-            B::Div => map2::<T, T, T>(a, b, out, Num::div),
-            B::Pow => map2::<T, T, T>(a, b, out, Num::pow),
-            B::Maximum => map2::<T, T, T>(a, b, out, Num::max),
-            B::Minimum => map2::<T, T, T>(a, b, out, Num::min),
-            B::Eq => map2::<T, T, bool>(a, b, out, |x, y| x == y),
-            B::Ne => map2::<T, T, bool>(a, b, out, |x, y| x != y),
-            B::Lt => map2::<T, T, bool>(a, b, out, |x, y| x < y),
-            B::Le => map2::<T, T, bool>(a, b, out, |x, y| x <= y),
-            B::Gt => map2::<T, T, bool>(a, b, out, |x, y| x > y),
-            B::Ge => map2::<T, T, bool>(a, b, out, |x, y| x >= y),
-        }
-    }
-}
-
-/// [`run`] for `Bool` operands (logical forms of the arithmetic ops).
-///
-/// # Safety
-/// As for [`run`].
-unsafe fn run_bool(op: BinaryOp, a: &Tensor, b: &Tensor, out: &Tensor) {
-    use BinaryOp as B;
-    let f: fn(bool, bool) -> bool = match op {
-        B::Add | B::Maximum => |x, y| x | y,
-        B::Mul | B::Minimum => |x, y| x & y,
-        B::Eq => |x, y| x == y,
-        B::Ne => |x, y| x != y,
-        B::Lt => |x, y| !x & y,
-        B::Le => |x, y| !x | y,
-        B::Gt => |x, y| x & !y,
-        B::Ge => |x, y| x | !y,
-        B::Sub | B::Pow | B::Div => unreachable!("rejected by BinaryOp::dtypes"),
-    };
-    // SAFETY: forwarded from this function's contract.
-    unsafe { map2::<bool, bool, bool>(a, b, out, f) }
 }
 
 macro_rules! named_binary {

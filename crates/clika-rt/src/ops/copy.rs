@@ -1,6 +1,6 @@
 //! Copies: `contiguous` and dtype conversion.
 
-use super::kernel::copy_cast;
+use crate::backend::backend;
 use crate::{DType, Result, Tensor};
 
 /// The same tensor when already contiguous (no copy); otherwise a compact row-major copy in
@@ -24,14 +24,10 @@ pub fn to_dtype(t: &Tensor, dtype: DType) -> Result<Tensor> {
 
 /// A fresh contiguous copy of `t` converted to `dtype`.
 fn convert(t: &Tensor, dtype: DType) -> Result<Tensor> {
-    if !t.device().is_cpu() {
-        return crate::backend::kernels::convert(t, dtype);
-    }
     let out = Tensor::alloc(t.shape(), dtype, t.device(), false)?;
-    crate::dispatch_dtype!(t.dtype(), S => crate::dispatch_dtype!(dtype, D => {
-        // SAFETY: `out` is fresh, exclusively held, contiguous, of `t`'s shape and dtype `D`.
-        unsafe { copy_cast::<S, D>(t, &out) }
-    }));
+    // SAFETY: `out` is fresh, exclusively held, contiguous, of `t`'s shape, on its device,
+    // and disjoint from `t`.
+    unsafe { backend(t.device())?.copy(t, &out)? };
     Ok(out)
 }
 

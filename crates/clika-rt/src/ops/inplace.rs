@@ -6,9 +6,9 @@
 //! storage and make the caller promise no concurrent access (the C ABI and Python use them,
 //! with the same contract as PyTorch and numpy).
 
-use super::binary::{as_operand, broadcast_shapes, check_devices, run, BinaryOp};
-use super::kernel::map1;
-use crate::dtype::{cast, Element};
+use super::binary::{as_operand, broadcast_shapes, check_devices, BinaryOp, BinaryPlan};
+use crate::backend::{backend, kernel::map1};
+use crate::dtype::Element;
 use crate::error::dims_i64;
 use crate::{Error, Result, Tensor};
 
@@ -23,6 +23,17 @@ impl Tensor {
     /// runtime-owned or adopted (never borrowed or kept-alive foreign memory).
     pub(crate) fn may_overwrite(&self) -> bool {
         self.is_exclusive() && self.owner_kind().runtime_may_reuse()
+    }
+
+    /// The buffer-reuse rule: whether an op may write its result (of `dtype` and `shape`)
+    /// into this tensor's memory instead of allocating — the tensor is the only reference to
+    /// writable runtime-owned or adopted memory, contiguous, of that dtype and shape. The
+    /// `*_owned` ops and the bindings' operators on temporaries follow it.
+    pub fn may_hold_result(&self, dtype: crate::DType, shape: &[usize]) -> bool {
+        self.dtype() == dtype
+            && self.shape() == shape
+            && self.is_contiguous()
+            && self.may_overwrite()
     }
 
     pub(crate) fn ensure_exclusive(&self, op: &'static str) -> Result<()> {
@@ -104,12 +115,9 @@ impl Tensor {
         }
         let src = self.detach_overlap(src)?;
         let src = as_operand(&src, src.dtype(), self.shape())?;
-        crate::dispatch_dtype!(src.dtype(), S => crate::dispatch_dtype!(self.dtype(), D => {
-            // SAFETY: the caller excludes concurrent access; `src` no longer shares memory
-            // with `self` unless it is `self` exactly.
-            unsafe { map1::<S, D>(&src, self, cast::<S, D>) }
-        }));
-        Ok(())
+        // SAFETY: the caller excludes concurrent access; `src` has this shape and no longer
+        // shares memory with `self` unless it is `self` exactly.
+        unsafe { backend(self.device())?.copy(&src, self) }
     }
 
     /// `op_` through a possibly shared view.
@@ -119,18 +127,19 @@ impl Tensor {
     pub unsafe fn binary_shared(&self, op: BinaryOp, other: &Tensor) -> Result<()> {
         check_devices(op.name(), self, other)?;
         self.ensure_writable()?;
-        let (cd, od) = op.dtypes(self.dtype(), other.dtype())?;
-        if od != self.dtype() || cd != od {
+        let plan = BinaryPlan::new(op, self, other)?;
+        if plan.out != self.dtype()
+            || plan.compute != plan.out
+            || plan.shape.as_slice() != self.shape()
+        {
             let r = super::binary::binary(op, self, other)?;
             // SAFETY: forwarded from the caller.
             return unsafe { self.copy_shared(&r) };
         }
         let other = self.detach_overlap(other)?;
-        let other = as_operand(&other, cd, self.shape())?;
         // SAFETY: the caller excludes concurrent access; the output is `self` exactly, and
         // `other` no longer overlaps it.
-        unsafe { run(op, self, &other, self, cd) };
-        Ok(())
+        unsafe { backend(self.device())?.binary(&plan, self, &other, self) }
     }
 
     pub(crate) fn ensure_writable(&self) -> Result<()> {

@@ -1,8 +1,9 @@
-//! Matrix products through the `gemm` crate (packed, SIMD, multithreaded kernels), reading
-//! strided operands in place: a transposed view is multiplied without being copied.
+//! Matrix products: numpy's shape rules, planned once ([`Plan`]) and run by the backend of the
+//! operands' device (on the CPU through the `gemm` crate, reading strided operands in place).
 
-use super::binary::{broadcast_shapes, check_devices};
+use super::binary::broadcast_shapes;
 use super::promote::result_type;
+use crate::backend::backend;
 use crate::error::dims_i64;
 use crate::layout::DimVec;
 use crate::{DType, Error, Result, Tensor};
@@ -12,42 +13,9 @@ use crate::{DType, Error, Result, Tensor};
 /// dimensions broadcast. Floats compute in their own precision (`Float16`/`BFloat16` and
 /// integers in `Float32`, integers converted back).
 pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    if !a.device().is_cpu() || !b.device().is_cpu() {
-        return crate::backend::kernels::matmul(a, b);
-    }
-    check_devices("matmul", a, b)?;
+    super::binary::same_device("matmul", a, b)?;
     let plan = Plan::new(a, b)?;
-    let (a2, b2, m, k, n) = (&plan.a, &plan.b, plan.m, plan.k, plan.n);
-    let dtype = result_type(a.dtype(), b.dtype());
-    let cd = match dtype {
-        DType::Float64 => DType::Float64,
-        _ => DType::Float32,
-    };
-    let (ae, be) = (
-        plan.expand(&a2.to_dtype(cd)?, m, k)?,
-        plan.expand(&b2.to_dtype(cd)?, k, n)?,
-    );
-    let out = Tensor::alloc(&plan.out_shape(), cd, a.device(), false)?;
-    let nb = plan.batch_count();
-    for i in 0..nb {
-        let (ai, bi, oi) = (
-            batch_item(&ae, i)?,
-            batch_item(&be, i)?,
-            batch_item(&out, i)?,
-        );
-        match cd {
-            // SAFETY: `ai`, `bi` are m×k and k×n views inside their storages (L3), `oi` an
-            // m×n block of the fresh, exclusive `out`; all f32.
-            DType::Float32 => unsafe { gemm_into::<f32>(&ai, &bi, &oi) },
-            // SAFETY: as above, f64.
-            _ => unsafe { gemm_into::<f64>(&ai, &bi, &oi) },
-        }
-    }
-    let out = if dtype == cd {
-        out
-    } else {
-        out.to_dtype(dtype)?
-    };
+    let out = backend(a.device())?.matmul(&plan)?;
     plan.squeeze(out)
 }
 
@@ -61,6 +29,8 @@ pub(crate) struct Plan {
     pub(crate) m: usize,
     pub(crate) k: usize,
     pub(crate) n: usize,
+    /// The result's dtype: the operands' promoted dtype.
+    pub(crate) dtype: DType,
     batch: DimVec<usize>,
     squeeze_a: bool,
     squeeze_b: bool,
@@ -101,6 +71,7 @@ impl Plan {
             m,
             k,
             n,
+            dtype: result_type(a.dtype(), b.dtype()),
             batch,
             squeeze_a: a.ndim() == 1,
             squeeze_b: b.ndim() == 1,
@@ -135,84 +106,5 @@ impl Plan {
             out = out.squeeze(Some(if self.squeeze_b { -1 } else { -2 }))?;
         }
         Ok(out)
-    }
-}
-
-/// The `i`-th matrix of a batch (row-major over the batch dimensions).
-fn batch_item(t: &Tensor, mut i: usize) -> Result<Tensor> {
-    let mut v = t.clone();
-    let nb = t.ndim() - 2;
-    for d in (0..nb).rev() {
-        let size = t.shape()[d];
-        v = v.select(d as isize, (i % size) as isize)?;
-        i /= size;
-    }
-    // `select` removes dims from the front as we go from the back; indices stay valid since
-    // only dims at positions < d remain before each step.
-    Ok(v)
-}
-
-/// `out = a × b` for 2-D views.
-///
-/// # Safety
-/// `a` (m×k), `b` (k×n), `out` (m×n) are host tensors of `T` whose views lie inside their
-/// storages; `out` is exclusively held and does not overlap `a` or `b`.
-unsafe fn gemm_into<T: 'static + Copy + Default + num_one::One>(
-    a: &Tensor,
-    b: &Tensor,
-    out: &Tensor,
-) {
-    let (m, k, n) = (a.shape()[0], a.shape()[1], b.shape()[1]);
-    if m == 0 || n == 0 {
-        return;
-    }
-    let threads = if m * n * k >= 1 << 18 && super::iter::threads_available() {
-        rayon::current_num_threads()
-    } else {
-        1
-    };
-    let par = if threads > 1 {
-        gemm::Parallelism::Rayon(threads)
-    } else {
-        gemm::Parallelism::None
-    };
-    // SAFETY: pointers and strides describe the three views exactly (column stride = stride
-    // of dim 1, row stride = stride of dim 0); `read_dst = false` means `out` is only
-    // written, and `k == 0` writes zeros.
-    unsafe {
-        gemm::gemm::<T>(
-            m,
-            n,
-            k,
-            out.data_ptr().cast::<T>(),
-            out.strides()[1],
-            out.strides()[0],
-            false,
-            a.data_ptr().cast::<T>().cast_const(),
-            a.strides()[1],
-            a.strides()[0],
-            b.data_ptr().cast::<T>().cast_const(),
-            b.strides()[1],
-            b.strides()[0],
-            T::default(),
-            T::ONE,
-            false,
-            false,
-            false,
-            par,
-        );
-    }
-}
-
-mod num_one {
-    /// The multiplicative identity, for gemm's `beta`.
-    pub trait One {
-        const ONE: Self;
-    }
-    impl One for f32 {
-        const ONE: Self = 1.0;
-    }
-    impl One for f64 {
-        const ONE: Self = 1.0;
     }
 }

@@ -6,12 +6,10 @@
 mod binary;
 mod copy;
 mod inplace;
-pub(crate) mod iter;
 mod join;
-mod kernel;
 pub(crate) mod matmul;
 mod methods;
-pub(crate) mod num;
+mod operand;
 mod out;
 mod promote;
 mod reduce;
@@ -23,22 +21,26 @@ pub mod test_ops;
 mod unary;
 
 pub use binary::{
-    add, binary, binary_owned, binary_scalar, broadcast_shapes, div, eq, ge, gt, le, lt, maximum,
-    minimum, mul, ne, pow, scalar_binary, sub, BinaryOp,
+    add, binary, binary_owned, binary_scalar, broadcast_shapes, can_reuse, div, eq, ge, gt, le, lt,
+    maximum, minimum, mul, ne, pow, scalar_binary, sub, BinaryOp,
 };
+pub(crate) use binary::{as_operand, BinaryPlan};
 pub use copy::{contiguous, to_dtype};
 pub use join::{cat, stack};
 pub use matmul::matmul;
+pub use operand::{binary_operands, clamp_operands, where_operands, Operand};
 pub use out::{binary_into, binary_into_shared, unary_into, unary_into_shared};
 pub use promote::{float_type, result_type, scalar_result_type, Scalar};
+pub(crate) use reduce::ReducePlan;
 pub use reduce::{
     argmax, argmax_dim, argmin, argmin_dim, log_softmax, max, max_dims, mean, mean_dims, min,
-    min_dims, prod, prod_dims, softmax, std_dims, sum, sum_dims, var_dims,
+    min_dims, prod, prod_dims, reduce, softmax, std_dims, sum, sum_dims, var_dims, ReduceOp,
 };
 pub use registry::{
     call, output_spec, register, registered, unregister, Kernel, Output, Rule, TensorSpec,
 };
 pub use select::{clamp, where_};
+pub(crate) use unary::UnaryPlan;
 pub use unary::{
     abs, cos, erf, exp, gelu, log, neg, relu, rsqrt, sigmoid, silu, sin, sqrt, tanh, unary,
     unary_owned, UnaryOp,

@@ -9,8 +9,9 @@
 //! The safe forms need `out` to be the only reference to its storage (see
 //! [`Tensor::is_exclusive`]); the `unsafe …_shared` forms write through shared views.
 
-use super::binary::{as_operand, broadcast_shapes, check_devices, BinaryOp};
-use super::unary::UnaryOp;
+use super::binary::{check_devices, BinaryOp, BinaryPlan};
+use super::unary::{UnaryOp, UnaryPlan};
+use crate::backend::backend;
 use crate::error::dims_i64;
 use crate::{Error, Result, Tensor};
 
@@ -44,20 +45,17 @@ pub unsafe fn binary_into_shared(op: BinaryOp, a: &Tensor, b: &Tensor, out: &Ten
     check_devices(op.name(), a, b)?;
     check_devices(op.name(), a, out)?;
     out.ensure_writable()?;
-    let (cd, od) = op.dtypes(a.dtype(), b.dtype())?;
-    let shape = broadcast_shapes(a.shape(), b.shape())?;
-    check_shape(op.name(), out, &shape)?;
-    if od != out.dtype() || cd != od {
+    let plan = BinaryPlan::new(op, a, b)?;
+    check_shape(op.name(), out, &plan.shape)?;
+    if plan.out != out.dtype() || plan.compute != plan.out {
         let r = super::binary::binary(op, a, b)?;
         // SAFETY: forwarded from the caller; `r` is fresh, so it does not overlap `out`.
         return unsafe { out.copy_shared(&r) };
     }
-    let a = as_operand(&out.detach_overlap(a)?, cd, &shape)?;
-    let b = as_operand(&out.detach_overlap(b)?, cd, &shape)?;
+    let (a, b) = (out.detach_overlap(a)?, out.detach_overlap(b)?);
     // SAFETY: forwarded from the caller; `out` has the result's shape and dtype, and each
     // input is either `out` exactly or no longer shares its memory.
-    unsafe { super::binary::run(op, &a, &b, out, cd) };
-    Ok(())
+    unsafe { backend(plan.device)?.binary(&plan, &a, &b, out) }
 }
 
 /// `op(t)` into `out`, which must have `t`'s shape; as for [`binary_into`].
@@ -74,15 +72,14 @@ pub fn unary_into(op: UnaryOp, t: &Tensor, out: &mut Tensor) -> Result<()> {
 pub unsafe fn unary_into_shared(op: UnaryOp, t: &Tensor, out: &Tensor) -> Result<()> {
     check_devices(op.name(), t, out)?;
     out.ensure_writable()?;
-    let od = op.out_dtype(t.dtype())?;
+    let plan = UnaryPlan::new(op, t)?;
     check_shape(op.name(), out, t.shape())?;
-    if od != out.dtype() {
+    if plan.out != out.dtype() {
         let r = super::unary::unary(op, t)?;
         // SAFETY: forwarded from the caller; `r` is fresh.
         return unsafe { out.copy_shared(&r) };
     }
-    let src = out.detach_overlap(&t.to_dtype(od)?)?;
+    let src = out.detach_overlap(t)?;
     // SAFETY: forwarded from the caller; `src` is `out` exactly or disjoint from it.
-    unsafe { super::unary::run(op, &src, out) };
-    Ok(())
+    unsafe { backend(out.device())?.unary(&plan, &src, out) }
 }

@@ -31,6 +31,36 @@ impl Scalar {
         }
     }
 
+    /// The dtype a lone scalar gets (PyTorch's defaults): `Bool`, `Int64`, `Float32`.
+    pub fn default_dtype(self) -> DType {
+        match self {
+            Scalar::Bool(_) => DType::Bool,
+            Scalar::Int(_) => DType::Int64,
+            Scalar::Float(_) => DType::Float32,
+        }
+    }
+
+    /// A 0-d host tensor holding the value in `dtype` (ints exactly, not through `f64`;
+    /// out-of-range values wrap or saturate by the runtime's cast rules).
+    pub fn to_tensor(self, dtype: DType) -> crate::Result<crate::Tensor> {
+        let t = crate::Tensor::alloc(&[], dtype, crate::Device::cpu(), false)?;
+        crate::dispatch_dtype!(dtype, T => {
+            let v: T = match self {
+                Scalar::Int(i) => crate::dtype::Element::from_i64(i),
+                other => crate::dtype::Element::from_f64(other.to_f64()),
+            };
+            // SAFETY: `t` is a fresh exclusive 0-d host allocation of one `T`.
+            unsafe { t.data_ptr().cast::<T>().write(v) };
+        });
+        Ok(t)
+    }
+
+    /// A 0-d tensor holding the value in the dtype it promotes to against a tensor of
+    /// `dtype` (a weak scalar keeps the tensor's dtype unless it crosses a category).
+    pub fn to_tensor_for(self, dtype: DType) -> crate::Result<crate::Tensor> {
+        self.to_tensor(scalar_result_type(dtype, self))
+    }
+
     fn category(self) -> u8 {
         match self {
             Scalar::Bool(_) => 0,

@@ -1,578 +1,318 @@
-//! Reductions over all or chosen dimensions: `sum mean prod max min argmax argmin var std`,
-//! and `softmax`/`log_softmax` built on them.
+//! Reductions: one public enum ([`ReduceOp`]) and one entry point ([`reduce`]) that Rust, C
+//! and Python all use; the named functions (`sum`, `max_dims`, …) are shorthands for it.
 //!
-//! The reduced dimensions are coalesced into rows (for order-free reductions they are first
-//! sorted so the smallest stride is innermost, which turns a transposed or pitched view into
-//! contiguous rows). Work is split across threads over output elements, or, when there are
-//! few outputs, over the rows of each reduction, and partial results are combined.
-//!
-//! Float sums accumulate rows of `f32` in 16 `f32` lanes per block of at most 1024 elements
-//! and add the block sums in `f64`; other floats accumulate in `f64` with blocks of 4096.
-//! Either way the error grows with the block size plus `n / block`, not `n` (a 10^7-element
-//! float32 sum of 0.1 is within 1e-7 relative). Integer and boolean sums and products wrap in
-//! `i64` and return `Int64`.
+//! A reduction is planned once here ([`ReducePlan`]: dims normalised and checked, result
+//! shape and dtype) and run by the backend of the tensor's device. `var`/`std` and
+//! `softmax`/`log_softmax` are compositions of primitive ops and never reach a backend.
 
-use rayon::prelude::*;
-
-use super::iter::{order_by_stride, Coalesced, PARALLEL_MIN_ELEMS};
-use super::num::Num;
-use crate::dtype::Element;
-use crate::layout::{normalize_dim, DimVec, MAX_DIMS};
+use super::binary::{binary_owned, binary_scalar, mul, sub};
+use super::promote::{float_type, Scalar};
+use super::unary::{exp, log, sqrt};
+use super::BinaryOp;
+use crate::backend::backend;
+use crate::layout::{normalize_dim, DimVec};
 use crate::{DType, Error, Result, Tensor};
 
-/// A reduction the engine runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
+/// A reduction. The discriminants ([`ReduceOp::code`]) are the C ABI's `CRT_REDUCE_*`
+/// numbers and never change; a new reduction takes a new number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReduceOp {
+    /// Sum (floats keep their dtype; integers and bools give `Int64`).
     Sum,
+    /// Mean (floats keep their dtype; integers and bools give `Float64`; no elements give NaN).
     Mean,
+    /// Product (dtypes as for sum).
     Prod,
+    /// Maximum (NaN-propagating; an error on no elements).
     Max,
+    /// Minimum (NaN-propagating; an error on no elements).
     Min,
+    /// Index of the first maximum along one dim (or of the flattened tensor), `Int64`.
     ArgMax,
+    /// Index of the first minimum along one dim (or of the flattened tensor), `Int64`.
     ArgMin,
+    /// Variance with `correction` subtracted from the count (1: unbiased, PyTorch's
+    /// default; 0: numpy's). Floats keep their dtype; integers give `Float64`.
+    Var {
+        /// Subtracted from the number of elements in the denominator.
+        correction: usize,
+    },
+    /// Standard deviation: the square root of [`ReduceOp::Var`].
+    Std {
+        /// As for `Var`.
+        correction: usize,
+    },
 }
 
-impl Kind {
-    fn name(self) -> &'static str {
+impl ReduceOp {
+    /// Every reduction (`Var`/`Std` with correction 1).
+    pub const ALL: [ReduceOp; 9] = [
+        ReduceOp::Sum,
+        ReduceOp::Mean,
+        ReduceOp::Prod,
+        ReduceOp::Max,
+        ReduceOp::Min,
+        ReduceOp::ArgMax,
+        ReduceOp::ArgMin,
+        ReduceOp::Var { correction: 1 },
+        ReduceOp::Std { correction: 1 },
+    ];
+
+    /// The op's name (`"sum"`).
+    pub fn name(self) -> &'static str {
         match self {
-            Kind::Sum => "sum",
-            Kind::Mean => "mean",
-            Kind::Prod => "prod",
-            Kind::Max => "max",
-            Kind::Min => "min",
-            Kind::ArgMax => "argmax",
-            Kind::ArgMin => "argmin",
+            ReduceOp::Sum => "sum",
+            ReduceOp::Mean => "mean",
+            ReduceOp::Prod => "prod",
+            ReduceOp::Max => "max",
+            ReduceOp::Min => "min",
+            ReduceOp::ArgMax => "argmax",
+            ReduceOp::ArgMin => "argmin",
+            ReduceOp::Var { .. } => "var",
+            ReduceOp::Std { .. } => "std",
         }
     }
 
-    fn out_dtype(self, d: DType) -> DType {
+    /// The op's stable number (the C ABI's `CRT_REDUCE_*`).
+    pub fn code(self) -> u32 {
         match self {
-            Kind::Sum | Kind::Prod => d.sum_dtype(),
-            Kind::Mean => d.mean_dtype(),
-            Kind::Max | Kind::Min => d,
-            Kind::ArgMax | Kind::ArgMin => DType::Int64,
+            ReduceOp::Sum => 0,
+            ReduceOp::Mean => 1,
+            ReduceOp::Prod => 2,
+            ReduceOp::Max => 3,
+            ReduceOp::Min => 4,
+            ReduceOp::ArgMax => 5,
+            ReduceOp::ArgMin => 6,
+            ReduceOp::Var { .. } => 7,
+            ReduceOp::Std { .. } => 8,
         }
     }
 
-    /// Whether the visiting order of reduced elements does not matter.
-    fn order_free(self) -> bool {
-        !matches!(self, Kind::ArgMax | Kind::ArgMin)
+    /// The op numbered `code`, with `correction` for `Var`/`Std` (ignored by the others).
+    pub fn from_code(code: u32, correction: usize) -> Option<ReduceOp> {
+        let op = ReduceOp::ALL.into_iter().find(|op| op.code() == code)?;
+        Some(match op {
+            ReduceOp::Var { .. } => ReduceOp::Var { correction },
+            ReduceOp::Std { .. } => ReduceOp::Std { correction },
+            op => op,
+        })
     }
-}
 
-/// A running reduction value. `Float` sums/products in `f64`; `Int` in wrapping `i64`;
-/// `Best` holds the max/min value as `f64` or `i64` (exact for every dtype but huge `i64`,
-/// which `BestI` covers) with the logical index of its first occurrence.
-#[derive(Debug, Clone, Copy)]
-enum Acc {
-    Float(f64),
-    Int(i64),
-    BestF(f64, i64),
-    BestI(i64, i64),
-    Empty,
-}
+    /// The op named `name` (`"sum"`), with `correction` for `var`/`std`.
+    pub fn from_name(name: &str, correction: usize) -> Option<ReduceOp> {
+        let op = ReduceOp::ALL.into_iter().find(|op| op.name() == name)?;
+        ReduceOp::from_code(op.code(), correction)
+    }
 
-/// The dimensions a reduction keeps and walks.
-struct Plan {
-    kept: Coalesced<1>,
-    red: Coalesced<1>,
-    out_shape: DimVec<usize>,
-    count: usize,
-}
-
-fn plan(t: &Tensor, dims: &[isize], keepdim: bool, order_free: bool) -> Result<Plan> {
-    let nd = t.ndim();
-    let mut reduced = [false; MAX_DIMS];
-    for &d in dims {
-        // A 0-d tensor accepts dimension 0 / -1, as in PyTorch.
-        let d = if nd == 0 {
-            normalize_dim(d, 1).map(|_| usize::MAX)?
-        } else {
-            normalize_dim(d, nd)?
-        };
-        if d == usize::MAX {
-            continue;
-        }
-        if std::mem::replace(&mut reduced[d], true) {
-            return Err(Error::DuplicateDim {
-                dim: d,
-                dims: dims.iter().map(|&v| v as i64).collect(),
-            });
+    /// The dtype of the result for an input of `d`.
+    pub fn out_dtype(self, d: DType) -> DType {
+        match self {
+            ReduceOp::Sum | ReduceOp::Prod => d.sum_dtype(),
+            ReduceOp::Mean | ReduceOp::Var { .. } | ReduceOp::Std { .. } => d.mean_dtype(),
+            ReduceOp::Max | ReduceOp::Min => d,
+            ReduceOp::ArgMax | ReduceOp::ArgMin => DType::Int64,
         }
     }
-    let (shape, strides) = (t.shape(), t.strides());
-    let mut red_dims: DimVec<usize> = (0..nd).filter(|&d| reduced[d]).collect();
-    if order_free {
-        let rs: DimVec<usize> = red_dims.iter().map(|&d| shape[d]).collect();
-        let rst: DimVec<isize> = red_dims.iter().map(|&d| strides[d]).collect();
-        red_dims = order_by_stride(&rs, &rst)
-            .iter()
-            .map(|&i| red_dims[i])
-            .collect();
+
+    /// Whether the op returns indices and so reduces at most one dimension.
+    pub fn is_arg(self) -> bool {
+        matches!(self, ReduceOp::ArgMax | ReduceOp::ArgMin)
     }
-    let pick = |ds: &[usize]| -> (DimVec<usize>, DimVec<isize>) {
-        ds.iter().map(|&d| (shape[d], strides[d])).unzip()
-    };
-    let kept_dims: DimVec<usize> = (0..nd).filter(|&d| !reduced[d]).collect();
-    let (ks, kst) = pick(&kept_dims);
-    let (rs, rst) = pick(&red_dims);
-    let out_shape = if keepdim {
-        (0..nd)
+
+    /// Whether the visiting order of the reduced elements does not change the result
+    /// (beyond float rounding), so a backend may walk them in memory order.
+    pub(crate) fn order_free(self) -> bool {
+        !self.is_arg()
+    }
+
+    /// Whether an empty reduction has a value (the op's identity) rather than an error.
+    pub(crate) fn has_identity(self) -> bool {
+        matches!(self, ReduceOp::Sum | ReduceOp::Mean | ReduceOp::Prod)
+    }
+}
+
+/// A primitive reduction planned once for every backend: which dims are reduced, the
+/// result's shape and dtype, and how many elements each result reduces.
+#[derive(Debug, Clone)]
+pub(crate) struct ReducePlan {
+    /// A primitive op (never `Var`/`Std`).
+    pub(crate) op: ReduceOp,
+    /// Per input dim: whether it is reduced.
+    pub(crate) reduced: DimVec<bool>,
+    /// The result's shape (reduced dims kept with size 1 when `keepdim`).
+    pub(crate) out_shape: DimVec<usize>,
+    /// The result's dtype.
+    pub(crate) out_dtype: DType,
+    /// Elements reduced into each result (1 when no dim is reduced).
+    pub(crate) count: usize,
+}
+
+impl ReducePlan {
+    /// Plans `op` over `dims` of `t` (all dims when `None`; negative dims count from the
+    /// end; an empty list reduces nothing, as numpy's `axis=()`). A 0-d tensor accepts dim
+    /// 0 and -1, as in PyTorch.
+    pub(crate) fn new(
+        op: ReduceOp,
+        t: &Tensor,
+        dims: Option<&[isize]>,
+        keepdim: bool,
+    ) -> Result<ReducePlan> {
+        let nd = t.ndim();
+        let mut reduced: DimVec<bool> = std::iter::repeat_n(dims.is_none(), nd).collect();
+        for &d in dims.unwrap_or(&[]) {
+            if nd == 0 {
+                normalize_dim(d, 1)?;
+                continue;
+            }
+            let d = normalize_dim(d, nd)?;
+            if std::mem::replace(&mut reduced[d], true) {
+                return Err(Error::DuplicateDim {
+                    dim: d,
+                    dims: dims.unwrap_or(&[]).iter().map(|&v| v as i64).collect(),
+                });
+            }
+        }
+        let shape = t.shape();
+        let out_shape = (0..nd)
+            .filter(|&d| keepdim || !reduced[d])
             .map(|d| if reduced[d] { 1 } else { shape[d] })
-            .collect()
-    } else {
-        ks.clone()
-    };
-    Ok(Plan {
-        count: rs.iter().product(),
-        kept: Coalesced::new(&ks, [&kst]),
-        red: Coalesced::new(&rs, [&rst]),
-        out_shape,
-    })
-}
-
-/// Sum of `n` contiguous `f32` at `p`, blocked: 16 lanes per block of ≤ 1024, blocks in f64.
-///
-/// # Safety
-/// `p` must be valid for reading `n` `f32`.
-unsafe fn sum_f32_contiguous(p: *const f32, n: usize) -> f64 {
-    const LANES: usize = 16;
-    const BLOCK: usize = 1024;
-    let mut total = 0f64;
-    let mut start = 0;
-    while start < n {
-        let len = BLOCK.min(n - start);
-        // SAFETY: `start + len <= n`, inside the caller's range.
-        let block = unsafe { std::slice::from_raw_parts(p.add(start), len) };
-        let mut lanes = [0f32; LANES];
-        let mut chunks = block.chunks_exact(LANES);
-        for c in &mut chunks {
-            for (l, v) in lanes.iter_mut().zip(c) {
-                *l += v;
-            }
+            .collect();
+        let count = (0..nd).filter(|&d| reduced[d]).map(|d| shape[d]).product();
+        let out_numel: usize = (0..nd).filter(|&d| !reduced[d]).map(|d| shape[d]).product();
+        if count == 0 && out_numel > 0 && !op.has_identity() {
+            return Err(Error::EmptyReduction { op: op.name() });
         }
-        let tail: f32 = chunks.remainder().iter().sum();
-        // Pairwise combination of the lanes.
-        let mut w = LANES;
-        while w > 1 {
-            w /= 2;
-            for i in 0..w {
-                lanes[i] += lanes[i + w];
-            }
-        }
-        total += f64::from(lanes[0]) + f64::from(tail);
-        start += len;
+        Ok(ReducePlan {
+            op,
+            reduced,
+            out_shape,
+            out_dtype: op.out_dtype(t.dtype()),
+            count,
+        })
     }
-    total
-}
 
-/// Folds one row (`n` elements from `p` with stride `s`, logical indices from `index0`).
-///
-/// # Safety
-/// Every element of the row must be readable as `S`.
-unsafe fn fold_row<S: Element + Num>(
-    kind: Kind,
-    acc: Acc,
-    p: *const S,
-    s: isize,
-    n: usize,
-    index0: i64,
-) -> Acc {
-    let at = |i: usize| {
-        // SAFETY: every caller passes `i < n`, so `p + i * s` is an element of the row.
-        unsafe { S::load(p.offset(i as isize * s)) }
-    };
-    match (kind, acc) {
-        (Kind::Sum | Kind::Mean, Acc::Float(mut t)) => {
-            if S::DTYPE == DType::Float32 && s == 1 {
-                // SAFETY: a stride-1 row of `n` f32 (the dtype was just checked).
-                return Acc::Float(t + unsafe { sum_f32_contiguous(p.cast::<f32>(), n) });
-            }
-            let mut block = 0f64;
-            for i in 0..n {
-                block += at(i).to_f64();
-                if i % 4096 == 4095 {
-                    t += block;
-                    block = 0.0;
-                }
-            }
-            Acc::Float(t + block)
-        }
-        (Kind::Sum | Kind::Mean, Acc::Int(t)) => {
-            Acc::Int((0..n).fold(t, |a, i| a.wrapping_add(at(i).to_i64())))
-        }
-        (Kind::Prod, Acc::Float(t)) => Acc::Float((0..n).fold(t, |a, i| a * at(i).to_f64())),
-        (Kind::Prod, Acc::Int(t)) => {
-            Acc::Int((0..n).fold(t, |a, i| a.wrapping_mul(at(i).to_i64())))
-        }
-        (_, mut best) => {
-            let want_max = matches!(kind, Kind::Max | Kind::ArgMax);
-            for i in 0..n {
-                best = better(best, at(i), index0 + i as i64, want_max);
-            }
-            best
-        }
+    /// The kept (`false`) or reduced (`true`) dims of the input, in order.
+    pub(crate) fn dims(&self, reduced: bool) -> impl Iterator<Item = usize> + '_ {
+        (0..self.reduced.len()).filter(move |&d| self.reduced[d] == reduced)
     }
 }
 
-/// Keeps the better of `best` and `(v, idx)`: NaN wins (and the first NaN stays), ties keep
-/// the earlier index.
-fn better<S: Element + Num>(best: Acc, v: S, idx: i64, want_max: bool) -> Acc {
-    if S::DTYPE.is_float() {
-        let x = v.to_f64();
-        match best {
-            Acc::BestF(b, _) if b.is_nan() => best,
-            Acc::BestF(b, _) if !x.is_nan() && !(if want_max { x > b } else { x < b }) => best,
-            _ => Acc::BestF(x, idx),
-        }
-    } else {
-        let x = v.to_i64();
-        match best {
-            Acc::BestI(b, _) if !(if want_max { x > b } else { x < b }) => best,
-            _ => Acc::BestI(x, idx),
-        }
-    }
-}
-
-fn combine(kind: Kind, a: Acc, b: Acc) -> Acc {
-    match (a, b) {
-        (Acc::Empty, x) | (x, Acc::Empty) => x,
-        (Acc::Float(x), Acc::Float(y)) if kind == Kind::Prod => Acc::Float(x * y),
-        (Acc::Float(x), Acc::Float(y)) => Acc::Float(x + y),
-        (Acc::Int(x), Acc::Int(y)) if kind == Kind::Prod => Acc::Int(x.wrapping_mul(y)),
-        (Acc::Int(x), Acc::Int(y)) => Acc::Int(x.wrapping_add(y)),
-        // `a` covers earlier indices than `b`, so `b` wins only when strictly better.
-        (Acc::BestF(x, i), Acc::BestF(y, j)) => {
-            let max = matches!(kind, Kind::Max | Kind::ArgMax);
-            let b_wins = !x.is_nan() && (y.is_nan() || if max { y > x } else { y < x });
-            if b_wins {
-                Acc::BestF(y, j)
-            } else {
-                Acc::BestF(x, i)
-            }
-        }
-        (Acc::BestI(x, i), Acc::BestI(y, j)) => {
-            let max = matches!(kind, Kind::Max | Kind::ArgMax);
-            if if max { y > x } else { y < x } {
-                Acc::BestI(y, j)
-            } else {
-                Acc::BestI(x, i)
-            }
-        }
-        (x, _) => x,
-    }
-}
-
-fn identity(kind: Kind, d: DType) -> Acc {
-    let float = d.is_float() || kind == Kind::Mean;
-    match kind {
-        Kind::Sum | Kind::Mean if float => Acc::Float(0.0),
-        Kind::Sum | Kind::Mean => Acc::Int(0),
-        Kind::Prod if float => Acc::Float(1.0),
-        Kind::Prod => Acc::Int(1),
-        _ => Acc::Empty,
-    }
-}
-
-/// Reduces all rows of `plan.red` starting at element offset `base` of `t`.
-///
-/// # Safety
-/// `base` must be the offset of an element whose kept index is fixed; `t` is of type `S`.
-unsafe fn reduce_one<S: Element + Num>(
-    kind: Kind,
-    t: &Tensor,
-    plan: &Plan,
-    base: isize,
-    parallel: bool,
-) -> Acc {
-    if plan.count == 0 {
-        // Nothing to read: no pointer into the (possibly empty) storage is formed.
-        return identity(kind, S::DTYPE);
-    }
-    let p = super::iter::SendPtr(t.storage().as_ptr().cast::<S>());
-    let red = &plan.red;
-    let (inner, [s]) = (red.inner(), red.inner_strides());
-    let row = |r: usize| {
-        let [o] = red.row_offsets(r);
-        // SAFETY: row `r` of the reduced dims from `base` is inside `t` by L3.
-        unsafe {
-            fold_row::<S>(
-                kind,
-                identity(kind, S::DTYPE),
-                p.get().offset(base + o),
-                s,
-                inner,
-                (r * inner) as i64,
-            )
-        }
-    };
-    if parallel && red.rows() > 1 {
-        red_par_rows(kind, red.rows(), inner, &row)
-    } else if parallel && inner >= PARALLEL_MIN_ELEMS {
-        // One long row: split it into pieces.
-        const PIECE: usize = 1 << 16;
-        let pieces = inner.div_ceil(PIECE);
-        (0..pieces)
-            .into_par_iter()
-            .map(|k| {
-                let (lo, n) = (k * PIECE, PIECE.min(inner - k * PIECE));
-                // SAFETY: elements `lo..lo + n` of the single row are inside `t`.
-                unsafe {
-                    fold_row::<S>(
-                        kind,
-                        identity(kind, S::DTYPE),
-                        p.get().offset(base + lo as isize * s),
-                        s,
-                        n,
-                        lo as i64,
-                    )
-                }
-            })
-            .reduce(|| Acc::Empty, |a, b| combine(kind, a, b))
-    } else {
-        (0..red.rows()).fold(identity(kind, S::DTYPE), |a, r| combine(kind, a, row(r)))
-    }
-}
-
-fn red_par_rows(
-    kind: Kind,
-    rows: usize,
-    inner: usize,
-    row: &(impl Fn(usize) -> Acc + Sync),
-) -> Acc {
-    // Rows are grouped so that each task folds at least ~64K elements: one task per short
-    // row would cost more in scheduling than the row takes to sum.
-    let per_task = (1usize << 16).div_ceil(inner.max(1)).max(1);
-    (0..rows)
-        .into_par_iter()
-        .with_min_len(per_task)
-        .map(row)
-        .reduce(|| Acc::Empty, |a, b| combine(kind, a, b))
-}
-
-fn finish<D: Element>(kind: Kind, acc: Acc, count: usize) -> Result<D> {
-    Ok(match (kind, acc) {
-        (Kind::Mean, Acc::Float(s)) => D::from_f64(s / count as f64),
-        (_, Acc::Float(s)) => D::from_f64(s),
-        (_, Acc::Int(s)) => D::from_i64(s),
-        (Kind::ArgMax | Kind::ArgMin, Acc::BestF(_, i) | Acc::BestI(_, i)) => D::from_i64(i),
-        (_, Acc::BestF(v, _)) => D::from_f64(v),
-        (_, Acc::BestI(v, _)) => D::from_i64(v),
-        (_, Acc::Empty) => return Err(Error::EmptyReduction { op: kind.name() }),
-    })
-}
-
-/// Whether to reduce "outer" dimensions by streaming whole kept rows into accumulators
-/// (column sums of a row-major matrix) instead of walking each output's strided lane.
-fn use_outer(kind: Kind, plan: &Plan) -> bool {
-    let [ks] = plan.kept.inner_strides();
-    let [rs] = plan.red.inner_strides();
-    matches!(kind, Kind::Sum | Kind::Mean)
-        && plan.kept.inner() >= 16
-        && plan.count > 1
-        && ks.unsigned_abs() < rs.unsigned_abs()
-}
-
-/// Outer reduction: every thread owns a run of one kept row and adds each reduced slice of
-/// it into `f64` (floats, means) or wrapping `i64` (integer sums) accumulators.
-///
-/// # Safety
-/// `src` is a host tensor of `S`; `out` is fresh, exclusive, with one `D` per kept index.
-unsafe fn reduce_outer<S: Element, D: Element>(
-    kind: Kind,
-    src: &Tensor,
-    plan: &Plan,
-    out: &Tensor,
-) {
-    let (kept, red) = (&plan.kept, &plan.red);
-    let ([ks], [rs]) = (kept.inner_strides(), red.inner_strides());
-    let p = super::iter::SendPtr(src.storage().as_ptr().cast::<S>());
-    let dst = super::iter::SendPtr(out.data_ptr().cast::<D>());
-    let base0 = src.layout().offset() as isize;
-    let float = S::DTYPE.is_float() || kind == Kind::Mean;
-    super::iter::for_each_piece(kept.rows(), kept.inner(), |row, start, len| {
-        let [ko] = kept.row_offsets(row);
-        let first = base0 + ko + start as isize * ks;
-        let mut facc = vec![0f64; if float { len } else { 0 }];
-        let mut iacc = vec![0i64; if float { 0 } else { len }];
-        for rr in 0..red.rows() {
-            let [ro] = red.row_offsets(rr);
-            for j in 0..red.inner() as isize {
-                let lane = p.get().wrapping_offset(first + ro + j * rs);
-                // SAFETY: kept index (row, start + i) with reduced index (rr, j) is an element
-                // of `src` for every `i < len` (L3).
-                let at = |i: usize| unsafe { S::load(lane.offset(i as isize * ks)) };
-                if float {
-                    facc.iter_mut()
-                        .enumerate()
-                        .for_each(|(i, a)| *a += at(i).to_f64());
+/// `op` over `dims` of `t` (`None`: every dim; negative dims count from the end; an empty
+/// list reduces nothing, as numpy's `axis=()`; a 0-d tensor accepts dim 0 and -1), keeping
+/// reduced dims with size 1 when `keepdim`. `ArgMax`/`ArgMin` take one dim, or `None` for
+/// the index into the flattened tensor.
+pub fn reduce(op: ReduceOp, t: &Tensor, dims: Option<&[isize]>, keepdim: bool) -> Result<Tensor> {
+    match op {
+        ReduceOp::Var { correction } => var(t, dims, correction, keepdim),
+        ReduceOp::Std { correction } => sqrt(&var(t, dims, correction, keepdim)?),
+        ReduceOp::ArgMax | ReduceOp::ArgMin => match dims {
+            None => {
+                let r = primitive(op, &t.reshape(&[-1])?, Some(&[0]), false)?;
+                if keepdim {
+                    let ones: DimVec<isize> = std::iter::repeat_n(1, t.ndim()).collect();
+                    r.reshape(&ones)
                 } else {
-                    iacc.iter_mut()
-                        .enumerate()
-                        .for_each(|(i, a)| *a = a.wrapping_add(at(i).to_i64()));
+                    Ok(r)
                 }
             }
-        }
-        let k0 = row * kept.inner() + start;
-        for i in 0..len {
-            let v = if !float {
-                D::from_i64(iacc[i])
-            } else if kind == Kind::Mean {
-                D::from_f64(facc[i] / plan.count as f64)
-            } else {
-                D::from_f64(facc[i])
-            };
-            // SAFETY: output `k0 + i` belongs to this piece only; `out` holds every kept index.
-            unsafe { dst.get().add(k0 + i).write(v) };
-        }
-    });
+            Some([_]) => primitive(op, t, dims, keepdim),
+            Some(ds) => Err(Error::InvalidArgument {
+                what: format!(
+                    "{} reduces one dim (or all, with none given), got dims {ds:?}",
+                    op.name()
+                ),
+            }),
+        },
+        _ => primitive(op, t, dims, keepdim),
+    }
 }
 
-fn reduce(kind: Kind, t: &Tensor, dims: &[isize], keepdim: bool) -> Result<Tensor> {
-    if !t.device().is_cpu() {
-        use crate::backend::Reduction as R;
-        let gpu_kind = match kind {
-            Kind::Sum => R::Sum,
-            Kind::Mean => R::Mean,
-            Kind::Max => R::Max,
-            Kind::Min => R::Min,
-            _ => {
-                return Err(Error::UnsupportedOnDevice {
-                    op: kind.name().to_string(),
-                    device: t.device(),
-                    what: "any dtype yet".to_string(),
-                })
-            }
-        };
-        let od = kind.out_dtype(t.dtype());
-        return crate::backend::kernels::reduce(gpu_kind, t, Some(dims), keepdim, od);
-    }
-    let plan = plan(t, dims, keepdim, kind.order_free())?;
-    let od = kind.out_dtype(t.dtype());
-    let out = Tensor::alloc(&plan.out_shape, od, t.device(), false)?;
-    let n_out = out.numel();
-    if n_out == 0 {
-        return Ok(out);
-    }
-    if plan.count == 0 && !matches!(kind, Kind::Sum | Kind::Mean | Kind::Prod) {
-        return Err(Error::EmptyReduction { op: kind.name() });
-    }
-    let big = n_out * plan.count.max(1) >= PARALLEL_MIN_ELEMS && super::iter::threads_available();
-    let par_inside = big && n_out < 2 * rayon::current_num_threads();
-    let src = if t.dtype() == DType::Bool {
-        t.to_dtype(DType::UInt8)?
-    } else {
-        t.clone()
-    };
-    if use_outer(kind, &plan) {
-        super::num::dispatch_num!(src.dtype(), S => crate::dispatch_dtype!(od, D => {
-            // SAFETY: `out` is fresh and exclusive with one element per kept index.
-            unsafe { reduce_outer::<S, D>(kind, &src, &plan, &out) }
-        }), bool => unreachable!("bool inputs are read as UInt8"));
-        return Ok(out);
-    }
-    let dst = super::iter::SendPtr(out.data_ptr());
-    super::num::dispatch_num!(src.dtype(), S => crate::dispatch_dtype!(od, D => {
-        let one = |k: usize| -> Result<()> {
-            let [o] = plan.kept.row_offsets(k / plan.kept.inner());
-            let j = (k % plan.kept.inner()) as isize * plan.kept.inner_strides()[0];
-            let base = src.layout().offset() as isize + o + j;
-            // SAFETY: `base` is the offset of output element `k`'s first input element.
-            let acc = unsafe { reduce_one::<S>(kind, &src, &plan, base, par_inside) };
-            let v = finish::<D>(kind, acc, plan.count)?;
-            // SAFETY: `out` is a fresh exclusive allocation of `n_out` elements and `k < n_out`;
-            // each `k` is written by exactly one task.
-            unsafe { dst.get().cast::<D>().add(k).write(v) };
-            Ok(())
-        };
-        if big && !par_inside {
-            (0..n_out).into_par_iter().try_for_each(one)?;
-        } else {
-            (0..n_out).try_for_each(one)?;
-        }
-    }), bool => unreachable!("bool inputs are read as UInt8"));
-    Ok(out)
+/// A primitive reduction on `t`'s backend.
+fn primitive(op: ReduceOp, t: &Tensor, dims: Option<&[isize]>, keepdim: bool) -> Result<Tensor> {
+    let plan = ReducePlan::new(op, t, dims, keepdim)?;
+    backend(t.device())?.reduce(&plan, t)
+}
+
+/// Variance over `dims` (all when `None`), two-pass for accuracy.
+fn var(t: &Tensor, dims: Option<&[isize]>, correction: usize, keepdim: bool) -> Result<Tensor> {
+    let x = t.to_dtype(t.dtype().mean_dtype())?;
+    let m = reduce(ReduceOp::Mean, &x, dims, true)?;
+    let d = sub(&x, &m)?;
+    let sq = mul(&d, &d)?;
+    let n = ReducePlan::new(ReduceOp::Sum, t, dims, keepdim)?.count;
+    let s = reduce(ReduceOp::Sum, &sq, dims, keepdim)?;
+    let denom = n.saturating_sub(correction) as f64;
+    binary_scalar(BinaryOp::Div, &s, Scalar::Float(denom))?.to_dtype(x.dtype())
 }
 
 macro_rules! reductions {
-    ($($all:ident, $dims:ident => $kind:ident, $doc:literal;)*) => {
+    ($($all:ident, $dims:ident => $op:ident;)*) => {
         $(
-            #[doc = concat!($doc, " of all elements, as a 0-dimensional tensor.")]
+            #[doc = concat!("[`ReduceOp::", stringify!($op), "`] of all elements, as a 0-dimensional tensor.")]
             pub fn $all(t: &Tensor) -> Result<Tensor> {
-                let all: DimVec<isize> = (0..t.ndim() as isize).collect();
-                reduce(Kind::$kind, t, &all, false)
+                reduce(ReduceOp::$op, t, None, false)
             }
 
-            #[doc = concat!($doc, " over `dims` (negative counts from the end; an empty list reduces nothing, as numpy's `axis=()`); `keepdim` keeps reduced dimensions with size 1.")]
+            #[doc = concat!("[`ReduceOp::", stringify!($op), "`] over `dims` (negative counts from the end; an empty list reduces nothing, as numpy's `axis=()`); `keepdim` keeps reduced dimensions with size 1.")]
             pub fn $dims(t: &Tensor, dims: &[isize], keepdim: bool) -> Result<Tensor> {
-                reduce(Kind::$kind, t, dims, keepdim)
+                reduce(ReduceOp::$op, t, Some(dims), keepdim)
             }
         )*
     };
 }
 
 reductions! {
-    sum, sum_dims => Sum, "Sum (floats keep their dtype; integers and bools give `Int64`)";
-    mean, mean_dims => Mean, "Mean (floats keep their dtype; integers and bools give `Float64`; no elements give NaN)";
-    prod, prod_dims => Prod, "Product (dtypes as for sum)";
-    max, max_dims => Max, "Maximum (NaN-propagating; an error on no elements)";
-    min, min_dims => Min, "Minimum (NaN-propagating; an error on no elements)";
+    sum, sum_dims => Sum;
+    mean, mean_dims => Mean;
+    prod, prod_dims => Prod;
+    max, max_dims => Max;
+    min, min_dims => Min;
 }
 
 /// Index of the (first) maximum over the flattened tensor, as a 0-d `Int64` tensor.
 pub fn argmax(t: &Tensor) -> Result<Tensor> {
-    reduce(Kind::ArgMax, &t.reshape(&[-1])?, &[0], false)
+    reduce(ReduceOp::ArgMax, t, None, false)
 }
 
 /// Index of the (first) minimum over the flattened tensor, as a 0-d `Int64` tensor.
 pub fn argmin(t: &Tensor) -> Result<Tensor> {
-    reduce(Kind::ArgMin, &t.reshape(&[-1])?, &[0], false)
+    reduce(ReduceOp::ArgMin, t, None, false)
 }
 
 /// Indices of the (first) maxima along `dim`.
 pub fn argmax_dim(t: &Tensor, dim: isize, keepdim: bool) -> Result<Tensor> {
-    reduce(Kind::ArgMax, t, &[dim], keepdim)
+    reduce(ReduceOp::ArgMax, t, Some(&[dim]), keepdim)
 }
 
 /// Indices of the (first) minima along `dim`.
 pub fn argmin_dim(t: &Tensor, dim: isize, keepdim: bool) -> Result<Tensor> {
-    reduce(Kind::ArgMin, t, &[dim], keepdim)
+    reduce(ReduceOp::ArgMin, t, Some(&[dim]), keepdim)
 }
 
-/// Variance over `dims` with `correction` subtracted from the count (1: unbiased, PyTorch's
-/// default; 0: numpy's default), two-pass for accuracy. Floats keep their dtype; integers
-/// give `Float64`.
+/// Variance over `dims`; see [`ReduceOp::Var`].
 pub fn var_dims(t: &Tensor, dims: &[isize], correction: usize, keepdim: bool) -> Result<Tensor> {
-    let x = t.to_dtype(t.dtype().mean_dtype())?;
-    let m = mean_dims(&x, dims, true)?;
-    let d = super::binary::sub(&x, &m)?;
-    let sq = super::binary::mul(&d, &d)?;
-    let n = plan(t, dims, keepdim, true)?.count;
-    let s = sum_dims(&sq, dims, keepdim)?;
-    let denom = n.saturating_sub(correction) as f64;
-    super::binary::binary_scalar(super::BinaryOp::Div, &s, super::Scalar::Float(denom))?
-        .to_dtype(x.dtype())
+    reduce(ReduceOp::Var { correction }, t, Some(dims), keepdim)
 }
 
-/// Standard deviation: the square root of [`var_dims`].
+/// Standard deviation over `dims`; see [`ReduceOp::Std`].
 pub fn std_dims(t: &Tensor, dims: &[isize], correction: usize, keepdim: bool) -> Result<Tensor> {
-    super::unary::sqrt(&var_dims(t, dims, correction, keepdim)?)
+    reduce(ReduceOp::Std { correction }, t, Some(dims), keepdim)
 }
 
 /// `exp(x - max) / sum(exp(x - max))` along `dim` (stable).
 pub fn softmax(t: &Tensor, dim: isize) -> Result<Tensor> {
-    let x = t.to_dtype(super::promote::float_type(t.dtype()))?;
+    let x = t.to_dtype(float_type(t.dtype()))?;
     let m = max_dims(&x, &[dim], true)?;
-    let e = super::unary::exp(&super::binary::sub(&x, &m)?)?;
+    let e = exp(&sub(&x, &m)?)?;
     let s = sum_dims(&e, &[dim], true)?;
-    super::binary::binary_owned(super::BinaryOp::Div, e, &s)
+    binary_owned(BinaryOp::Div, e, &s)
 }
 
 /// `x - max - log(sum(exp(x - max)))` along `dim` (stable).
 pub fn log_softmax(t: &Tensor, dim: isize) -> Result<Tensor> {
-    let x = t.to_dtype(super::promote::float_type(t.dtype()))?;
+    let x = t.to_dtype(float_type(t.dtype()))?;
     let m = max_dims(&x, &[dim], true)?;
-    let shifted = super::binary::sub(&x, &m)?;
-    let s = sum_dims(&super::unary::exp(&shifted)?, &[dim], true)?;
-    super::binary::binary_owned(super::BinaryOp::Sub, shifted, &super::unary::log(&s)?)
+    let shifted = sub(&x, &m)?;
+    let s = sum_dims(&exp(&shifted)?, &[dim], true)?;
+    binary_owned(BinaryOp::Sub, shifted, &log(&s)?)
 }

@@ -1,8 +1,8 @@
 //! Selection: `where` and `clamp`.
 
 use super::binary::{as_operand, binary_scalar, broadcast_shapes, check_devices, BinaryOp};
-use super::kernel::map3;
 use super::promote::{result_type, Scalar};
+use crate::backend::kernel::map3;
 use crate::{DType, Result, Tensor};
 
 /// `cond ? a : b` elementwise, broadcasting all three; the result has `a` and `b`'s promoted

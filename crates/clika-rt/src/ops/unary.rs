@@ -1,8 +1,7 @@
 //! Elementwise unary operations.
 
-use super::kernel::map1;
-use super::num::{dispatch_num, Num};
 use super::promote::float_type;
+use crate::backend::backend;
 use crate::{DType, Error, Result, Tensor};
 
 /// An elementwise unary operation.
@@ -96,100 +95,46 @@ impl UnaryOp {
     }
 }
 
-/// The float kernels, in `f64` or `f32` precision.
-macro_rules! float_fn {
-    ($op:expr, $t:ty, $erf:path) => {{
-        const SQRT_HALF: $t = std::f64::consts::FRAC_1_SQRT_2 as $t;
-        let f: fn($t) -> $t = match $op {
-            UnaryOp::Exp => |x| x.exp(),
-            UnaryOp::Log => |x| x.ln(),
-            UnaryOp::Sqrt => |x| x.sqrt(),
-            UnaryOp::Rsqrt => |x| 1.0 / x.sqrt(),
-            UnaryOp::Sin => |x| x.sin(),
-            UnaryOp::Cos => |x| x.cos(),
-            UnaryOp::Tanh => |x| x.tanh(),
-            UnaryOp::Sigmoid => |x| 1.0 / (1.0 + (-x).exp()),
-            UnaryOp::Gelu => |x| 0.5 * x * (1.0 + $erf(x * SQRT_HALF)),
-            UnaryOp::Silu => |x| x / (1.0 + (-x).exp()),
-            UnaryOp::Erf => |x| $erf(x),
-            UnaryOp::Neg => |x| -x,
-            UnaryOp::Abs => |x| x.abs(),
-            UnaryOp::Relu => |x| if x > 0.0 || x.is_nan() { x } else { 0.0 },
-        };
-        f
-    }};
+/// An elementwise unary op, planned once for every backend.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct UnaryPlan {
+    pub(crate) op: UnaryOp,
+    /// The result's dtype (the input is converted to it before the op).
+    pub(crate) out: DType,
+}
+
+impl UnaryPlan {
+    pub(crate) fn new(op: UnaryOp, t: &Tensor) -> Result<UnaryPlan> {
+        Ok(UnaryPlan {
+            op,
+            out: op.out_dtype(t.dtype())?,
+        })
+    }
 }
 
 /// `op(t)` into a fresh tensor.
 pub fn unary(op: UnaryOp, t: &Tensor) -> Result<Tensor> {
-    if !t.device().is_cpu() {
-        return crate::backend::kernels::unary(op, t);
-    }
-    let od = op.out_dtype(t.dtype())?;
-    let src = t.to_dtype(od)?;
-    let out = Tensor::alloc(t.shape(), od, t.device(), false)?;
-    // SAFETY: `out` is fresh, exclusively held, of `src`'s shape and dtype `od`.
-    unsafe { run(op, &src, &out) };
+    let plan = UnaryPlan::new(op, t)?;
+    let out = Tensor::alloc(t.shape(), plan.out, t.device(), false)?;
+    // SAFETY: `out` is fresh, exclusively held, of `t`'s shape and the plan's dtype.
+    unsafe { backend(t.device())?.unary(&plan, t, &out)? };
     Ok(out)
 }
 
 /// `op(t)`, writing into `t`'s memory when it is the only reference to reusable memory of
 /// the result's dtype (buffer reuse); otherwise like [`unary`].
 pub fn unary_owned(op: UnaryOp, t: Tensor) -> Result<Tensor> {
-    if !t.device().is_cpu() {
+    let plan = UnaryPlan::new(op, &t)?;
+    if !t.may_hold_result(plan.out, t.shape()) {
         return unary(op, &t);
     }
-    let od = op.out_dtype(t.dtype())?;
-    if od != t.dtype() || !t.may_overwrite() || !t.is_contiguous() {
-        return unary(op, &t);
-    }
-    // SAFETY: `t` is the only reference to its writable reusable storage; the kernel may
-    // write its input exactly.
-    unsafe { run(op, &t, &t) };
-    Ok(t)
-}
-
-/// Runs `op` from `src` (already of the result dtype) into `out`.
-///
-/// # Safety
-/// As for [`map1`].
-pub(crate) unsafe fn run(op: UnaryOp, src: &Tensor, out: &Tensor) {
-    dispatch_num!(out.dtype(), T => {
-        // SAFETY: forwarded from this function's contract.
-        unsafe { run_num::<T>(op, src, out) }
-    }, bool => {
-        // Only `abs` and `relu` keep `Bool`; both are the identity on booleans.
-        // SAFETY: forwarded from this function's contract.
-        unsafe { map1::<bool, bool>(src, out, |x| x) }
-    })
-}
-
-/// [`run`] for a numeric type.
-///
-/// # Safety
-/// As for [`map1`].
-unsafe fn run_num<T: Num>(op: UnaryOp, src: &Tensor, out: &Tensor) {
-    // SAFETY: every `map1` below is forwarded this function's contract.
-    unsafe {
-        match op {
-            UnaryOp::Neg => map1::<T, T>(src, out, Num::neg),
-            UnaryOp::Abs => map1::<T, T>(src, out, Num::abs),
-            UnaryOp::Relu => map1::<T, T>(src, out, |x| {
-                if x > T::ZERO || Num::is_nan(x) {
-                    x
-                } else {
-                    T::ZERO
-                }
-            }),
-            _ if T::DTYPE == DType::Float64 => {
-                let f = float_fn!(op, f64, libm::erf);
-                map1::<T, T>(src, out, move |x| T::from_f64(f(x.to_f64())))
-            }
-            _ => {
-                let f = float_fn!(op, f32, libm::erff);
-                map1::<T, T>(src, out, move |x| T::from_f64(f(x.to_f64() as f32) as f64))
-            }
-        }
+    // SAFETY: `t` is the only reference to its writable reusable storage, of the result's
+    // dtype; kernels may write their input exactly.
+    match unsafe { backend(t.device())?.unary(&plan, &t, &t) } {
+        Ok(()) => Ok(t),
+        // As in `binary_owned`: a backend that cannot write this view computes afresh.
+        Err(Error::UnsupportedOnDevice { .. }) => unary(op, &t),
+        Err(e) => Err(e),
     }
 }
 

@@ -84,15 +84,13 @@ impl Tensor {
     }
 
     /// The general entry for untrusted descriptors (C, Python, DLPack): `shape` and optional
-    /// `strides` (elements, row-major when `None`) are validated; negative sizes, overflow,
-    /// a null pointer with elements, misalignment, address wrap-around and more than 64
-    /// dimensions are errors. On error no ownership is taken (the deleter is not called).
+    /// `strides` (elements, row-major when `None`) are validated by [`ForeignMemory::check`];
+    /// on error no ownership is taken (the deleter is not called).
     ///
     /// # Safety
     /// As for [`Tensor::from_blob`] (no deleter) or [`Tensor::from_blob_adopted`] (with one),
     /// for every element reachable through `shape` and `strides` from `data`. With
-    /// `read_only`, the memory need only be readable. A device other than the CPU must have
-    /// been allocated by that device's API.
+    /// `read_only`, the memory need only be readable.
     pub unsafe fn from_blob_with(
         data: *mut u8,
         shape: &[i64],
@@ -100,10 +98,49 @@ impl Tensor {
         dtype: DType,
         options: BlobOptions,
     ) -> Result<Tensor> {
-        if !options.device.is_cpu() {
+        let memory = ForeignMemory::check(data, shape, strides, dtype, options.device)?;
+        let owner = match options.deleter {
+            Some(d) => Owner::adopted(data, d),
+            None => Owner::Borrowed,
+        };
+        // SAFETY: the caller's obligations are `wrap`'s.
+        Ok(unsafe { memory.wrap(owner, options.pinned_for, options.read_only) })
+    }
+}
+
+/// Foreign memory described by an untrusted descriptor, checked once: every door that wraps
+/// memory it did not allocate (`from_blob*`, the C ABI, numpy, DLPack, mapped files) goes
+/// through [`ForeignMemory::check`] and then [`ForeignMemory::wrap`] with its owner. The
+/// check can fail; the wrap cannot, so an owner is never taken by a failed construction.
+#[derive(Debug)]
+pub struct ForeignMemory {
+    /// The pointer the descriptor gave: element `[0, …, 0]`.
+    data: *mut u8,
+    /// The lowest reachable byte.
+    base: *mut u8,
+    /// Bytes from `base` to past the highest reachable element.
+    nbytes: usize,
+    layout: Layout,
+    dtype: DType,
+    device: Device,
+}
+
+impl ForeignMemory {
+    /// Checks a descriptor: shape and strides (negative sizes, overflow, more than 64
+    /// dimensions: [`Layout::from_foreign`]), a null pointer with elements, alignment for
+    /// `dtype`, and address wrap-around. `data` points at element `[0, …, 0]`; `strides` are
+    /// in elements, row-major when `None`.
+    pub fn check(
+        data: *mut u8,
+        shape: &[i64],
+        strides: Option<&[i64]>,
+        dtype: DType,
+        device: Device,
+    ) -> Result<ForeignMemory> {
+        if !device.is_cpu() {
             return Err(Error::UnsupportedOnDevice {
                 op: "from_blob".to_string(),
-                device: options.device,
+                device,
                 what: "wrapping device memory (device tensors are runtime-owned); wrap host \
                        memory and move it with .to(device)"
                     .to_string(),
@@ -138,24 +175,59 @@ impl Tensor {
                 strides: strides.map(<[i64]>::to_vec).unwrap_or_default(),
             });
         }
-        let base = data.wrapping_sub(below);
-        let owner = match options.deleter {
-            Some(d) => Owner::adopted(data, d),
-            None => Owner::Borrowed,
-        };
-        // SAFETY: the caller guarantees every reachable element is valid (and initialised)
-        // for as long as the storage lives; `base..base + nbytes` is exactly the reachable
-        // range (from `from_foreign`), checked above not to wrap.
+        Ok(ForeignMemory {
+            data,
+            base: data.wrapping_sub(below),
+            nbytes,
+            layout: foreign.layout,
+            dtype,
+            device,
+        })
+    }
+
+    /// [`ForeignMemory::check`] for a row-major region of `shape`.
+    pub fn contiguous(
+        data: *mut u8,
+        shape: &[usize],
+        dtype: DType,
+        device: Device,
+    ) -> Result<ForeignMemory> {
+        ForeignMemory::check(data, &dims_i64(shape), None, dtype, device)
+    }
+
+    /// The pointer the descriptor gave (element `[0, …, 0]`), as an adopting owner's
+    /// deleter receives it.
+    pub fn data(&self) -> *mut u8 {
+        self.data
+    }
+
+    /// The checked memory as a tensor whose storage holds `owner` (`Borrowed`, `Adopted` or
+    /// `Keepalive`; pool blocks are the runtime's own and never wrapped here), tagged
+    /// `pinned_for`, and writable unless `read_only`.
+    ///
+    /// # Safety
+    /// Every element the descriptor reaches must stay valid for reads (and, unless
+    /// `read_only`, for writes the caller asks for), allocated and initialised until the
+    /// last tensor over the storage drops and `owner` is released; nobody may write it
+    /// while a runtime operation reads it.
+    pub unsafe fn wrap(self, owner: Owner, pinned_for: Option<Device>, read_only: bool) -> Tensor {
+        debug_assert!(
+            !matches!(owner, Owner::Pool(_)),
+            "pool blocks are not foreign memory"
+        );
+        // SAFETY: the caller guarantees every reachable element for as long as the storage
+        // lives; `base..base + nbytes` is exactly the reachable range (from `from_foreign`),
+        // checked not to wrap, and aligned for the dtype.
         let storage = unsafe {
             Storage::from_raw_parts(
-                base,
-                nbytes,
-                options.device,
+                self.base,
+                self.nbytes,
+                self.device,
                 owner,
-                options.pinned_for,
-                !options.read_only,
+                pinned_for,
+                !read_only,
             )
         };
-        Ok(Tensor::from_parts(storage, foreign.layout, dtype))
+        Tensor::from_parts(storage, self.layout, self.dtype)
     }
 }

@@ -142,21 +142,23 @@ impl Tensor {
         Ok(out)
     }
 
-    /// A fresh contiguous runtime-owned host tensor; zeroed when `zeroed`, otherwise holding
-    /// unspecified (initialised) bytes. Every caller writes the result through its pointer,
-    /// so a device is refused here: a CPU op path that missed its device dispatch fails with
-    /// an error instead of touching a device address from the host.
+    /// A fresh contiguous runtime-owned tensor on `device` from its pool; zeroed when
+    /// `zeroed` (host only), otherwise holding unspecified (initialised) bytes. On an
+    /// accelerator the pointer is a device address: only that device's backend may write
+    /// it, so host code that writes through the pointer allocates on `Device::cpu()` or
+    /// after `ensure_cpu`.
     pub(crate) fn alloc(
         shape: &[usize],
         dtype: DType,
         device: Device,
         zeroed: bool,
     ) -> Result<Tensor> {
-        if !device.is_cpu() {
+        if zeroed && !device.is_cpu() {
+            // A device pool hands out addresses the host cannot write.
             return Err(crate::Error::UnsupportedOnDevice {
-                op: "this op".to_string(),
+                op: "zeros".to_string(),
                 device,
-                what: "any dtype yet".to_string(),
+                what: "zero-filled allocation yet (create on the CPU and move it)".to_string(),
             });
         }
         let layout = Layout::contiguous(shape, dtype.size())?;

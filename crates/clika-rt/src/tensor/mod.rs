@@ -7,7 +7,7 @@ mod create;
 mod format;
 mod view;
 
-pub use blob::BlobOptions;
+pub use blob::{BlobOptions, ForeignMemory};
 pub use create::StableBytes;
 pub use format::format_g;
 

@@ -6,8 +6,10 @@
 //! - `kernels`: WGSL compute shaders behind the op entry points.
 
 mod alloc;
-pub(crate) mod kernels;
+mod kernels;
+mod launch;
 mod queue;
+mod reduce;
 mod shaders;
 mod transfer;
 
@@ -20,6 +22,7 @@ use self::queue::Queue;
 use super::Backend;
 use crate::error::{Error, Result};
 use crate::memory::{Event, Pool};
+use crate::ops::{matmul::Plan as MatmulPlan, BinaryPlan, ReducePlan, UnaryPlan};
 use crate::{Device, Tensor};
 
 /// The hint every "no GPU" error ends with.
@@ -106,6 +109,10 @@ fn start(device: Device) -> std::result::Result<Gpu, String> {
 }
 
 impl Backend for Gpu {
+    fn device(&self) -> Device {
+        self.queue.device
+    }
+
     fn pool(&self) -> &Arc<Pool> {
         &self.pool
     }
@@ -128,5 +135,25 @@ impl Backend for Gpu {
 
     fn name(&self) -> String {
         self.queue.adapter_name.clone()
+    }
+
+    unsafe fn unary(&self, plan: &UnaryPlan, src: &Tensor, out: &Tensor) -> Result<()> {
+        kernels::unary(self, plan, src, out)
+    }
+
+    unsafe fn binary(&self, plan: &BinaryPlan, a: &Tensor, b: &Tensor, out: &Tensor) -> Result<()> {
+        kernels::binary(self, plan, a, b, out)
+    }
+
+    unsafe fn copy(&self, src: &Tensor, out: &Tensor) -> Result<()> {
+        kernels::copy(self, src, out)
+    }
+
+    fn reduce(&self, plan: &ReducePlan, t: &Tensor) -> Result<Tensor> {
+        reduce::reduce(self, plan, t)
+    }
+
+    fn matmul(&self, plan: &MatmulPlan) -> Result<Tensor> {
+        kernels::matmul(self, plan)
     }
 }

@@ -1,0 +1,263 @@
+//! The module-level operations (`crt.add`, `crt.sum`, `crt.where`, …): argument
+//! translation over [`crate::ops`] and the core.
+
+use clika_rt::ops::{self, BinaryOp, ReduceOp, UnaryOp};
+use clika_rt::Tensor;
+use pyo3::prelude::*;
+
+use crate::ops::{
+    binary, clamp, fn_operand, matmul, reduce, reduce_over, run, softmax, tensor_arg, tensor_list,
+    unary, write_out, Operand,
+};
+use crate::tensor::PyTensor;
+
+macro_rules! binary_fns {
+    ($($name:ident => $op:ident, $doc:literal;)*) => {$(
+        #[doc = $doc]
+        #[pyfunction]
+        #[pyo3(signature = (input, other, *, out=None))]
+        pub fn $name<'py>(
+            py: Python<'py>,
+            input: &Bound<'py, PyAny>,
+            other: &Bound<'py, PyAny>,
+            out: Option<Bound<'py, PyTensor>>,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            let (a, b) = (fn_operand(input)?, fn_operand(other)?);
+            // Tensor operands and an `out` of the result's shape: written in place, no
+            // intermediate result. Anything else computes, then converts into `out`.
+            if let (Some(o), Operand::Tensor(x), Operand::Tensor(y)) = (&out, &a, &b) {
+                let t = &o.get().inner;
+                let fits = ops::broadcast_shapes(x.shape(), y.shape())
+                    .is_ok_and(|s| s.as_slice() == t.shape());
+                if fits {
+                // SAFETY: as for `binary_inplace`: the numpy/PyTorch contract for `out=`.
+                    run(py, t.numel(), || unsafe {
+                        ops::binary_into_shared(BinaryOp::$op, x, y, t)
+                    })?;
+                    return Ok(o.clone().into_any());
+                }
+            }
+            let r = binary(py, BinaryOp::$op, a, b)?;
+            write_out(py, r, out)
+        }
+    )*};
+}
+
+binary_fns! {
+    add => Add, "`input + other` (broadcasting; Python numbers are weak scalars).";
+    sub => Sub, "`input - other`.";
+    mul => Mul, "`input * other`.";
+    div => Div, "`input / other` (true division: integers divide as float32).";
+    pow => Pow, "`input ** other`.";
+    maximum => Maximum, "Elementwise maximum (NaN-propagating).";
+    minimum => Minimum, "Elementwise minimum (NaN-propagating).";
+    eq => Eq, "`input == other` as a bool tensor.";
+    ne => Ne, "`input != other` as a bool tensor.";
+    lt => Lt, "`input < other` as a bool tensor.";
+    le => Le, "`input <= other` as a bool tensor.";
+    gt => Gt, "`input > other` as a bool tensor.";
+    ge => Ge, "`input >= other` as a bool tensor.";
+}
+
+macro_rules! unary_fns {
+    ($($name:ident => $op:ident;)*) => {$(
+        #[doc = concat!("`", stringify!($name), "(input)` elementwise.")]
+        #[pyfunction]
+        #[pyo3(signature = (input, *, out=None))]
+        pub fn $name<'py>(
+            py: Python<'py>,
+            input: &Bound<'py, PyAny>,
+            out: Option<Bound<'py, PyTensor>>,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            let x = tensor_arg(input)?;
+            if let Some(o) = out.as_ref().filter(|o| o.get().inner.shape() == x.shape()) {
+                let t = &o.get().inner;
+                // SAFETY: as for `binary_inplace`: the numpy/PyTorch contract for `out=`.
+                run(py, t.numel(), || unsafe { ops::unary_into_shared(UnaryOp::$op, &x, t) })?;
+                return Ok(o.clone().into_any());
+            }
+            write_out(py, unary(py, UnaryOp::$op, &x)?, out)
+        }
+    )*};
+}
+
+unary_fns! {
+    neg => Neg; abs => Abs; exp => Exp; log => Log; sqrt => Sqrt; rsqrt => Rsqrt; sin => Sin;
+    cos => Cos; tanh => Tanh; sigmoid => Sigmoid; relu => Relu; gelu => Gelu; silu => Silu;
+    erf => Erf;
+}
+
+macro_rules! reduce_fns {
+    ($($name:ident => $kind:ident;)*) => {$(
+        #[doc = concat!("`", stringify!($name), "` over all elements, or over `dim` (an int or a tuple of ints).")]
+        #[pyfunction]
+        #[pyo3(signature = (input, dim=None, keepdim=false))]
+        pub fn $name(
+            py: Python<'_>,
+            input: &Bound<'_, PyAny>,
+            dim: Option<&Bound<'_, PyAny>>,
+            keepdim: bool,
+        ) -> PyResult<PyTensor> {
+            let inner = reduce(py, ReduceOp::$kind, &tensor_arg(input)?, dim, keepdim)?;
+            Ok(PyTensor { inner })
+        }
+    )*};
+}
+
+reduce_fns! { sum => Sum; mean => Mean; prod => Prod; max => Max; min => Min; }
+
+/// Index of the maximum over the flattened input, or along `dim`.
+#[pyfunction]
+#[pyo3(signature = (input, dim=None, keepdim=false))]
+pub fn argmax(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    dim: Option<isize>,
+    keepdim: bool,
+) -> PyResult<PyTensor> {
+    let dims = dim.map(|d| vec![d]);
+    let inner = reduce_over(py, ReduceOp::ArgMax, &tensor_arg(input)?, dims, keepdim)?;
+    Ok(PyTensor { inner })
+}
+
+/// Index of the minimum over the flattened input, or along `dim`.
+#[pyfunction]
+#[pyo3(signature = (input, dim=None, keepdim=false))]
+pub fn argmin(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    dim: Option<isize>,
+    keepdim: bool,
+) -> PyResult<PyTensor> {
+    let dims = dim.map(|d| vec![d]);
+    let inner = reduce_over(py, ReduceOp::ArgMin, &tensor_arg(input)?, dims, keepdim)?;
+    Ok(PyTensor { inner })
+}
+
+/// Variance (`correction=1`: unbiased, PyTorch's default; numpy's default is 0).
+#[pyfunction(name = "var")]
+#[pyo3(signature = (input, dim=None, *, correction=1, keepdim=false))]
+pub fn var_fn(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    dim: Option<&Bound<'_, PyAny>>,
+    correction: usize,
+    keepdim: bool,
+) -> PyResult<PyTensor> {
+    let op = ReduceOp::Var { correction };
+    let inner = reduce(py, op, &tensor_arg(input)?, dim, keepdim)?;
+    Ok(PyTensor { inner })
+}
+
+/// Standard deviation (see `var`).
+#[pyfunction(name = "std")]
+#[pyo3(signature = (input, dim=None, *, correction=1, keepdim=false))]
+pub fn std_fn(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    dim: Option<&Bound<'_, PyAny>>,
+    correction: usize,
+    keepdim: bool,
+) -> PyResult<PyTensor> {
+    let op = ReduceOp::Std { correction };
+    let inner = reduce(py, op, &tensor_arg(input)?, dim, keepdim)?;
+    Ok(PyTensor { inner })
+}
+
+/// Softmax along `dim`.
+#[pyfunction(name = "softmax")]
+pub fn softmax_fn(py: Python<'_>, input: &Bound<'_, PyAny>, dim: isize) -> PyResult<PyTensor> {
+    let inner = softmax(py, false, &tensor_arg(input)?, dim)?;
+    Ok(PyTensor { inner })
+}
+
+/// Log-softmax along `dim`.
+#[pyfunction]
+pub fn log_softmax(py: Python<'_>, input: &Bound<'_, PyAny>, dim: isize) -> PyResult<PyTensor> {
+    let inner = softmax(py, true, &tensor_arg(input)?, dim)?;
+    Ok(PyTensor { inner })
+}
+
+/// Matrix product with numpy's `matmul` semantics (1-D, 2-D, batched with broadcasting).
+#[pyfunction(name = "matmul")]
+pub fn matmul_fn(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    other: &Bound<'_, PyAny>,
+) -> PyResult<PyTensor> {
+    let inner = matmul(py, &tensor_arg(input)?, &tensor_arg(other)?)?;
+    Ok(PyTensor { inner })
+}
+
+/// `condition ? input : other` elementwise, broadcasting all three.
+#[pyfunction(name = "where")]
+pub fn where_(
+    py: Python<'_>,
+    condition: &Bound<'_, PyAny>,
+    input: &Bound<'_, PyAny>,
+    other: &Bound<'_, PyAny>,
+) -> PyResult<PyTensor> {
+    let c = tensor_arg(condition)?;
+    let (a, b) = (fn_operand(input)?, fn_operand(other)?);
+    let work = c.numel().max(a.numel()).max(b.numel());
+    let inner = run(py, work, || ops::where_operands(&c, a, b))?;
+    Ok(PyTensor { inner })
+}
+
+/// Limits every element to `[min, max]` (either optional; numbers or tensors).
+#[pyfunction(name = "clamp")]
+#[pyo3(signature = (input, min=None, max=None, *, out=None))]
+pub fn clamp_fn<'py>(
+    py: Python<'py>,
+    input: &Bound<'py, PyAny>,
+    min: Option<&Bound<'py, PyAny>>,
+    max: Option<&Bound<'py, PyAny>>,
+    out: Option<Bound<'py, PyTensor>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let r = clamp(py, &tensor_arg(input)?, min, max)?;
+    write_out(py, r, out)
+}
+
+/// Concatenates along an existing `dim`.
+#[pyfunction]
+#[pyo3(signature = (tensors, dim=0))]
+pub fn cat(py: Python<'_>, tensors: &Bound<'_, PyAny>, dim: isize) -> PyResult<PyTensor> {
+    let ts = tensor_list(tensors)?;
+    let work = ts.iter().map(Tensor::numel).sum();
+    let inner = run(py, work, || ops::cat(&ts, dim))?;
+    Ok(PyTensor { inner })
+}
+
+/// Stacks equally shaped tensors along a new `dim`.
+#[pyfunction]
+#[pyo3(signature = (tensors, dim=0))]
+pub fn stack(py: Python<'_>, tensors: &Bound<'_, PyAny>, dim: isize) -> PyResult<PyTensor> {
+    let ts = tensor_list(tensors)?;
+    let work = ts.iter().map(Tensor::numel).sum();
+    let inner = run(py, work, || ops::stack(&ts, dim))?;
+    Ok(PyTensor { inner })
+}
+
+/// Adds every function above to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    macro_rules! add {
+        ($($f:ident),*) => { $( m.add_function(wrap_pyfunction!($f, m)?)?; )* };
+    }
+    add!(add, sub, mul, div, pow, maximum, minimum, eq, ne, lt, le, gt, ge);
+    add!(neg, abs, exp, log, sqrt, rsqrt, sin, cos, tanh, sigmoid, relu, gelu, silu, erf);
+    add!(
+        sum,
+        mean,
+        prod,
+        max,
+        min,
+        argmax,
+        argmin,
+        var_fn,
+        std_fn,
+        softmax_fn,
+        log_softmax
+    );
+    add!(matmul_fn, where_, clamp_fn, cat, stack);
+    Ok(())
+}

@@ -1,0 +1,440 @@
+//! `clika_runtime.Tensor`'s operations: the operators (`+`, `@`, `+=`, comparisons), the
+//! elementwise, reduction and matmul methods, and the in-place forms. A second
+//! `#[pymethods]` block of the class defined in `tensor.rs` (pyo3's `multiple-pymethods`).
+
+use clika_rt::ops::{BinaryOp, ReduceOp, UnaryOp};
+use pyo3::basic::CompareOp;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::error::IntoPyResult;
+
+use crate::ops as o;
+use crate::tensor::PyTensor;
+
+impl PyTensor {
+    fn binary(&self, py: Python<'_>, op: BinaryOp, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let t = o::Operand::from(&self.inner);
+        let inner = o::binary(py, op, t, o::fn_operand(other)?)?;
+        Ok(PyTensor { inner })
+    }
+
+    fn unary(&self, py: Python<'_>, op: UnaryOp) -> PyResult<PyTensor> {
+        Ok(PyTensor {
+            inner: o::unary(py, op, &self.inner)?,
+        })
+    }
+}
+
+#[pymethods]
+impl PyTensor {
+    // ---- operators ---------------------------------------------------------------------
+
+    fn __add__<'py>(
+        slf: &Bound<'py, Self>,
+        other: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        o::operator(slf, other, BinaryOp::Add, false)
+    }
+    fn __radd__<'py>(
+        slf: &Bound<'py, Self>,
+        other: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        o::operator(slf, other, BinaryOp::Add, true)
+    }
+    fn __sub__<'py>(
+        slf: &Bound<'py, Self>,
+        other: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        o::operator(slf, other, BinaryOp::Sub, false)
+    }
+    fn __rsub__<'py>(
+        slf: &Bound<'py, Self>,
+        other: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        o::operator(slf, other, BinaryOp::Sub, true)
+    }
+    fn __mul__<'py>(
+        slf: &Bound<'py, Self>,
+        other: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        o::operator(slf, other, BinaryOp::Mul, false)
+    }
+    fn __rmul__<'py>(
+        slf: &Bound<'py, Self>,
+        other: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        o::operator(slf, other, BinaryOp::Mul, true)
+    }
+    fn __truediv__<'py>(
+        slf: &Bound<'py, Self>,
+        other: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        o::operator(slf, other, BinaryOp::Div, false)
+    }
+    fn __rtruediv__<'py>(
+        slf: &Bound<'py, Self>,
+        other: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        o::operator(slf, other, BinaryOp::Div, true)
+    }
+    fn __pow__<'py>(
+        slf: &Bound<'py, Self>,
+        other: &Bound<'py, PyAny>,
+        modulo: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if modulo.is_some_and(|m| !m.is_none()) {
+            return Ok(slf.py().NotImplemented().into_bound(slf.py()));
+        }
+        o::operator(slf, other, BinaryOp::Pow, false)
+    }
+    fn __rpow__<'py>(
+        slf: &Bound<'py, Self>,
+        other: &Bound<'py, PyAny>,
+        modulo: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if modulo.is_some_and(|m| !m.is_none()) {
+            return Ok(slf.py().NotImplemented().into_bound(slf.py()));
+        }
+        o::operator(slf, other, BinaryOp::Pow, true)
+    }
+    fn __matmul__<'py>(
+        slf: &Bound<'py, Self>,
+        other: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        match o::operand(other)? {
+            Some(o::Operand::Tensor(b)) => {
+                PyTensor::wrap(py, o::matmul(py, &slf.get().inner, &b)?).map(Bound::into_any)
+            }
+            _ => Ok(py.NotImplemented().into_bound(py)),
+        }
+    }
+    fn __rmatmul__<'py>(
+        slf: &Bound<'py, Self>,
+        other: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        match o::operand(other)? {
+            Some(o::Operand::Tensor(a)) => {
+                PyTensor::wrap(py, o::matmul(py, &a, &slf.get().inner)?).map(Bound::into_any)
+            }
+            _ => Ok(py.NotImplemented().into_bound(py)),
+        }
+    }
+    fn __iadd__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        o::binary_inplace(py, &self.inner, BinaryOp::Add, other)
+    }
+    fn __isub__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        o::binary_inplace(py, &self.inner, BinaryOp::Sub, other)
+    }
+    fn __imul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        o::binary_inplace(py, &self.inner, BinaryOp::Mul, other)
+    }
+    fn __itruediv__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        o::binary_inplace(py, &self.inner, BinaryOp::Div, other)
+    }
+    fn __ipow__(
+        &self,
+        py: Python<'_>,
+        other: &Bound<'_, PyAny>,
+        _modulo: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        o::binary_inplace(py, &self.inner, BinaryOp::Pow, other)
+    }
+    fn __richcmp__<'py>(
+        slf: &Bound<'py, Self>,
+        other: &Bound<'py, PyAny>,
+        op: CompareOp,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        o::operator(slf, other, o::compare_op(op), false)
+    }
+    /// Identity hash (as PyTorch): `==` is elementwise, so equal values do not mean equal keys.
+    fn __hash__(slf: &Bound<'_, Self>) -> u64 {
+        slf.as_ptr() as usize as u64
+    }
+    fn __neg__(&self, py: Python<'_>) -> PyResult<PyTensor> {
+        self.unary(py, UnaryOp::Neg)
+    }
+    fn __abs__(&self, py: Python<'_>) -> PyResult<PyTensor> {
+        self.unary(py, UnaryOp::Abs)
+    }
+    /// The truth of a one-element tensor; more elements are ambiguous (as in numpy).
+    fn __bool__(&self) -> PyResult<bool> {
+        if self.inner.numel() != 1 {
+            return Err(PyValueError::new_err(format!(
+                "the truth value of a tensor with {} elements is ambiguous; use (t != 0).sum().item() > 0 for any, or t.min().item() for all",
+                self.inner.numel()
+            )));
+        }
+        Ok(self.inner.reshape(&[]).py()?.item::<f64>().py()? != 0.0)
+    }
+
+    /// Makes numpy's operators defer to the tensor's (`array + t` gives a tensor).
+    #[classattr]
+    fn __array_priority__() -> f64 {
+        1000.0
+    }
+
+    // ---- elementwise methods --------------------------------------------------------------
+
+    fn add(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.binary(py, BinaryOp::Add, other)
+    }
+    fn sub(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.binary(py, BinaryOp::Sub, other)
+    }
+    fn mul(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.binary(py, BinaryOp::Mul, other)
+    }
+    fn div(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.binary(py, BinaryOp::Div, other)
+    }
+    fn pow(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.binary(py, BinaryOp::Pow, other)
+    }
+    fn maximum(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.binary(py, BinaryOp::Maximum, other)
+    }
+    fn minimum(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.binary(py, BinaryOp::Minimum, other)
+    }
+    fn eq(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.binary(py, BinaryOp::Eq, other)
+    }
+    fn ne(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.binary(py, BinaryOp::Ne, other)
+    }
+    fn lt(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.binary(py, BinaryOp::Lt, other)
+    }
+    fn le(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.binary(py, BinaryOp::Le, other)
+    }
+    fn gt(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.binary(py, BinaryOp::Gt, other)
+    }
+    fn ge(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.binary(py, BinaryOp::Ge, other)
+    }
+
+    fn neg(&self, py: Python<'_>) -> PyResult<PyTensor> {
+        self.unary(py, UnaryOp::Neg)
+    }
+    fn abs(&self, py: Python<'_>) -> PyResult<PyTensor> {
+        self.unary(py, UnaryOp::Abs)
+    }
+    fn exp(&self, py: Python<'_>) -> PyResult<PyTensor> {
+        self.unary(py, UnaryOp::Exp)
+    }
+    fn log(&self, py: Python<'_>) -> PyResult<PyTensor> {
+        self.unary(py, UnaryOp::Log)
+    }
+    fn sqrt(&self, py: Python<'_>) -> PyResult<PyTensor> {
+        self.unary(py, UnaryOp::Sqrt)
+    }
+    fn rsqrt(&self, py: Python<'_>) -> PyResult<PyTensor> {
+        self.unary(py, UnaryOp::Rsqrt)
+    }
+    fn sin(&self, py: Python<'_>) -> PyResult<PyTensor> {
+        self.unary(py, UnaryOp::Sin)
+    }
+    fn cos(&self, py: Python<'_>) -> PyResult<PyTensor> {
+        self.unary(py, UnaryOp::Cos)
+    }
+    fn tanh(&self, py: Python<'_>) -> PyResult<PyTensor> {
+        self.unary(py, UnaryOp::Tanh)
+    }
+    fn sigmoid(&self, py: Python<'_>) -> PyResult<PyTensor> {
+        self.unary(py, UnaryOp::Sigmoid)
+    }
+    fn relu(&self, py: Python<'_>) -> PyResult<PyTensor> {
+        self.unary(py, UnaryOp::Relu)
+    }
+    fn gelu(&self, py: Python<'_>) -> PyResult<PyTensor> {
+        self.unary(py, UnaryOp::Gelu)
+    }
+    fn silu(&self, py: Python<'_>) -> PyResult<PyTensor> {
+        self.unary(py, UnaryOp::Silu)
+    }
+    fn erf(&self, py: Python<'_>) -> PyResult<PyTensor> {
+        self.unary(py, UnaryOp::Erf)
+    }
+
+    /// Limits every element to `[min, max]` (either optional; numbers or tensors).
+    #[pyo3(signature = (min=None, max=None))]
+    fn clamp(
+        &self,
+        py: Python<'_>,
+        min: Option<&Bound<'_, PyAny>>,
+        max: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTensor> {
+        Ok(PyTensor {
+            inner: o::clamp(py, &self.inner, min, max)?,
+        })
+    }
+
+    /// Matrix product (`self @ other`).
+    fn matmul(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        Ok(PyTensor {
+            inner: o::matmul(py, &self.inner, &o::tensor_arg(other)?)?,
+        })
+    }
+
+    // ---- in place ---------------------------------------------------------------------------
+
+    /// `self += other` in place; returns `self`.
+    fn add_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        o::binary_inplace(slf.py(), &slf.get().inner, BinaryOp::Add, other)?;
+        Ok(slf.clone())
+    }
+
+    /// Sets every element to `value`; returns `self`.
+    fn fill_<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        o::fill_inplace(slf.py(), &slf.get().inner, value)?;
+        Ok(slf.clone())
+    }
+
+    /// Copies `src` (broadcast to this shape, converted to this dtype) in; returns `self`.
+    fn copy_<'py>(slf: &Bound<'py, Self>, src: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        o::copy_inplace(slf.py(), &slf.get().inner, src)?;
+        Ok(slf.clone())
+    }
+
+    // ---- reductions -------------------------------------------------------------------------
+
+    /// Sum over all elements, or over `dim` (an int or a tuple of ints).
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn sum(
+        &self,
+        py: Python<'_>,
+        dim: Option<&Bound<'_, PyAny>>,
+        keepdim: bool,
+    ) -> PyResult<PyTensor> {
+        Ok(PyTensor {
+            inner: o::reduce(py, ReduceOp::Sum, &self.inner, dim, keepdim)?,
+        })
+    }
+
+    /// Mean over all elements, or over `dim` (an int or a tuple of ints).
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn mean(
+        &self,
+        py: Python<'_>,
+        dim: Option<&Bound<'_, PyAny>>,
+        keepdim: bool,
+    ) -> PyResult<PyTensor> {
+        Ok(PyTensor {
+            inner: o::reduce(py, ReduceOp::Mean, &self.inner, dim, keepdim)?,
+        })
+    }
+
+    /// Product over all elements, or over `dim`.
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn prod(
+        &self,
+        py: Python<'_>,
+        dim: Option<&Bound<'_, PyAny>>,
+        keepdim: bool,
+    ) -> PyResult<PyTensor> {
+        Ok(PyTensor {
+            inner: o::reduce(py, ReduceOp::Prod, &self.inner, dim, keepdim)?,
+        })
+    }
+
+    /// Maximum values over all elements, or over `dim` (values only, like `torch.amax`).
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn max(
+        &self,
+        py: Python<'_>,
+        dim: Option<&Bound<'_, PyAny>>,
+        keepdim: bool,
+    ) -> PyResult<PyTensor> {
+        Ok(PyTensor {
+            inner: o::reduce(py, ReduceOp::Max, &self.inner, dim, keepdim)?,
+        })
+    }
+
+    /// Minimum values over all elements, or over `dim` (values only, like `torch.amin`).
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn min(
+        &self,
+        py: Python<'_>,
+        dim: Option<&Bound<'_, PyAny>>,
+        keepdim: bool,
+    ) -> PyResult<PyTensor> {
+        Ok(PyTensor {
+            inner: o::reduce(py, ReduceOp::Min, &self.inner, dim, keepdim)?,
+        })
+    }
+
+    /// Index of the maximum over the flattened tensor, or along `dim`.
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn argmax(&self, py: Python<'_>, dim: Option<isize>, keepdim: bool) -> PyResult<PyTensor> {
+        Ok(PyTensor {
+            inner: o::reduce_over(
+                py,
+                ReduceOp::ArgMax,
+                &self.inner,
+                dim.map(|d| vec![d]),
+                keepdim,
+            )?,
+        })
+    }
+
+    /// Index of the minimum over the flattened tensor, or along `dim`.
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn argmin(&self, py: Python<'_>, dim: Option<isize>, keepdim: bool) -> PyResult<PyTensor> {
+        Ok(PyTensor {
+            inner: o::reduce_over(
+                py,
+                ReduceOp::ArgMin,
+                &self.inner,
+                dim.map(|d| vec![d]),
+                keepdim,
+            )?,
+        })
+    }
+
+    /// Variance (`correction=1`: unbiased, PyTorch's default).
+    #[pyo3(signature = (dim=None, *, correction=1, keepdim=false))]
+    fn var(
+        &self,
+        py: Python<'_>,
+        dim: Option<&Bound<'_, PyAny>>,
+        correction: usize,
+        keepdim: bool,
+    ) -> PyResult<PyTensor> {
+        Ok(PyTensor {
+            inner: o::reduce(py, ReduceOp::Var { correction }, &self.inner, dim, keepdim)?,
+        })
+    }
+
+    /// Standard deviation (`correction=1`: unbiased, PyTorch's default).
+    #[pyo3(signature = (dim=None, *, correction=1, keepdim=false))]
+    fn std(
+        &self,
+        py: Python<'_>,
+        dim: Option<&Bound<'_, PyAny>>,
+        correction: usize,
+        keepdim: bool,
+    ) -> PyResult<PyTensor> {
+        Ok(PyTensor {
+            inner: o::reduce(py, ReduceOp::Std { correction }, &self.inner, dim, keepdim)?,
+        })
+    }
+
+    /// Softmax along `dim`.
+    fn softmax(&self, py: Python<'_>, dim: isize) -> PyResult<PyTensor> {
+        Ok(PyTensor {
+            inner: o::softmax(py, false, &self.inner, dim)?,
+        })
+    }
+
+    /// Log-softmax along `dim`.
+    fn log_softmax(&self, py: Python<'_>, dim: isize) -> PyResult<PyTensor> {
+        Ok(PyTensor {
+            inner: o::softmax(py, true, &self.inner, dim)?,
+        })
+    }
+}

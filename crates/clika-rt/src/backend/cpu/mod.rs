@@ -1,0 +1,123 @@
+//! The CPU backend: host memory from the CPU pool, ops run eagerly on the calling thread and
+//! split across rayon's pool above a size threshold.
+//!
+//! - `iter`: dimension coalescing, row walking, the threading threshold;
+//! - `kernel`: the elementwise and copy loops over any layout;
+//! - `num`: arithmetic per element type;
+//! - `elementwise`, `reduce`, `matmul`: the kernels behind [`Backend`]'s methods.
+
+mod elementwise;
+pub(crate) mod iter;
+pub(crate) mod kernel;
+mod matmul;
+pub(crate) mod num;
+mod reduce;
+
+use std::borrow::Cow;
+use std::sync::{Arc, OnceLock};
+
+use super::Backend;
+use crate::error::Result;
+use crate::memory::{CpuAllocator, Event, ManualEvent, Pool};
+use crate::ops::{as_operand, matmul::Plan as MatmulPlan, BinaryPlan, ReducePlan, UnaryPlan};
+use crate::{Device, Tensor};
+
+/// The host: its pool, and kernels that read and write memory directly.
+#[derive(Debug)]
+pub(crate) struct Cpu {
+    pool: Arc<Pool>,
+}
+
+/// The CPU backend, created on first use with the limit from `CLIKA_RT_CPU_MEMORY_LIMIT`.
+pub(crate) fn context() -> &'static Cpu {
+    static CPU: OnceLock<Cpu> = OnceLock::new();
+    CPU.get_or_init(|| {
+        let pool = Pool::new(Device::cpu(), Arc::new(CpuAllocator::default()));
+        pool.set_limit(crate::memory::env_limit());
+        Cpu { pool }
+    })
+}
+
+/// `t` in dtype `dtype` and shape `shape`: itself when it already is, else a converted or
+/// broadcast view.
+fn operand<'t>(t: &'t Tensor, dtype: crate::DType, shape: &[usize]) -> Result<Cow<'t, Tensor>> {
+    if t.dtype() == dtype && t.shape() == shape {
+        Ok(Cow::Borrowed(t))
+    } else {
+        Ok(Cow::Owned(as_operand(t, dtype, shape)?))
+    }
+}
+
+impl Backend for Cpu {
+    fn device(&self) -> Device {
+        Device::cpu()
+    }
+
+    fn name(&self) -> String {
+        "host CPU".to_string()
+    }
+
+    fn pool(&self) -> &Arc<Pool> {
+        &self.pool
+    }
+
+    fn upload(&self, src: &Tensor) -> Result<Tensor> {
+        Ok(src.clone())
+    }
+
+    fn download(&self, src: &Tensor) -> Result<Tensor> {
+        Ok(src.clone())
+    }
+
+    fn record_event(&self) -> Arc<dyn Event> {
+        // CPU work completes before its call returns.
+        let e = ManualEvent::new();
+        e.complete();
+        Arc::new(e)
+    }
+
+    fn synchronize(&self) -> Result<()> {
+        Ok(())
+    }
+
+    unsafe fn unary(&self, plan: &UnaryPlan, src: &Tensor, out: &Tensor) -> Result<()> {
+        let src = src.to_dtype(plan.out)?;
+        // SAFETY: forwarded from the trait's contract; a converted `src` is fresh, so it is
+        // disjoint from `out`.
+        unsafe { elementwise::run_unary(plan.op, &src, out) };
+        Ok(())
+    }
+
+    unsafe fn binary(&self, plan: &BinaryPlan, a: &Tensor, b: &Tensor, out: &Tensor) -> Result<()> {
+        // Operands already in the compute dtype and the result's shape (the common case:
+        // `a + b` of like tensors) run as they are; only the others are converted/broadcast.
+        let a = operand(a, plan.compute, &plan.shape)?;
+        let b = operand(b, plan.compute, &plan.shape)?;
+        // SAFETY: forwarded from the trait's contract; converted operands are fresh and
+        // broadcast ones are views of the inputs, so `out` is still an input exactly or
+        // disjoint from both.
+        unsafe { elementwise::run_binary(plan.op, &a, &b, out, plan.compute) };
+        Ok(())
+    }
+
+    unsafe fn copy(&self, src: &Tensor, out: &Tensor) -> Result<()> {
+        crate::dispatch_dtype!(src.dtype(), S => crate::dispatch_dtype!(out.dtype(), D => {
+            if out.is_contiguous() {
+                // SAFETY: forwarded from the trait's contract, with `out` contiguous.
+                unsafe { kernel::copy_cast::<S, D>(src, out) }
+            } else {
+                // SAFETY: forwarded from the trait's contract.
+                unsafe { kernel::map1::<S, D>(src, out, crate::dtype::cast::<S, D>) }
+            }
+        }));
+        Ok(())
+    }
+
+    fn reduce(&self, plan: &ReducePlan, t: &Tensor) -> Result<Tensor> {
+        reduce::reduce(plan, t)
+    }
+
+    fn matmul(&self, plan: &MatmulPlan) -> Result<Tensor> {
+        matmul::matmul(plan)
+    }
+}
