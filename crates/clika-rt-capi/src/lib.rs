@@ -24,6 +24,7 @@ pub mod custom_ops;
 pub mod device;
 pub mod error;
 mod ffi;
+pub mod indexing;
 pub mod io;
 pub mod op_codes;
 pub mod tensor;

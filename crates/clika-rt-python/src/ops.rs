@@ -279,6 +279,52 @@ pub fn reduce(
     reduce_over(py, op, t, args::dims(dim)?, keepdim)
 }
 
+/// The keyword forms a reduction accepts beside PyTorch's `dim`/`keepdim`: numpy's `axis`,
+/// `keepdims`, `dtype` (the input is converted to it first) and `out`, so `np.sum(t)`,
+/// `np.mean(t, axis=0)` and `np.var(t, ddof=1)` call the tensor's methods directly.
+pub struct ReduceArgs<'a, 'py> {
+    pub dim: Option<&'a Bound<'py, PyAny>>,
+    pub keepdim: Option<bool>,
+    pub axis: Option<&'a Bound<'py, PyAny>>,
+    pub keepdims: Option<bool>,
+    pub dtype: Option<&'a Bound<'py, PyAny>>,
+    pub out: Option<Bound<'py, PyTensor>>,
+}
+
+/// `op` with PyTorch's or numpy's keywords (see [`ReduceArgs`]); returns `out` when given.
+pub fn reduce_call<'py>(
+    py: Python<'py>,
+    op: ReduceOp,
+    t: &Tensor,
+    a: ReduceArgs<'_, 'py>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let both = |x: bool, y: bool, names: &str| {
+        if x && y {
+            Err(raise(
+                ErrorKind::InvalidArgument,
+                format!("{names} name the same argument; pass one of them"),
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    let given = |o: Option<&Bound<'_, PyAny>>| o.is_some_and(|o| !o.is_none());
+    both(given(a.dim), given(a.axis), "dim and axis")?;
+    both(
+        a.keepdim.is_some(),
+        a.keepdims.is_some(),
+        "keepdim and keepdims",
+    )?;
+    let dims = args::dims(a.dim.filter(|d| !d.is_none()).or(a.axis))?;
+    let keepdim = a.keepdim.or(a.keepdims).unwrap_or(false);
+    let src = match a.dtype.filter(|d| !d.is_none()) {
+        Some(d) => Cow::Owned(t.to_dtype(crate::dtype::resolve(d)?).py()?),
+        None => Cow::Borrowed(t),
+    };
+    let r = reduce_over(py, op, &src, dims, keepdim)?;
+    write_out(py, r, a.out)
+}
+
 /// `op` over `dims` (all when `None`).
 pub fn reduce_over(
     py: Python<'_>,

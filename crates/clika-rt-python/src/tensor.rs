@@ -39,6 +39,21 @@ fn compute<T: Send>(
     py.detach(|| f(t)).py()
 }
 
+/// Refuses the scalar conversions (`float(t)`, `int(t)`, …) of a tensor that does not hold
+/// exactly one element.
+fn one_element(t: &Tensor, what: &str) -> PyResult<()> {
+    if t.numel() == 1 {
+        Ok(())
+    } else {
+        Err(PyTypeError::new_err(format!(
+            "only a tensor of one element converts with {what}(); this one has shape {:?} ({} \
+             elements): select one with t[i] or reduce it first",
+            t.shape(),
+            t.numel()
+        )))
+    }
+}
+
 /// Nested lists of Python numbers in the tensor's shape.
 fn nest<'py>(
     py: Python<'py>,
@@ -281,10 +296,64 @@ impl PyTensor {
         dlpack::device_of(self.inner.device())
     }
 
-    fn __getitem__(&self, key: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+    /// `t[key]` with numpy's rules: ints, slices, `None` and `...` give views; integer
+    /// and boolean tensors, arrays or lists (advanced indexing) give copies.
+    fn __getitem__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         Ok(PyTensor {
-            inner: indexing::index(&self.inner, key)?,
+            inner: indexing::index(py, &self.inner, key)?,
         })
+    }
+
+    /// `t[key] = value`: writes the selected elements in place (a number, tensor, array or
+    /// list, broadcast to them and converted to this dtype). Read-only memory refuses.
+    fn __setitem__(
+        &self,
+        py: Python<'_>,
+        key: &Bound<'_, PyAny>,
+        value: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        indexing::assign(py, &self.inner, key, value)
+    }
+
+    /// `float(t)` of a one-element tensor.
+    fn __float__(&self, py: Python<'_>) -> PyResult<f64> {
+        one_element(&self.inner, "float")?;
+        compute(py, &self.inner, |t| {
+            t.reshape(&[]).and_then(|t| t.item::<f64>())
+        })
+    }
+
+    /// `int(t)` of a one-element tensor (floats truncate toward zero, as Python's `int`).
+    fn __int__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        one_element(&self.inner, "int")?;
+        let item = self.item(py)?;
+        py.get_type::<pyo3::types::PyInt>().call1((item,))
+    }
+
+    /// `operator.index(t)` (and `range(t)`, `lst[t]`): one element of an integer or bool
+    /// tensor.
+    fn __index__(&self, py: Python<'_>) -> PyResult<i64> {
+        one_element(&self.inner, "index")?;
+        if self.inner.dtype().is_float() {
+            return Err(PyTypeError::new_err(format!(
+                "only integer tensors of a single element can be converted to an index, not {}",
+                self.inner.dtype().short_name()
+            )));
+        }
+        compute(py, &self.inner, |t| {
+            t.reshape(&[]).and_then(|t| t.item::<i64>())
+        })
+    }
+
+    /// `format(t, spec)` / f-strings: a one-element tensor formats as its Python number;
+    /// any tensor formats with an empty spec as `str(t)`.
+    fn __format__(&self, py: Python<'_>, spec: &str) -> PyResult<String> {
+        if self.inner.numel() == 1 && self.inner.device().is_cpu() || !spec.is_empty() {
+            one_element(&self.inner, "format")?;
+            let item = self.item(py)?;
+            return item.call_method1("__format__", (spec,))?.extract();
+        }
+        Ok(self.inner.to_string())
     }
 
     fn __len__(&self) -> PyResult<usize> {

@@ -961,6 +961,32 @@ inline Tensor clamp(const Tensor& t, const Operand& min, const Operand& max) {
                                          max.has_value() ? &max.c() : nullptr, out, err);
     });
 }
+/// The entries of `t` along `dim` at `indices` (an integer tensor of any shape; negative
+/// indices count from the end): `dim` is replaced by `indices`' shape (a copy).
+inline Tensor index_select(const Tensor& t, std::int64_t dim, const Tensor& indices) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_index_select(t.get(), dim, indices.get(), out, err);
+    });
+}
+/// The elements of `t` where `mask` (broadcast to `t`'s shape) holds, as a 1-D copy.
+inline Tensor masked_select(const Tensor& t, const Tensor& mask) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_masked_select(t.get(), mask.get(), out, err);
+    });
+}
+/// The indices of `t`'s non-zero elements: Int64 `[count, ndim]`, rows in row-major order.
+inline Tensor nonzero(const Tensor& t) {
+    return detail::result(
+        [&](crt_tensor** out, crt_error** err) { return crt_tensor_nonzero(t.get(), out, err); });
+}
+/// Sets the elements of `t` where `mask` holds to `value`, in place (through shared memory,
+/// as `fill_`). Returns `t`.
+inline const Tensor& masked_fill_(const Tensor& t, const Tensor& mask, Scalar value) {
+    detail::call([&](crt_error** err) {
+        return crt_tensor_masked_fill_(t.get(), mask.get(), value.c(), err);
+    });
+    return t;
+}
 // ---- out= forms: the result written into an existing tensor (which may be a view: a
 // Tensor is a handle, so `out` is const and its elements change), nothing allocated when
 // `out` has the result's dtype (otherwise converted into it). Inputs may alias or overlap

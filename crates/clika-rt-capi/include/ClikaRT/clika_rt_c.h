@@ -1248,6 +1248,57 @@ void crt_error_free(struct crt_error *err);
 const char *crt_status_name(crt_status status);
 
 /**
+ * The entries of `tensor` along `dim` at `indices` (an integer tensor of any shape;
+ * negative indices count from the end): the result's shape is `tensor`'s with `dim`
+ * replaced by `indices`' shape (numpy's `take` along an axis; PyTorch's `index_select` for
+ * a 1-D `indices`). An index out of range is `CRT_STATUS_INDEX`.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_index_select(const struct crt_tensor *tensor,
+                                   int64_t dim,
+                                   const struct crt_tensor *indices,
+                                   struct crt_tensor **out,
+                                   struct crt_error **err);
+
+/**
+ * The elements of `tensor` where `mask` (broadcast to its shape; non-zero is true) holds,
+ * as a 1-D tensor in row-major order.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_masked_select(const struct crt_tensor *tensor,
+                                    const struct crt_tensor *mask,
+                                    struct crt_tensor **out,
+                                    struct crt_error **err);
+
+/**
+ * The indices of `tensor`'s non-zero elements: an Int64 tensor `[count, ndim]`, rows in
+ * row-major order.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_nonzero(const struct crt_tensor *tensor,
+                              struct crt_tensor **out,
+                              struct crt_error **err);
+
+/**
+ * Sets the elements of `tensor` where `mask` (broadcast to its shape) holds to `value`
+ * (a weak scalar converted to the dtype), in place, through memory other handles may share
+ * (as `crt_tensor_fill_`). Read-only memory is `CRT_STATUS_READ_ONLY`.
+ *
+ * # Safety
+ * As for `crt_tensor_fill_`.
+ */
+crt_status crt_tensor_masked_fill_(const struct crt_tensor *tensor,
+                                   const struct crt_tensor *mask,
+                                   struct crt_scalar value,
+                                   struct crt_error **err);
+
+/**
  * Loads every tensor of the safetensors file `path` without copying: the file is mapped
  * read-only once, and each tensor is a view into that mapping, which stays mapped until the
  * last tensor over it is freed (the list may be freed first). Supported dtypes: F32 F64 F16

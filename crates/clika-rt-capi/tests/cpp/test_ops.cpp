@@ -158,6 +158,18 @@ void matmul_join_select() {
     const std::optional<ClikaRT::Scalar> none, two = ClikaRT::Scalar(2);
     CHECK(near(ops::clamp(a, none, two), {0, 1, 2, 2, 2, 2}));
     CHECK_THROWS(ops::where(a > 2, a, std::nullopt), Status::InvalidArgument);
+    // Indexing: gather along a dim, masks, nonzero, masked_fill_ through a view.
+    const Tensor idx = Tensor::from_data(std::vector<std::int64_t>{2, 0, -1}, {3});
+    CHECK(ops::index_select(a, 1, idx).shape() == (Shape{2, 3}));
+    CHECK(near(ops::index_select(a, 1, idx), {2, 0, 2, 5, 3, 5}));
+    CHECK(near(ops::masked_select(a, a > 3), {4, 5}));
+    CHECK(ops::nonzero(a > 3).shape() == (Shape{2, 2}));
+    CHECK(ops::nonzero(a > 3).to_vector<std::int64_t>() == (std::vector<std::int64_t>{1, 1, 1, 2}));
+    const Tensor b = ops::contiguous(a) + 0.0F;
+    ops::masked_fill_(b, b > 3, -1);
+    CHECK(near(b, {0, 1, 2, 3, -1, -1}));
+    CHECK_THROWS(ops::index_select(a, 1, Tensor::from_data(std::vector<std::int64_t>{3}, {1})),
+                 Status::Index);
     std::printf("ok    matmul (transposed view, 1-D, batched), cat/stack, where, clamp\n");
 }
 

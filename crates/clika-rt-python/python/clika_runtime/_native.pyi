@@ -187,7 +187,7 @@ class MemoryStats:
     @property
     def limit_bytes(self) -> Optional[int]: ...
 
-_Index = Union[SupportsIndex, slice, None, "builtins.ellipsis"]
+_Index = Union[SupportsIndex, slice, None, "builtins.ellipsis", "Tensor", npt.NDArray[Any], Sequence[Any]]
 
 @final
 class Tensor:
@@ -206,15 +206,98 @@ class Tensor:
     def numel(self) -> int: ...
     def item(self) -> Union[float, int, builtins.bool]: ...
     def tolist(self) -> Any: ...
-    def sum(self, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
-    def mean(self, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
-    def prod(self, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
-    def max(self, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
-    def min(self, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
-    def argmax(self, dim: Optional[int] = None, keepdim: builtins.bool = False) -> Tensor: ...
-    def argmin(self, dim: Optional[int] = None, keepdim: builtins.bool = False) -> Tensor: ...
-    def var(self, dim: _Dims = None, *, correction: int = 1, keepdim: builtins.bool = False) -> Tensor: ...
-    def std(self, dim: _Dims = None, *, correction: int = 1, keepdim: builtins.bool = False) -> Tensor: ...
+    def sum(
+        self,
+        dim: _Dims = None,
+        keepdim: Optional[builtins.bool] = None,
+        *,
+        axis: _Dims = None,
+        keepdims: Optional[builtins.bool] = None,
+        dtype: Optional[_DTypeLike] = None,
+        out: Optional[Tensor] = None,
+    ) -> Tensor: ...
+    def mean(
+        self,
+        dim: _Dims = None,
+        keepdim: Optional[builtins.bool] = None,
+        *,
+        axis: _Dims = None,
+        keepdims: Optional[builtins.bool] = None,
+        dtype: Optional[_DTypeLike] = None,
+        out: Optional[Tensor] = None,
+    ) -> Tensor: ...
+    def prod(
+        self,
+        dim: _Dims = None,
+        keepdim: Optional[builtins.bool] = None,
+        *,
+        axis: _Dims = None,
+        keepdims: Optional[builtins.bool] = None,
+        dtype: Optional[_DTypeLike] = None,
+        out: Optional[Tensor] = None,
+    ) -> Tensor: ...
+    def max(
+        self,
+        dim: _Dims = None,
+        keepdim: Optional[builtins.bool] = None,
+        *,
+        axis: _Dims = None,
+        keepdims: Optional[builtins.bool] = None,
+        dtype: Optional[_DTypeLike] = None,
+        out: Optional[Tensor] = None,
+    ) -> Tensor: ...
+    def min(
+        self,
+        dim: _Dims = None,
+        keepdim: Optional[builtins.bool] = None,
+        *,
+        axis: _Dims = None,
+        keepdims: Optional[builtins.bool] = None,
+        dtype: Optional[_DTypeLike] = None,
+        out: Optional[Tensor] = None,
+    ) -> Tensor: ...
+    def argmax(
+        self,
+        dim: Optional[int] = None,
+        keepdim: Optional[builtins.bool] = None,
+        *,
+        axis: Optional[int] = None,
+        keepdims: Optional[builtins.bool] = None,
+        out: Optional[Tensor] = None,
+    ) -> Tensor: ...
+    def argmin(
+        self,
+        dim: Optional[int] = None,
+        keepdim: Optional[builtins.bool] = None,
+        *,
+        axis: Optional[int] = None,
+        keepdims: Optional[builtins.bool] = None,
+        out: Optional[Tensor] = None,
+    ) -> Tensor: ...
+    def var(
+        self,
+        dim: _Dims = None,
+        *,
+        correction: Optional[int] = None,
+        keepdim: Optional[builtins.bool] = None,
+        axis: _Dims = None,
+        keepdims: Optional[builtins.bool] = None,
+        dtype: Optional[_DTypeLike] = None,
+        out: Optional[Tensor] = None,
+        ddof: Optional[int] = None,
+    ) -> Tensor: ...
+    def std(
+        self,
+        dim: _Dims = None,
+        *,
+        correction: Optional[int] = None,
+        keepdim: Optional[builtins.bool] = None,
+        axis: _Dims = None,
+        keepdims: Optional[builtins.bool] = None,
+        dtype: Optional[_DTypeLike] = None,
+        out: Optional[Tensor] = None,
+        ddof: Optional[int] = None,
+    ) -> Tensor: ...
     def softmax(self, dim: int) -> Tensor: ...
     def log_softmax(self, dim: int) -> Tensor: ...
     def add(self, other: _Operand) -> Tensor: ...
@@ -308,7 +391,12 @@ class Tensor:
     ) -> Any: ...
     def __dlpack_device__(self) -> Tuple[int, int]: ...
     def __getitem__(self, key: Union[_Index, Tuple[_Index, ...]], /) -> Tensor: ...
+    def __setitem__(self, key: Union[_Index, Tuple[_Index, ...]], value: _Operand, /) -> None: ...
     def __len__(self) -> int: ...
+    def __float__(self) -> float: ...
+    def __int__(self) -> int: ...
+    def __index__(self) -> int: ...
+    def __format__(self, spec: str, /) -> str: ...
 
 def zeros(*shape: Union[int, Sequence[int]], dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor: ...
 def ones(*shape: Union[int, Sequence[int]], dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor: ...

@@ -7,6 +7,7 @@
 //! - `elementwise`, `reduce`, `matmul`: the kernels behind [`Backend`]'s methods.
 
 mod elementwise;
+mod index;
 pub(crate) mod iter;
 pub(crate) mod kernel;
 mod matmul;
@@ -19,7 +20,9 @@ use std::sync::{Arc, OnceLock};
 use super::Backend;
 use crate::error::Result;
 use crate::memory::{CpuAllocator, Event, ManualEvent, Pool};
-use crate::ops::{as_operand, matmul::Plan as MatmulPlan, BinaryPlan, ReducePlan, UnaryPlan};
+use crate::ops::{
+    as_operand, matmul::Plan as MatmulPlan, BinaryPlan, IndexPlan, ReducePlan, UnaryPlan,
+};
 use crate::{Device, Tensor};
 
 /// The host: its pool, and kernels that read and write memory directly.
@@ -119,5 +122,17 @@ impl Backend for Cpu {
 
     fn matmul(&self, plan: &MatmulPlan) -> Result<Tensor> {
         matmul::matmul(plan)
+    }
+
+    unsafe fn gather(&self, plan: &IndexPlan, out: &Tensor) -> Result<()> {
+        // SAFETY: forwarded from the trait's contract.
+        unsafe { index::gather(plan, out) };
+        Ok(())
+    }
+
+    unsafe fn scatter(&self, plan: &IndexPlan, value: &Tensor) -> Result<()> {
+        // SAFETY: forwarded from the trait's contract.
+        unsafe { index::scatter(plan, value) };
+        Ok(())
     }
 }
