@@ -22,6 +22,7 @@ mod op_functions;
 mod ops;
 mod tensor;
 mod tensor_ops;
+mod tensor_views;
 
 use pyo3::prelude::*;
 

@@ -519,6 +519,44 @@ public:
             return crt_tensor_transpose(get(), dim0, dim1, out, err);
         });
     }
+    /// Reverses the entries along `dims` (a view with negative strides).
+    Tensor flip(const std::vector<std::int64_t>& dims) const {
+        return derive([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_flip(get(), dims.data(), dims.size(), out, err);
+        });
+    }
+    /// Moves dim `source` to `destination` (a view).
+    Tensor movedim(std::int64_t source, std::int64_t destination) const {
+        return derive([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_movedim(get(), source, destination, out, err);
+        });
+    }
+    /// The last two dims swapped (a view), PyTorch's `mT`.
+    Tensor mT() const { return transpose(-2, -1); }
+    /// The diagonal of dims `dim1`/`dim2` as the last dim (a view).
+    Tensor diagonal(std::int64_t offset = 0, std::int64_t dim1 = 0, std::int64_t dim2 = 1) const {
+        return derive([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_diagonal(get(), offset, dim1, dim2, out, err);
+        });
+    }
+    /// Repeated `reps[i]` times along each dim (PyTorch's `repeat`; a copy).
+    Tensor repeat(const std::vector<std::int64_t>& reps) const {
+        return derive([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_repeat(get(), reps.data(), reps.size(), 0, out, err);
+        });
+    }
+    /// numpy's `tile` (a copy).
+    Tensor tile(const std::vector<std::int64_t>& reps) const {
+        return derive([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_repeat(get(), reps.data(), reps.size(), 1, out, err);
+        });
+    }
+    /// Pieces of `size` entries along `dim` (views; the last may be shorter).
+    std::vector<Tensor> split(std::size_t size, std::int64_t dim = 0) const;
+    /// `chunks` pieces of equal size along `dim` (views).
+    std::vector<Tensor> chunk(std::size_t chunks, std::int64_t dim = 0) const;
+    /// Every entry along `dim`, with `dim` removed (views).
+    std::vector<Tensor> unbind(std::int64_t dim = 0) const;
     Tensor narrow(std::int64_t dim, std::int64_t start, std::int64_t length) const {
         return derive([&](crt_tensor** out, crt_error** err) {
             return crt_tensor_narrow(get(), dim, start, length, out, err);
@@ -1150,6 +1188,39 @@ inline std::vector<std::pair<std::string, Tensor>> load_safetensors(const std::s
                          }));
     }
     return out;
+}
+
+// ---- pieces ----
+
+namespace detail {
+struct ListFree {
+    void operator()(crt_tensor_list* l) const noexcept { crt_tensor_list_free(l); }
+};
+inline std::vector<Tensor> pieces(const Tensor& t, std::uint32_t how, std::size_t n,
+                                  std::int64_t dim) {
+    crt_tensor_list* raw = nullptr;
+    detail::call([&](crt_error** err) { return crt_tensor_split(t.get(), how, n, dim, &raw, err); });
+    const std::unique_ptr<crt_tensor_list, ListFree> list(raw);
+    std::vector<Tensor> out;
+    const std::size_t count = crt_tensor_list_len(list.get());
+    out.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        out.push_back(detail::result([&](crt_tensor** p, crt_error** err) {
+            return crt_tensor_list_get(list.get(), i, p, err);
+        }));
+    }
+    return out;
+}
+}  // namespace detail
+
+inline std::vector<Tensor> Tensor::split(std::size_t size, std::int64_t dim) const {
+    return detail::pieces(*this, 0, size, dim);
+}
+inline std::vector<Tensor> Tensor::chunk(std::size_t chunks, std::int64_t dim) const {
+    return detail::pieces(*this, 1, chunks, dim);
+}
+inline std::vector<Tensor> Tensor::unbind(std::int64_t dim) const {
+    return detail::pieces(*this, 2, 0, dim);
 }
 
 // ---- custom operators ----

@@ -61,9 +61,10 @@ typedef struct crt_op_output crt_op_output;
 typedef struct crt_tensor crt_tensor;
 
 /**
- * The tensors of a safetensors file, in file order, each with its name. Owned by the caller
- * and freed with `crt_tensor_list_free`; the tensors taken from it (`crt_tensor_list_get`)
- * are separate handles that stay valid after the list is freed.
+ * A list of tensors: a safetensors file's, in file order, each with its name, or the pieces
+ * of a split (each named ""). Owned by the caller and freed with `crt_tensor_list_free`;
+ * the tensors taken from it (`crt_tensor_list_get`) are separate handles that stay valid
+ * after the list is freed.
  */
 typedef struct crt_tensor_list crt_tensor_list;
 
@@ -1733,6 +1734,75 @@ crt_status crt_tensor_flatten(const struct crt_tensor *tensor,
                               int64_t end_dim,
                               struct crt_tensor **out,
                               struct crt_error **err);
+
+/**
+ * Reverses the entries along the `ndims` dims in `dims` (a view with negative strides).
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_flip(const struct crt_tensor *tensor,
+                           const int64_t *dims,
+                           size_t ndims,
+                           struct crt_tensor **out,
+                           struct crt_error **err);
+
+/**
+ * Moves dim `source` to `destination`, the others keeping their order (a view).
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_movedim(const struct crt_tensor *tensor,
+                              int64_t source,
+                              int64_t destination,
+                              struct crt_tensor **out,
+                              struct crt_error **err);
+
+/**
+ * The diagonal of dims `dim1`/`dim2` (offset 0: main; positive: above), as the last dim
+ * (a view).
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_diagonal(const struct crt_tensor *tensor,
+                               int64_t offset,
+                               int64_t dim1,
+                               int64_t dim2,
+                               struct crt_tensor **out,
+                               struct crt_error **err);
+
+/**
+ * The tensor repeated `reps[i]` times along each dim (at least `ndim` counts; extra leading
+ * counts add dims): PyTorch's `repeat`. With `numpy_rule` non-zero, numpy's `tile` (fewer
+ * counts than dims repeat the trailing dims). A copy.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_repeat(const struct crt_tensor *tensor,
+                             const int64_t *reps,
+                             size_t nreps,
+                             uint8_t numpy_rule,
+                             struct crt_tensor **out,
+                             struct crt_error **err);
+
+/**
+ * Splits `tensor` along `dim` into views returned as a list (names ""): `how` 0 (split)
+ * makes pieces of `n` entries (the last may be shorter), 1 (chunk) makes `n` pieces of
+ * equal size (fewer when the dim is short), 2 (unbind) makes every entry with `dim`
+ * removed (`n` is ignored).
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_split(const struct crt_tensor *tensor,
+                            uint32_t how,
+                            size_t n,
+                            int64_t dim,
+                            struct crt_tensor_list **out,
+                            struct crt_error **err);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -170,6 +170,18 @@ void matmul_join_select() {
     CHECK(near(b, {0, 1, 2, 3, -1, -1}));
     CHECK_THROWS(ops::index_select(a, 1, Tensor::from_data(std::vector<std::int64_t>{3}, {1})),
                  Status::Index);
+    // More views and pieces: flip, movedim, mT, diagonal, split/chunk/unbind, repeat/tile.
+    CHECK(near(a.flip({1}), {2, 1, 0, 5, 4, 3}));
+    CHECK(a.flip({0, 1}).data_ptr() != a.data_ptr());  // negative strides from the last element
+    CHECK(a.unsqueeze(0).movedim(0, 2).shape() == (Shape{2, 3, 1}));
+    CHECK(a.mT().shape() == (Shape{3, 2}));
+    CHECK(near(a.diagonal(1), {1, 5}));
+    const std::vector<Tensor> parts = a.split(2, 1);
+    CHECK(parts.size() == 2 && parts[1].shape() == (Shape{2, 1}) && near(parts[1], {2, 5}));
+    CHECK(a.chunk(2, 0).size() == 2 && a.unbind(1).size() == 3 && near(a.unbind(1)[2], {2, 5}));
+    CHECK(near(a.repeat({1, 2}), {0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5}));
+    CHECK(a.tile({2}).shape() == (Shape{2, 6}));
+    CHECK_THROWS(a.repeat({2}), Status::InvalidArgument);
     std::printf("ok    matmul (transposed view, 1-D, batched), cat/stack, where, clamp\n");
 }
 
