@@ -18,9 +18,16 @@ pub(super) fn pool(device: Device) -> Result<&'static Arc<Pool>> {
     }
 }
 
+static CPU: OnceLock<Arc<Pool>> = OnceLock::new();
+
+/// The CPU pool if something already used it (for the fork handlers, which must not start it).
+pub(super) fn cpu_pool_if_started() -> Option<&'static Arc<Pool>> {
+    CPU.get()
+}
+
 fn cpu_pool() -> &'static Arc<Pool> {
-    static CPU: OnceLock<Arc<Pool>> = OnceLock::new();
     CPU.get_or_init(|| {
+        crate::fork::register();
         let pool = Pool::new(Device::cpu(), Arc::new(CpuAllocator::default()));
         pool.set_limit(env_limit());
         pool

@@ -15,7 +15,7 @@ pub(crate) mod num;
 mod out;
 mod promote;
 mod reduce;
-mod registry;
+pub(crate) mod registry;
 mod select;
 pub(crate) mod strided;
 #[doc(hidden)]
