@@ -160,6 +160,9 @@ fn as_tensor_for(o: Operand<'_>, t: &Tensor) -> clika_rt::Result<Tensor> {
 /// `op(a, b)` into a fresh tensor.
 pub fn binary(py: Python<'_>, op: BinaryOp, a: Operand<'_>, b: Operand<'_>) -> PyResult<Tensor> {
     let work = a.numel().max(b.numel());
+    if let (Operand::T(t), Operand::S(s)) | (Operand::S(s), Operand::T(t)) = (&a, &b) {
+        crate::int_range::check_operand(Some(op), *s, t.dtype())?;
+    }
     match (a, b) {
         (Operand::T(a), Operand::T(b)) => run(py, work, || ops::binary(op, &a, &b)),
         (Operand::T(a), Operand::S(s)) => run(py, work, || ops::binary_scalar(op, &a, s)),
@@ -227,6 +230,7 @@ pub fn operator<'py>(
                 return Ok(slf.clone().into_any());
             }
         } else if let Operand::S(s) = o {
+            crate::int_range::check_operand(Some(op), s, t.dtype())?;
             let fits_dtype = ops::scalar_result_type(t.dtype(), s) == t.dtype();
             if fits_dtype && is_temporary(slf) {
                 let x = scalar_tensor(s, t.dtype()).py()?;
@@ -260,7 +264,11 @@ pub fn binary_inplace(
     op: BinaryOp,
     other: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
-    let o = as_tensor_for(fn_operand(other)?, t).py()?;
+    let o = fn_operand(other)?;
+    if let Operand::S(s) = &o {
+        crate::int_range::check_operand(Some(op), *s, t.dtype())?;
+    }
+    let o = as_tensor_for(o, t).py()?;
     // SAFETY: the same contract as numpy's in-place operators: the caller's Python program
     // must not write these elements from another thread during the call.
     run(py, t.numel(), || unsafe { t.binary_shared(op, &o) })
@@ -277,6 +285,7 @@ pub fn fill_inplace(py: Python<'_>, t: &Tensor, value: &Bound<'_, PyAny>) -> PyR
             ))
         }
     };
+    crate::int_range::check_operand(None, v, t.dtype())?;
     let v = scalar_tensor(v, t.dtype()).py()?;
     // SAFETY: as for `binary_inplace`.
     run(py, t.numel(), || unsafe { t.copy_shared(&v) })
@@ -284,7 +293,11 @@ pub fn fill_inplace(py: Python<'_>, t: &Tensor, value: &Bound<'_, PyAny>) -> PyR
 
 /// `t.copy_(src)`: `src` broadcast to `t`'s shape and converted to its dtype.
 pub fn copy_inplace(py: Python<'_>, t: &Tensor, src: &Bound<'_, PyAny>) -> PyResult<()> {
-    let s = as_tensor_for(fn_operand(src)?, t).py()?;
+    let s = fn_operand(src)?;
+    if let Operand::S(v) = &s {
+        crate::int_range::check_operand(None, *v, t.dtype())?;
+    }
+    let s = as_tensor_for(s, t).py()?;
     // SAFETY: as for `binary_inplace`.
     run(py, t.numel(), || unsafe { t.copy_shared(&s) })
 }
