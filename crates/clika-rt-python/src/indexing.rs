@@ -2,7 +2,7 @@
 
 use clika_rt::{ErrorKind, Tensor};
 use pyo3::prelude::*;
-use pyo3::types::{PyEllipsis, PySlice, PyTuple};
+use pyo3::types::{PyEllipsis, PyInt, PySlice, PyTuple};
 
 use crate::error::{raise, IntoPyResult};
 
@@ -52,6 +52,13 @@ pub fn index(t: &Tensor, key: &Bound<'_, PyAny>) -> PyResult<Tensor> {
             dim += 1;
         } else if let Ok(i) = k.extract::<isize>() {
             out = out.select(dim, i).py()?;
+        } else if k.is_instance_of::<PyInt>() {
+            // An int too large for any index (`t[2**70]`): out of range, as numpy says.
+            let size = out.shape().get(dim as usize).copied().unwrap_or(0);
+            return Err(raise(
+                ErrorKind::Index,
+                format!("index {k} is out of range for dimension {dim} with size {size}"),
+            ));
         } else {
             let ty = k
                 .get_type()

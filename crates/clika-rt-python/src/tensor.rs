@@ -581,9 +581,9 @@ impl PyTensor {
             .map(device::resolve)
             .transpose()?;
         if let Some(t) = target.filter(|t| !t.is_none()) {
-            match device::resolve(t) {
+            match device::device_or_dtype(t)? {
                 Ok(d) => want_device = Some(d),
-                Err(_) => want_dtype = Some(dt::resolve(t)?),
+                Err(d) => want_dtype = Some(d),
             }
         }
         let mut out = self.inner.clone();
