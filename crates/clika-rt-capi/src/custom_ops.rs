@@ -129,7 +129,7 @@ impl Drop for ForeignOp {
         }
         if let Some(f) = self.drop_user_data {
             // SAFETY: registered with this `user_data`; dropped exactly once, here.
-            unsafe { f(self.user_data) };
+            unsafe { crate::deleters::call_drop(f, self.user_data) };
         }
     }
 }

@@ -21,6 +21,7 @@ pub mod access;
 mod boundary;
 pub mod compute;
 pub mod custom_ops;
+pub mod deleters;
 pub mod device;
 pub mod error;
 mod ffi;

@@ -66,8 +66,11 @@ pub struct crt_device {
 
 /// A deleter for adopted memory: called exactly once as `deleter(data, ctx)`, with the
 /// pointer given to `crt_tensor_from_blob` and the context from the options, when the last
-/// tensor over the memory is freed, on whichever thread frees it. It must not unwind (a C++
-/// deleter catches its exceptions: the C++ header does so for you).
+/// tensor over the memory is freed, on whichever thread frees it. It must not unwind: a C++
+/// deleter catches its exceptions (the C++ header's `Tensor::from_blob` does so for you; for
+/// a raw function use the trampoline `ClikaRT::catching_deleter<fn>`, which swallows and
+/// reports the exception, see `crt_deleter_report_failure`). A deleter that throws anyway
+/// ends the process with a message saying so (Rust cannot catch C++ exceptions).
 #[expect(
     non_camel_case_types,
     reason = "the C header spells its types as C does"

@@ -119,7 +119,11 @@ pub fn assign(
     value: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
     let idx = entries(key)?;
-    let v = fn_operand(value)?.to_tensor_for(t.dtype()).py()?;
+    let v = fn_operand(value)?;
+    if let ops::Operand::Scalar(s) = &v {
+        crate::int_range::check_operand(None, *s, t.dtype())?;
+    }
+    let v = v.to_tensor_for(t.dtype()).py()?;
     // SAFETY: the contract above, as for every in-place write from Python.
     run(py, t.numel(), || unsafe {
         ops::index_put_shared(t, &idx, &v)

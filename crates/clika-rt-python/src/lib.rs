@@ -14,6 +14,7 @@ mod error;
 mod files;
 mod functions;
 mod indexing;
+mod int_range;
 mod memory_stats;
 mod native_registry;
 mod numpy_export;

@@ -120,6 +120,11 @@ pub fn tensor_arg(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
 /// `op(a, b)` into a fresh tensor.
 pub fn binary(py: Python<'_>, op: BinaryOp, a: Operand<'_>, b: Operand<'_>) -> PyResult<Tensor> {
     let work = a.numel().max(b.numel());
+    if let (Operand::Tensor(t), Operand::Scalar(s)) | (Operand::Scalar(s), Operand::Tensor(t)) =
+        (&a, &b)
+    {
+        crate::int_range::check_operand(Some(op), *s, t.dtype())?;
+    }
     run(py, work, || ops::binary_operands(op, a, b))
 }
 
@@ -172,6 +177,7 @@ pub fn operator<'py>(
                 return Ok(slf.clone().into_any());
             }
         } else if let Operand::Scalar(s) = o {
+            crate::int_range::check_operand(Some(op), s, t.dtype())?;
             let fits_dtype = ops::scalar_result_type(t.dtype(), s) == t.dtype();
             if fits_dtype && is_temporary(slf) {
                 let x = s.to_tensor(t.dtype()).py()?;
@@ -205,7 +211,11 @@ pub fn binary_inplace(
     op: BinaryOp,
     other: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
-    let o = fn_operand(other)?.to_tensor_for(t.dtype()).py()?;
+    let o = fn_operand(other)?;
+    if let Operand::Scalar(s) = &o {
+        crate::int_range::check_operand(Some(op), *s, t.dtype())?;
+    }
+    let o = o.to_tensor_for(t.dtype()).py()?;
     // SAFETY: the same contract as numpy's in-place operators: the caller's Python program
     // must not write these elements from another thread during the call.
     run(py, t.numel(), || unsafe { t.binary_shared(op, &o) })
@@ -222,6 +232,7 @@ pub fn fill_inplace(py: Python<'_>, t: &Tensor, value: &Bound<'_, PyAny>) -> PyR
             ))
         }
     };
+    crate::int_range::check_operand(None, v, t.dtype())?;
     let v = v.to_tensor(t.dtype()).py()?;
     // SAFETY: as for `binary_inplace`.
     run(py, t.numel(), || unsafe { t.copy_shared(&v) })
@@ -229,7 +240,11 @@ pub fn fill_inplace(py: Python<'_>, t: &Tensor, value: &Bound<'_, PyAny>) -> PyR
 
 /// `t.copy_(src)`: `src` broadcast to `t`'s shape and converted to its dtype.
 pub fn copy_inplace(py: Python<'_>, t: &Tensor, src: &Bound<'_, PyAny>) -> PyResult<()> {
-    let s = fn_operand(src)?.to_tensor_for(t.dtype()).py()?;
+    let s = fn_operand(src)?;
+    if let Operand::Scalar(v) = &s {
+        crate::int_range::check_operand(None, *v, t.dtype())?;
+    }
+    let s = s.to_tensor_for(t.dtype()).py()?;
     // SAFETY: as for `binary_inplace`.
     run(py, t.numel(), || unsafe { t.copy_shared(&s) })
 }

@@ -184,9 +184,9 @@ impl PyTensor {
             .map(device::resolve)
             .transpose()?;
         if let Some(t) = target.filter(|t| !t.is_none()) {
-            match device::resolve(t) {
+            match device::device_or_dtype(t)? {
                 Ok(d) => want_device = Some(d),
-                Err(_) => want_dtype = Some(dt::resolve(t)?),
+                Err(d) => want_dtype = Some(d),
             }
         }
         let mut out = self.inner.clone();
@@ -249,15 +249,16 @@ impl PyTensor {
     /// `shape` elements of `dtype` at byte `offset` of a raw binary file, mapped read-only
     /// without copying (same as `crt.from_file`).
     #[staticmethod]
-    #[pyo3(signature = (path, dtype, shape, offset=0))]
+    #[pyo3(signature = (path, dtype, shape, offset=0, *, copy=false))]
     fn from_file(
         py: Python<'_>,
         path: std::path::PathBuf,
         dtype: &Bound<'_, PyAny>,
         shape: &Bound<'_, PyAny>,
         offset: u64,
+        copy: bool,
     ) -> PyResult<PyTensor> {
-        crate::files::from_file(py, path, dtype, shape, offset)
+        crate::files::from_file(py, path, dtype, shape, offset, copy)
     }
 
     /// A zero-copy numpy view; its `base` keeps this tensor's memory alive.

@@ -28,12 +28,14 @@ pub mod backend;
 pub mod device;
 pub mod dtype;
 pub mod error;
+mod fork;
 pub mod io;
 pub mod layout;
 pub mod memory;
 pub mod ops;
 pub mod storage;
 pub mod tensor;
+mod threads;
 
 pub use device::{Device, DeviceKind};
 pub use dtype::{DType, Element};

@@ -275,7 +275,8 @@ inline void run_deleter(void* data, void* ctx) noexcept {
     DeleterBase* d = static_cast<DeleterBase*>(ctx);
     try {
         d->run(data);
-    } catch (...) {  // NOLINT(bugprone-empty-catch): documented: a throwing deleter is swallowed
+    } catch (...) {  // documented: a throwing deleter is swallowed, and reported
+        crt_deleter_report_failure();
     }
     delete d;
 }
@@ -324,6 +325,24 @@ template <class T>
 struct has_dtype<T, std::void_t<decltype(dtype_of<T>::value)>> : std::true_type {};
 
 }  // namespace detail
+
+/// A `crt_deleter_fn` for the C API that calls `Fn(data, ctx)` and swallows any exception it
+/// throws, reporting it (`deleter_failures()` counts them; the first is logged on stderr).
+/// The runtime cannot catch C++ exceptions, so a raw deleter that may throw must be passed
+/// through this trampoline: `options.deleter = &ClikaRT::catching_deleter<&my_deleter>;`
+/// (a raw deleter that throws ends the process with a message naming this fix).
+template <void (*Fn)(void*, void*)>
+void catching_deleter(void* data, void* ctx) noexcept {
+    try {
+        Fn(data, ctx);
+    } catch (...) {  // documented: swallowed and reported
+        crt_deleter_report_failure();
+    }
+}
+
+/// How many deleters threw and had their exception swallowed in this process (by
+/// `Tensor::from_blob`'s deleters or `catching_deleter`).
+inline std::uint64_t deleter_failures() noexcept { return crt_deleter_failures(); }
 
 /// An n-dimensional strided view of typed memory; see the top of this file for ownership.
 /// A default-constructed Tensor is undefined (defined() is false): using it throws.

@@ -263,8 +263,11 @@ typedef struct crt_memory_stats {
 /**
  * A deleter for adopted memory: called exactly once as `deleter(data, ctx)`, with the
  * pointer given to `crt_tensor_from_blob` and the context from the options, when the last
- * tensor over the memory is freed, on whichever thread frees it. It must not unwind (a C++
- * deleter catches its exceptions: the C++ header does so for you).
+ * tensor over the memory is freed, on whichever thread frees it. It must not unwind: a C++
+ * deleter catches its exceptions (the C++ header's `Tensor::from_blob` does so for you; for
+ * a raw function use the trampoline `ClikaRT::catching_deleter<fn>`, which swallows and
+ * reports the exception, see `crt_deleter_report_failure`). A deleter that throws anyway
+ * ends the process with a message saying so (Rust cannot catch C++ exceptions).
  */
 typedef void (*crt_deleter_fn)(void *data,
                                void *ctx);
@@ -1168,6 +1171,18 @@ crt_status crt_op_output_set(struct crt_op_output *output,
  */
 struct crt_error *crt_error_new(crt_status status,
                                 const char *message);
+
+/**
+ * Reports that a deleter failed and its failure was swallowed (the C++ header's deleter
+ * trampolines call this when they catch an exception): counted in
+ * `crt_deleter_failures`, and logged on stderr the first time.
+ */
+void crt_deleter_report_failure(void);
+
+/**
+ * How many deleter failures were reported (`crt_deleter_report_failure`) in this process.
+ */
+uint64_t crt_deleter_failures(void);
 
 /**
  * Writes `device`'s pool statistics to `*out`.

@@ -165,6 +165,11 @@ fn gpu(device: Device) -> Result<&'static dyn Backend> {
     })
 }
 
+/// The CPU pool if something already used it.
+pub(crate) fn cpu_pool_if_started() -> Option<&'static Arc<Pool>> {
+    cpu::pool_if_started()
+}
+
 /// The pool of `device`.
 pub(crate) fn pool(device: Device) -> Result<&'static Arc<Pool>> {
     Ok(backend(device)?.pool())

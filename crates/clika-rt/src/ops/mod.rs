@@ -14,7 +14,7 @@ mod operand;
 mod out;
 mod promote;
 mod reduce;
-mod registry;
+pub(crate) mod registry;
 mod select;
 pub(crate) mod strided;
 #[doc(hidden)]

@@ -31,14 +31,22 @@ pub(crate) struct Cpu {
     pool: Arc<Pool>,
 }
 
-/// The CPU backend, created on first use with the limit from `CLIKA_RT_CPU_MEMORY_LIMIT`.
+static CPU: OnceLock<Cpu> = OnceLock::new();
+
+/// The CPU backend, created on first use with the limit from `CLIKA_RT_CPU_MEMORY_LIMIT`
+/// (and the fork handlers registered, which keep its pool's lock consistent across `fork`).
 pub(crate) fn context() -> &'static Cpu {
-    static CPU: OnceLock<Cpu> = OnceLock::new();
     CPU.get_or_init(|| {
+        crate::fork::register();
         let pool = Pool::new(Device::cpu(), Arc::new(CpuAllocator::default()));
         pool.set_limit(crate::memory::env_limit());
         Cpu { pool }
     })
+}
+
+/// The CPU pool if something already used it (the fork handlers must not start it).
+pub(crate) fn pool_if_started() -> Option<&'static Arc<Pool>> {
+    CPU.get().map(|cpu| &cpu.pool)
 }
 
 /// `t` in dtype `dtype` and shape `shape`: itself when it already is, else a converted or

@@ -245,23 +245,25 @@ unsafe fn reduce_one<S: Element + Num>(
         // One long row: split it into pieces.
         const PIECE: usize = 1 << 16;
         let pieces = inner.div_ceil(PIECE);
-        (0..pieces)
-            .into_par_iter()
-            .map(|k| {
-                let (lo, n) = (k * PIECE, PIECE.min(inner - k * PIECE));
-                // SAFETY: elements `lo..lo + n` of the single row are inside `t`.
-                unsafe {
-                    fold_row::<S>(
-                        kind,
-                        identity(kind, S::DTYPE),
-                        p.get().offset(base + lo as isize * s),
-                        s,
-                        n,
-                        lo as i64,
-                    )
-                }
-            })
-            .reduce(|| Acc::Empty, |a, b| combine(kind, a, b))
+        crate::threads::install(|| {
+            (0..pieces)
+                .into_par_iter()
+                .map(|k| {
+                    let (lo, n) = (k * PIECE, PIECE.min(inner - k * PIECE));
+                    // SAFETY: elements `lo..lo + n` of the single row are inside `t`.
+                    unsafe {
+                        fold_row::<S>(
+                            kind,
+                            identity(kind, S::DTYPE),
+                            p.get().offset(base + lo as isize * s),
+                            s,
+                            n,
+                            lo as i64,
+                        )
+                    }
+                })
+                .reduce(|| Acc::Empty, |a, b| combine(kind, a, b))
+        })
     } else {
         (0..red.rows()).fold(identity(kind, S::DTYPE), |a, r| combine(kind, a, row(r)))
     }
@@ -276,11 +278,13 @@ fn red_par_rows(
     // Rows are grouped so that each task folds at least ~64K elements: one task per short
     // row would cost more in scheduling than the row takes to sum.
     let per_task = (1usize << 16).div_ceil(inner.max(1)).max(1);
-    (0..rows)
-        .into_par_iter()
-        .with_min_len(per_task)
-        .map(row)
-        .reduce(|| Acc::Empty, |a, b| combine(kind, a, b))
+    crate::threads::install(|| {
+        (0..rows)
+            .into_par_iter()
+            .with_min_len(per_task)
+            .map(row)
+            .reduce(|| Acc::Empty, |a, b| combine(kind, a, b))
+    })
 }
 
 fn finish<D: Element>(kind: Kind, acc: Acc, count: usize) -> Result<D> {
@@ -375,7 +379,7 @@ pub(crate) fn reduce(rp: &ReducePlan, t: &Tensor) -> Result<Tensor> {
         return Err(Error::EmptyReduction { op: kind.name() });
     }
     let big = n_out * plan.count.max(1) >= PARALLEL_MIN_ELEMS && super::iter::threads_available();
-    let par_inside = big && n_out < 2 * rayon::current_num_threads();
+    let par_inside = big && n_out < 2 * crate::threads::current_num_threads();
     let src = if t.dtype() == DType::Bool {
         t.to_dtype(DType::UInt8)?
     } else {
@@ -403,7 +407,7 @@ pub(crate) fn reduce(rp: &ReducePlan, t: &Tensor) -> Result<Tensor> {
             Ok(())
         };
         if big && !par_inside {
-            (0..n_out).into_par_iter().try_for_each(one)?;
+            crate::threads::install(|| (0..n_out).into_par_iter().try_for_each(one))?;
         } else {
             (0..n_out).try_for_each(one)?;
         }
