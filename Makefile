@@ -19,18 +19,24 @@ CPP_EXAMPLES := borrow adopt strided_roi release_cached compute
 .PHONY: demo test lint bench install python miri \
         demo-rust demo-cpp test-rust test-capi fmt-check clippy doc \
         capi-lib header header-check gen-header-tool \
-        test-python test-pip-install test-asan stubtest demo-compute test-examples
+        test-python test-pip-install test-asan stubtest demo-compute test-examples \
+        packages-test packages-demo
 
 ## demo: build and run the examples: the specification's programs (Rust, C++), then the
 ## compute example bundle (examples/compute: every chapter in Rust, C++ and Python)
-demo: demo-rust demo-cpp demo-compute
+demo: packages-demo demo-rust demo-cpp demo-compute
 
 demo-rust:
 	$(CARGO) build --release -p clika-rt --examples
 	@for e in $(RUST_EXAMPLES); do echo "== Rust example: $$e"; ./target/release/examples/$$e || exit 1; done
 
 ## test: every test suite
-test: test-rust test-capi test-python test-examples
+test: packages-test test-rust test-capi test-python test-examples
+
+## packages-test, packages-demo: the Debian packages each needs (scripts/ensure-packages holds
+## the one list): installed when run as root, otherwise make stops with the apt-get line
+packages-test packages-demo:
+	@scripts/ensure-packages $(patsubst packages-%,%,$@)
 
 test-rust:
 	$(CARGO) test --workspace
