@@ -97,6 +97,7 @@ from clika_runtime._native import (
     where,
     zeros,
 )
+from clika_runtime._native import __version__ as __version__
 from clika_runtime import ops
 
 __all__ = [

@@ -6,6 +6,8 @@ from typing import Any, ClassVar, Dict, List, Optional, SupportsFloat, SupportsI
 import numpy as np
 import numpy.typing as npt
 
+__version__: str
+
 __all__ = [
     "AlignmentError",
     "ClikaError",
