@@ -14,6 +14,10 @@ CAPI_VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1
 CAPI_MAJOR := $(firstword $(subst ., ,$(CAPI_VERSION)))
 CAPI_PREFIX := $(CURDIR)/target/capi-prefix
 GEN_HEADER := target/gen-header/release/clika-rt-gen-header
+# What ships (libclika_rt, the wheel) builds with Cargo.toml's `dist` profile: no debug info,
+# stripped, ThinLTO. Examples, benchmarks and `make python` use `release` (line tables kept).
+DIST_PROFILE := dist
+CAPI_LIB_DIR := target/$(DIST_PROFILE)
 CPP_EXAMPLES := borrow adopt strided_roi release_cached compute
 
 .PHONY: demo test lint bench install python miri \
@@ -75,18 +79,20 @@ $(VENV)/.bench-stamp: bench/requirements.txt $(VENV)/.deps-stamp
 	@touch $@
 
 ## install PREFIX=DIR: headers, libclika_rt.{so,a}, pkg-config file and CMake package
+# `cargo rustc --crate-type`: the crate also declares an rlib (for its Rust tests), and with an
+# rlib among the crate types Cargo silently drops LTO for all of them (rust-lang/cargo#9672).
 capi-lib:
-	$(CARGO) build --release -p clika-rt-capi
+	$(CARGO) rustc --profile $(DIST_PROFILE) -p clika-rt-capi --lib --crate-type cdylib,staticlib
 
 install: capi-lib
 	@case "$(PREFIX)" in "") echo "install: PREFIX is empty"; exit 1;; esac
 	$(eval P := $(abspath $(PREFIX)))
 	install -d $(P)/include/ClikaRT $(P)/lib/pkgconfig $(P)/lib/cmake/ClikaRT
 	install -m 644 $(CAPI_DIR)/include/ClikaRT/clika_rt_c.h $(CAPI_DIR)/include/ClikaRT/clika_rt.h $(P)/include/ClikaRT/
-	install -m 755 target/release/libclika_rt_capi.so $(P)/lib/libclika_rt.so.$(CAPI_VERSION)
+	install -m 755 $(CAPI_LIB_DIR)/libclika_rt_capi.so $(P)/lib/libclika_rt.so.$(CAPI_VERSION)
 	ln -sf libclika_rt.so.$(CAPI_VERSION) $(P)/lib/libclika_rt.so.$(CAPI_MAJOR)
 	ln -sf libclika_rt.so.$(CAPI_MAJOR) $(P)/lib/libclika_rt.so
-	install -m 644 target/release/libclika_rt_capi.a $(P)/lib/libclika_rt.a
+	install -m 644 $(CAPI_LIB_DIR)/libclika_rt_capi.a $(P)/lib/libclika_rt.a
 	sed -e 's|@PREFIX@|$(P)|g' -e 's|@VERSION@|$(CAPI_VERSION)|g' \
 		$(CAPI_DIR)/pkg/clika_rt.pc.in > $(P)/lib/pkgconfig/clika_rt.pc
 	for f in ClikaRTConfig ClikaRTConfigVersion; do \
