@@ -17,5 +17,9 @@ fn version_is_the_workspace_version() {
     assert_eq!(clika_rt::VERSION, version);
     let parts: Vec<&str> = clika_rt::VERSION.split('.').collect();
     assert_eq!(parts.len(), 3, "{}", clika_rt::VERSION);
-    assert!(parts.iter().all(|p| p.parse::<u32>().is_ok()), "{}", clika_rt::VERSION);
+    assert!(
+        parts.iter().all(|p| p.parse::<u32>().is_ok()),
+        "{}",
+        clika_rt::VERSION
+    );
 }
