@@ -24,7 +24,7 @@ CPP_EXAMPLES := borrow adopt strided_roi release_cached compute
         demo-rust demo-cpp test-rust test-capi fmt-check clippy doc \
         capi-lib header header-check gen-header-tool \
         test-python test-pip-install test-asan stubtest demo-compute test-examples \
-        packages-test packages-demo
+        packages-test packages-demo wheel test-wheel test-sizes
 
 ## demo: build and run the examples: the specification's programs (Rust, C++), then the
 ## compute example bundle (examples/compute: every chapter in Rust, C++ and Python)
@@ -35,7 +35,7 @@ demo-rust:
 	@for e in $(RUST_EXAMPLES); do echo "== Rust example: $$e"; ./target/release/examples/$$e || exit 1; done
 
 ## test: every test suite
-test: packages-test test-rust test-capi test-python test-examples
+test: packages-test test-rust test-capi test-python test-examples test-sizes
 
 ## packages-test, packages-demo: the Debian packages each needs (scripts/ensure-packages holds
 ## the one list): installed when run as root, otherwise make stops with the apt-get line
@@ -161,14 +161,54 @@ $(VENV)/.deps-stamp: requirements-dev.txt
 python: $(VENV)/.deps-stamp
 	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release -q
 
-## test-python: pytest (+ hypothesis) over the extension, then `pip install .` in a fresh venv.
+## test-python: pytest (+ hypothesis) over the extension, then the wheel in a fresh venv.
 ## The C library is installed first: the shared-registry tests build a C++ caller against it.
-test-python: python test-pip-install
+test-python: python test-wheel
 	$(MAKE) --no-print-directory install PREFIX=$(CAPI_PREFIX) >/dev/null
 	CLIKA_RT_PREFIX=$(CAPI_PREFIX) $(PY) -m pytest -q $(PY_DIR)/tests
 
+## wheel: the wheel a package index accepts, in target/wheels: abi3 (one wheel for CPython
+## >= 3.9), manylinux_2_28 (linked by zig, from the ziglang package in .venv, against glibc
+## 2.28's symbols), the dist profile. auditwheel must agree with the tag maturin gave it.
+WHEEL_DIR := target/wheels
+WHEEL_VENV := target/wheel-venv
+WHEEL_GLIBC_MAX := 28
+wheel: $(VENV)/.deps-stamp
+	rm -rf $(WHEEL_DIR)
+	PATH=$(abspath $(VENV))/bin:$$PATH $(VENV)/bin/maturin build --profile $(DIST_PROFILE) \
+		--zig --compatibility manylinux_2_$(WHEEL_GLIBC_MAX) --interpreter $(abspath $(PY)) \
+		--out $(WHEEL_DIR)
+	@whl=$$(ls $(WHEEL_DIR)/*.whl) && echo "$$whl" && \
+	[[ $$whl == *-cp39-abi3-*manylinux_2_$(WHEEL_GLIBC_MAX)_* ]] || \
+		{ echo "wheel: expected a cp39-abi3 manylinux_2_$(WHEEL_GLIBC_MAX) wheel"; exit 1; }; \
+	shown=$$($(VENV)/bin/auditwheel show $$whl) || exit 1; echo "$$shown"; \
+	glibc=$$(grep -o 'platform tag:[^"]*"manylinux_2_[0-9]*' <<<"$$shown" | head -1 | sed 's/.*_//'); \
+	[[ -n $$glibc && $$glibc -le $(WHEEL_GLIBC_MAX) ]] || \
+		{ echo "wheel: auditwheel does not find it manylinux_2_$(WHEEL_GLIBC_MAX)-compatible"; exit 1; }
+
+## test-wheel: what a user does: the wheel into a fresh venv, then the spec's main.py and every
+## Python chapter of the compute bundle, checked, run against the installed package
+test-wheel: wheel
+	rm -rf $(WHEEL_VENV)
+	$(PY_HOST) -m venv $(WHEEL_VENV)
+	$(WHEEL_VENV)/bin/pip install -q $(WHEEL_DIR)/*.whl
+	@out=$$(cd /tmp && $(abspath $(WHEEL_VENV))/bin/python $(abspath $(SPEC_MAIN))) || exit 1; \
+	echo "$$out"; \
+	[ "$$(sed -n 1p <<<"$$out")" = "sum after buf[0] = 100: 100" ] && \
+	[ "$$(sed -n 2p <<<"$$out")" = "shared bytes: 4" ] && \
+	[[ "$$(sed -n 3p <<<"$$out")" == "non-contiguous refused: "*np.ascontiguousarray* ]] && \
+	echo "wheel + spec main.py: ok" || { echo "wheel + spec main.py: FAILED"; exit 1; }
+	cd /tmp && LANGS=python PYTHON=$(abspath $(WHEEL_VENV))/bin/python $(CURDIR)/examples/compute/run --check
+
+## test-sizes: the shipped artefacts against their size budgets (libclika_rt.so, a statically
+## linked C++ program, the wheel), from what `make test` built
+test-sizes: test-wheel
+	$(MAKE) --no-print-directory install PREFIX=$(CAPI_PREFIX) >/dev/null
+	scripts/check-sizes $(CAPI_PREFIX) $(WHEEL_DIR)/*.whl
+
 # What a user does from a clone: `pip install .` into a fresh venv, then the spec's main.py.
 # Its own target dir, so alternating with `make python` does not rebuild PyO3 each time.
+# Not in `test` (test-wheel builds and checks the wheel instead: one build, not two).
 test-pip-install:
 	rm -rf $(PIP_VENV)
 	$(PY_HOST) -m venv $(PIP_VENV)
