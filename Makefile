@@ -93,6 +93,9 @@ install: capi-lib
 	ln -sf libclika_rt.so.$(CAPI_VERSION) $(P)/lib/libclika_rt.so.$(CAPI_MAJOR)
 	ln -sf libclika_rt.so.$(CAPI_MAJOR) $(P)/lib/libclika_rt.so
 	install -m 644 $(CAPI_LIB_DIR)/libclika_rt_capi.a $(P)/lib/libclika_rt.a
+	# The Rust standard library's objects in the archive carry line tables: drop them, as
+	# install -s would (a static C++ program: 24.8 -> 22.4 MB).
+	strip --strip-debug $(P)/lib/libclika_rt.a
 	sed -e 's|@PREFIX@|$(P)|g' -e 's|@VERSION@|$(CAPI_VERSION)|g' \
 		$(CAPI_DIR)/pkg/clika_rt.pc.in > $(P)/lib/pkgconfig/clika_rt.pc
 	for f in ClikaRTConfig ClikaRTConfigVersion; do \
