@@ -101,6 +101,7 @@ __all__ = [
     "var",
     "where",
     "zeros",
+    "__version__",
 ]
 
 _DTypeLike = Union["DType", npt.DTypeLike]
