@@ -45,6 +45,11 @@ pub use memory::MemoryStats;
 pub use storage::{Deleter, Owner, OwnerKind, Storage};
 pub use tensor::{BlobOptions, ForeignMemory, StableBytes, Tensor};
 
+/// This crate's version, `"MAJOR.MINOR.PATCH"`: the workspace version in the root
+/// `Cargo.toml`, which is also the C library's `crt_version()` and the Python package's
+/// `clika_runtime.__version__`.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 #[doc(hidden)]
 pub use half;
 

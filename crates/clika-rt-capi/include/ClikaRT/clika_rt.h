@@ -1388,7 +1388,7 @@ inline Tensor call(const std::string& name, const std::vector<Tensor>& inputs) {
 
 }  // namespace ops
 
-/// The library version ("0.1.0").
+/// The library version, "MAJOR.MINOR.PATCH": crt_version(), the workspace version in Cargo.toml.
 inline std::string version() { return crt_version(); }
 
 }  // namespace ClikaRT

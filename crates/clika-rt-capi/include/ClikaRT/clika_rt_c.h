@@ -1531,7 +1531,8 @@ crt_status crt_tensor_clone(const struct crt_tensor *tensor,
 void crt_tensor_free(struct crt_tensor *tensor);
 
 /**
- * The library version (`"0.1.0"`). The string is static: never free it.
+ * The library version, `"MAJOR.MINOR.PATCH"` (the workspace version in Cargo.toml). The string
+ * is static: never free it.
  */
 const char *crt_version(void);
 

@@ -233,7 +233,7 @@ void everyday_api() {
     CHECK(s.reserved_bytes >= s.active_bytes);
     static_cast<void>(ClikaRT::device::release_cached_memory(Device::cpu()));
     ClikaRT::device::reset_peak_stats();
-    CHECK(ClikaRT::version() == "0.1.0");
+    CHECK(ClikaRT::version() == CRT_EXPECTED_VERSION);
     static_assert(std::is_base_of<std::runtime_error, ClikaRT::Error>::value, "");
     static_assert(std::is_nothrow_move_constructible<Tensor>::value, "");
     std::printf("ok    everyday API: views, reductions, item<T>, from_data, printing, stats\n");

@@ -6,6 +6,8 @@ from typing import Any, ClassVar, Dict, List, Optional, SupportsFloat, SupportsI
 import numpy as np
 import numpy.typing as npt
 
+__version__: str
+
 __all__ = [
     "AlignmentError",
     "ClikaError",
@@ -99,6 +101,7 @@ __all__ = [
     "var",
     "where",
     "zeros",
+    "__version__",
 ]
 
 _DTypeLike = Union["DType", npt.DTypeLike]
