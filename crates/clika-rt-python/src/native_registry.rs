@@ -32,83 +32,78 @@ use clika_rt::ops::{self, TensorSpec};
 use clika_rt::{DType, Device, Error, ErrorKind, ForeignMemory, Owner, Tensor, MAX_DIMS};
 use libloading::os::unix::Library;
 
-type Status = u32;
-const OK: Status = 0;
-const DEVICE_CPU: u32 = 0;
-const BLOB_READ_ONLY: u32 = 1;
+#[path = "../../clika-rt-capi/src/abi.rs"]
+#[allow(
+    dead_code,
+    unused_imports,
+    reason = "the C ABI's shared definitions; the bridge uses a part of them"
+)]
+mod abi;
 
-/// `crt_device`.
-#[repr(C)]
-#[derive(Clone, Copy)]
-struct CDevice {
-    kind: u32,
-    ordinal: u32,
-}
+use self::abi::{
+    crt_blob_options, crt_device, crt_op_spec, crt_status as Status,
+    CRT_BLOB_READ_ONLY as BLOB_READ_ONLY, CRT_DEVICE_CPU as DEVICE_CPU, CRT_STATUS_OK as OK,
+};
+use self::entries::Entries;
 
-/// `crt_op_spec`.
-#[repr(C)]
-struct CSpec {
-    dtype: u32,
-    ndim: usize,
-    shape: [i64; MAX_DIMS],
-}
-
-/// `crt_blob_options`.
-#[repr(C)]
-struct CBlobOptions {
-    device: CDevice,
-    pinned_for: *const CDevice,
-    deleter: Option<unsafe extern "C" fn(*mut c_void, *mut c_void)>,
-    deleter_ctx: *mut c_void,
-    flags: u32,
-}
-
-/// Opaque C handles (`crt_tensor`, `crt_error`, `crt_op_output`).
+/// Opaque C handles (`crt_tensor`, `crt_error`, `crt_op_output`) as this side sees them.
 type H = *mut c_void;
 type Err = *mut H;
-type RuleFn = unsafe extern "C" fn(*mut c_void, *const CSpec, usize, *mut CSpec, Err) -> Status;
-type KernelFn = unsafe extern "C" fn(*mut c_void, *const *const c_void, usize, H, Err) -> Status;
-type DropFn = unsafe extern "C" fn(*mut c_void);
+
+/// The entry points this bridge calls, with their signatures from `abi.rs` (which the C ABI
+/// crate checks against its exports), the handles seen as `c_void`.
+mod entries {
+    use std::ffi::{c_char, c_void};
+
+    use libloading::os::unix::Library;
+
+    use super::abi::{
+        crt_blob_options, crt_device, crt_dtype, crt_entry_points, crt_kernel_fn, crt_op_drop_fn,
+        crt_op_spec, crt_rule_fn, crt_status,
+    };
+
+    type Tensor = c_void;
+    type Error = c_void;
+    type Output = c_void;
+    type RuleFn = crt_rule_fn!(c_void);
+    type KernelFn = crt_kernel_fn!(c_void, c_void, c_void);
+    type DropFn = crt_op_drop_fn;
+
+    macro_rules! entry_table {
+        ($($name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty;)*) => {
+            /// The resolved entry points, one field per C function, named as in C.
+            pub(super) struct Entries {
+                $(pub(super) $name: unsafe extern "C" fn($($ty),*) -> $ret,)*
+            }
+
+            impl Entries {
+                /// Resolves every entry point in `lib` (at `path`, for errors).
+                ///
+                /// # Safety
+                /// `lib` must be a `libclika_rt` whose exports have the C header's types
+                /// (its major version was checked first).
+                pub(super) unsafe fn resolve(
+                    lib: &Library,
+                    path: &str,
+                ) -> Result<Entries, clika_rt::Error> {
+                    // SAFETY: each type is the C ABI's declaration of that symbol (`abi.rs`).
+                    unsafe {
+                        Ok(Entries {
+                            $($name: super::symbol(lib, path, concat!(stringify!($name), "\0"))?,)*
+                        })
+                    }
+                }
+            }
+        };
+    }
+
+    crt_entry_points!(entry_table);
+}
 
 /// The C library's entry points this bridge uses, resolved once.
 struct Api {
     path: String,
-    op_register: unsafe extern "C" fn(
-        *const c_char,
-        Option<RuleFn>,
-        Option<KernelFn>,
-        *mut c_void,
-        Option<DropFn>,
-        Err,
-    ) -> Status,
-    op_unregister: unsafe extern "C" fn(*const c_char, *mut u8, Err) -> Status,
-    op_call:
-        unsafe extern "C" fn(*const c_char, *const *const c_void, usize, *mut H, Err) -> Status,
-    op_registered: unsafe extern "C" fn(*mut *mut c_char, Err) -> Status,
-    op_output_set: unsafe extern "C" fn(H, *const c_void, Err) -> Status,
-    error_new: unsafe extern "C" fn(Status, *const c_char) -> H,
-    error_status: unsafe extern "C" fn(*const c_void) -> Status,
-    error_message: unsafe extern "C" fn(*const c_void) -> *const c_char,
-    error_free: unsafe extern "C" fn(H),
-    string_free: unsafe extern "C" fn(*mut c_char),
-    tensor_shape: unsafe extern "C" fn(*const c_void, *mut *const i64, *mut usize, Err) -> Status,
-    tensor_strides: unsafe extern "C" fn(*const c_void, *mut *const i64, *mut usize, Err) -> Status,
-    tensor_dtype: unsafe extern "C" fn(*const c_void, *mut u32, Err) -> Status,
-    tensor_device: unsafe extern "C" fn(*const c_void, *mut CDevice, Err) -> Status,
-    tensor_data_ptr: unsafe extern "C" fn(*const c_void, *mut H, Err) -> Status,
-    tensor_is_writable: unsafe extern "C" fn(*const c_void, *mut u8, Err) -> Status,
-    tensor_clone: unsafe extern "C" fn(*const c_void, *mut H, Err) -> Status,
-    tensor_free: unsafe extern "C" fn(H),
-    tensor_from_blob: unsafe extern "C" fn(
-        H,
-        *const i64,
-        usize,
-        *const i64,
-        u32,
-        *const CBlobOptions,
-        *mut H,
-        Err,
-    ) -> Status,
+    fns: Entries,
     /// Names this bridge registered in the library (removed again by `unregister`).
     bridged: Mutex<BTreeSet<String>>,
     /// Keeps the library mapped while any entry point may be called: last, so it drops last.
@@ -166,25 +161,8 @@ impl Api {
                 )));
             }
             Api {
-                op_register: symbol(&lib, p, "crt_op_register\0")?,
-                op_unregister: symbol(&lib, p, "crt_op_unregister\0")?,
-                op_call: symbol(&lib, p, "crt_op_call\0")?,
-                op_registered: symbol(&lib, p, "crt_op_registered\0")?,
-                op_output_set: symbol(&lib, p, "crt_op_output_set\0")?,
-                error_new: symbol(&lib, p, "crt_error_new\0")?,
-                error_status: symbol(&lib, p, "crt_error_status\0")?,
-                error_message: symbol(&lib, p, "crt_error_message\0")?,
-                error_free: symbol(&lib, p, "crt_error_free\0")?,
-                string_free: symbol(&lib, p, "crt_string_free\0")?,
-                tensor_shape: symbol(&lib, p, "crt_tensor_shape\0")?,
-                tensor_strides: symbol(&lib, p, "crt_tensor_strides\0")?,
-                tensor_dtype: symbol(&lib, p, "crt_tensor_dtype\0")?,
-                tensor_device: symbol(&lib, p, "crt_tensor_device\0")?,
-                tensor_data_ptr: symbol(&lib, p, "crt_tensor_data_ptr\0")?,
-                tensor_is_writable: symbol(&lib, p, "crt_tensor_is_writable\0")?,
-                tensor_clone: symbol(&lib, p, "crt_tensor_clone\0")?,
-                tensor_free: symbol(&lib, p, "crt_tensor_free\0")?,
-                tensor_from_blob: symbol(&lib, p, "crt_tensor_from_blob\0")?,
+                // SAFETY: the library's major version matches (checked above).
+                fns: Entries::resolve(&lib, p)?,
                 bridged: Mutex::new(BTreeSet::new()),
                 path,
                 _lib: lib,
@@ -207,11 +185,11 @@ impl Api {
             // SAFETY: `err` is an error object the library made for us; its message is a
             // NUL-terminated string valid until the object is freed, right after the copy.
             unsafe {
-                let text = CStr::from_ptr((self.error_message)(err))
+                let text = CStr::from_ptr((self.fns.crt_error_message)(err))
                     .to_string_lossy()
                     .into_owned();
-                let status = (self.error_status)(err);
-                (self.error_free)(err);
+                let status = (self.fns.crt_error_status)(err);
+                (self.fns.crt_error_free)(err);
                 debug_assert_ne!(status, OK);
                 text
             }
@@ -229,7 +207,7 @@ impl Api {
     /// # Safety
     /// `h` is a live `crt_tensor` handle of this library.
     unsafe fn import(self: &Arc<Self>, op: &str, h: *const c_void) -> Result<Tensor, Error> {
-        let mut device = CDevice {
+        let mut device = crt_device {
             kind: 0,
             ordinal: 0,
         };
@@ -237,7 +215,7 @@ impl Api {
         let (mut shape, mut strides) = ((ptr::null(), 0), (ptr::null(), 0));
         // SAFETY: `h` is live; every out-pointer is writable for the call.
         unsafe {
-            self.check(op, |e| (self.tensor_device)(h, &mut device, e))?;
+            self.check(op, |e| (self.fns.crt_tensor_device)(h, &mut device, e))?;
             if device.kind != DEVICE_CPU {
                 return Err(Error::Operator {
                     op: op.to_string(),
@@ -247,14 +225,16 @@ impl Api {
                         .into(),
                 });
             }
-            self.check(op, |e| (self.tensor_dtype)(h, &mut dtype, e))?;
-            self.check(op, |e| (self.tensor_is_writable)(h, &mut writable, e))?;
-            self.check(op, |e| (self.tensor_data_ptr)(h, &mut data, e))?;
+            self.check(op, |e| (self.fns.crt_tensor_dtype)(h, &mut dtype, e))?;
             self.check(op, |e| {
-                (self.tensor_shape)(h, &mut shape.0, &mut shape.1, e)
+                (self.fns.crt_tensor_is_writable)(h, &mut writable, e)
+            })?;
+            self.check(op, |e| (self.fns.crt_tensor_data_ptr)(h, &mut data, e))?;
+            self.check(op, |e| {
+                (self.fns.crt_tensor_shape)(h, &mut shape.0, &mut shape.1, e)
             })?;
             self.check(op, |e| {
-                (self.tensor_strides)(h, &mut strides.0, &mut strides.1, e)
+                (self.fns.crt_tensor_strides)(h, &mut strides.0, &mut strides.1, e)
             })?;
         }
         let dims = |(p, n): (*const i64, usize)| {
@@ -271,7 +251,9 @@ impl Api {
         })?;
         let mut keep: H = ptr::null_mut();
         // SAFETY: `h` is live; `keep` is writable.
-        self.check(op, |e| unsafe { (self.tensor_clone)(h, &mut keep, e) })?;
+        self.check(op, |e| unsafe {
+            (self.fns.crt_tensor_clone)(h, &mut keep, e)
+        })?;
         let keep = Handle {
             api: Arc::clone(self),
             h: keep,
@@ -309,8 +291,8 @@ impl Api {
         };
         let data: H = t.data_ptr().cast();
         let ctx = Box::into_raw(Box::new(t)).cast::<c_void>();
-        let options = CBlobOptions {
-            device: CDevice {
+        let options = crt_blob_options {
+            device: crt_device {
                 kind: DEVICE_CPU,
                 ordinal: 0,
             },
@@ -323,7 +305,7 @@ impl Api {
         // SAFETY: the descriptor is the boxed tensor's own (valid while the box lives, which
         // the deleter ends); `options` and `out` are valid for the call.
         let made = self.check(op, |e| unsafe {
-            (self.tensor_from_blob)(
+            (self.fns.crt_tensor_from_blob)(
                 data,
                 shape.as_ptr(),
                 shape.len(),
@@ -350,7 +332,7 @@ impl Api {
         let mut text: *mut c_char = ptr::null_mut();
         let listed = self.check("registered", |e| {
             // SAFETY: `text` is writable.
-            unsafe { (self.op_registered)(&mut text, e) }
+            unsafe { (self.fns.crt_op_registered)(&mut text, e) }
         });
         if listed.is_err() || text.is_null() {
             return Vec::new();
@@ -358,7 +340,7 @@ impl Api {
         // SAFETY: a NUL-terminated string the library handed to us, freed right after.
         let names = unsafe {
             let names = CStr::from_ptr(text).to_string_lossy().into_owned();
-            (self.string_free)(text);
+            (self.fns.crt_string_free)(text);
             names
         };
         names
@@ -378,10 +360,10 @@ impl Api {
         // SAFETY: the callbacks follow the library's contract (any thread, never unwinding);
         // `bridge` is theirs once the registration succeeds.
         let done = self.check(name, |e| unsafe {
-            (self.op_register)(
+            (self.fns.crt_op_register)(
                 cname.as_ptr(),
-                Some(bridge_rule),
-                Some(bridge_kernel),
+                Some(bridge_rule as _),
+                Some(bridge_kernel as _),
                 bridge.cast(),
                 Some(bridge_drop),
                 e,
@@ -411,7 +393,7 @@ impl Api {
         let mut removed = 0u8;
         // SAFETY: `cname` is NUL-terminated; `removed` is writable.
         let done = self.check(name, |e| unsafe {
-            (self.op_unregister)(cname.as_ptr(), &mut removed, e)
+            (self.fns.crt_op_unregister)(cname.as_ptr(), &mut removed, e)
         });
         done.is_ok() && removed != 0
     }
@@ -427,7 +409,7 @@ impl Api {
         let mut out: H = ptr::null_mut();
         // SAFETY: the handles live until after the call; `out` is writable.
         self.check(name, |e| unsafe {
-            (self.op_call)(cname.as_ptr(), ptrs.as_ptr(), ptrs.len(), &mut out, e)
+            (self.fns.crt_op_call)(cname.as_ptr(), ptrs.as_ptr(), ptrs.len(), &mut out, e)
         })?;
         let out = Handle {
             api: Arc::clone(self),
@@ -460,7 +442,7 @@ impl Drop for Handle {
     fn drop(&mut self) {
         if !self.h.is_null() {
             // SAFETY: owned by this value; freed once.
-            unsafe { (self.api.tensor_free)(self.h) };
+            unsafe { (self.api.fns.crt_tensor_free)(self.h) };
         }
     }
 }
@@ -486,16 +468,16 @@ fn answer(api: &Api, err: Err, f: impl FnOnce() -> Result<(), Error>) -> Status 
         let text = CString::new(failure.to_string().replace('\0', " ")).unwrap_or_default();
         // SAFETY: `err` is the library's writable out-pointer for this call; it frees the
         // object we hand it.
-        unsafe { err.write((api.error_new)(status, text.as_ptr())) };
+        unsafe { err.write((api.fns.crt_error_new)(status, text.as_ptr())) };
     }
     status
 }
 
 unsafe extern "C" fn bridge_rule(
     user_data: *mut c_void,
-    inputs: *const CSpec,
+    inputs: *const crt_op_spec,
     n_inputs: usize,
-    output: *mut CSpec,
+    output: *mut crt_op_spec,
     err: Err,
 ) -> Status {
     // SAFETY: registered with a `Bridge` that lives until `bridge_drop`.
@@ -516,7 +498,7 @@ unsafe extern "C" fn bridge_rule(
         for (d, &n) in shape.iter_mut().zip(&spec.shape) {
             *d = n as i64;
         }
-        let c = CSpec {
+        let c = crt_op_spec {
             dtype: spec.dtype as u32,
             ndim: spec.shape.len(),
             shape,
@@ -527,7 +509,7 @@ unsafe extern "C" fn bridge_rule(
     })
 }
 
-fn spec_from_c(s: &CSpec) -> Result<TensorSpec, Error> {
+fn spec_from_c(s: &crt_op_spec) -> Result<TensorSpec, Error> {
     let dims = s.shape.get(..s.ndim).ok_or(Error::TooManyDims {
         ndim: s.ndim,
         max: MAX_DIMS,
@@ -573,7 +555,7 @@ unsafe extern "C" fn bridge_kernel(
         // SAFETY: `output` is the running kernel's; `result.h` is live (the library takes its
         // own reference, ours is freed on drop).
         api.check(name, |e| unsafe {
-            (api.op_output_set)(output, result.h, e)
+            (api.fns.crt_op_output_set)(output, result.h, e)
         })
     })
 }
