@@ -27,14 +27,14 @@
 #include <stdint.h>
 
 /**
- * The most dimensions a tensor has (the length of `crt_op_spec.shape`).
- */
-#define CRT_MAX_DIMS 64
-
-/**
  * `crt_blob_options.flags`: the runtime must never write this memory.
  */
 #define CRT_BLOB_READ_ONLY 1
+
+/**
+ * The most dimensions a tensor has (the length of `crt_op_spec.shape`).
+ */
+#define CRT_MAX_DIMS 64
 
 /**
  * An error: a status and a message that names the fix. Created by the runtime, owned by the
@@ -363,6 +363,79 @@ typedef struct crt_blob_options {
 #define CRT_STATUS_INTERNAL 11
 
 /**
+ * IEEE 754 binary32 (`float`).
+ */
+#define CRT_DTYPE_FLOAT32 0
+
+/**
+ * IEEE 754 binary64 (`double`).
+ */
+#define CRT_DTYPE_FLOAT64 1
+
+/**
+ * IEEE 754 binary16, as `uint16_t` bits.
+ */
+#define CRT_DTYPE_FLOAT16 2
+
+/**
+ * bfloat16, as `uint16_t` bits.
+ */
+#define CRT_DTYPE_BFLOAT16 3
+
+/**
+ * `int8_t`.
+ */
+#define CRT_DTYPE_INT8 4
+
+/**
+ * `int16_t`.
+ */
+#define CRT_DTYPE_INT16 5
+
+/**
+ * `int32_t`.
+ */
+#define CRT_DTYPE_INT32 6
+
+/**
+ * `int64_t`.
+ */
+#define CRT_DTYPE_INT64 7
+
+/**
+ * `uint8_t`.
+ */
+#define CRT_DTYPE_UINT8 8
+
+/**
+ * A boolean stored as one byte; any non-zero byte reads as true.
+ */
+#define CRT_DTYPE_BOOL 9
+
+/**
+ * The host.
+ */
+#define CRT_DEVICE_CPU 0
+
+/**
+ * A GPU (wgpu over Vulkan). Without a Vulkan driver, operations on it fail with
+ * `CRT_STATUS_DEVICE`.
+ */
+#define CRT_DEVICE_GPU 1
+
+/**
+ * Automatic placement: the best available accelerator, else the CPU (with one warning on
+ * stderr, see `crt_device_set_fallback_warnings`). No tensor ever reports this kind.
+ */
+#define CRT_DEVICE_AUTO 2
+
+/**
+ * An NVIDIA GPU through CUDA. Builds without the CUDA backend report it unavailable
+ * (`CRT_STATUS_DEVICE`, with the reason).
+ */
+#define CRT_DEVICE_CUDA 3
+
+/**
  * `a + b` (Bool: logical or).
  */
 #define CRT_BINARY_ADD 0
@@ -557,79 +630,6 @@ typedef struct crt_blob_options {
  * A float: `float_value`.
  */
 #define CRT_SCALAR_FLOAT 2
-
-/**
- * IEEE 754 binary32 (`float`).
- */
-#define CRT_DTYPE_FLOAT32 0
-
-/**
- * IEEE 754 binary64 (`double`).
- */
-#define CRT_DTYPE_FLOAT64 1
-
-/**
- * IEEE 754 binary16, as `uint16_t` bits.
- */
-#define CRT_DTYPE_FLOAT16 2
-
-/**
- * bfloat16, as `uint16_t` bits.
- */
-#define CRT_DTYPE_BFLOAT16 3
-
-/**
- * `int8_t`.
- */
-#define CRT_DTYPE_INT8 4
-
-/**
- * `int16_t`.
- */
-#define CRT_DTYPE_INT16 5
-
-/**
- * `int32_t`.
- */
-#define CRT_DTYPE_INT32 6
-
-/**
- * `int64_t`.
- */
-#define CRT_DTYPE_INT64 7
-
-/**
- * `uint8_t`.
- */
-#define CRT_DTYPE_UINT8 8
-
-/**
- * A boolean stored as one byte; any non-zero byte reads as true.
- */
-#define CRT_DTYPE_BOOL 9
-
-/**
- * The host.
- */
-#define CRT_DEVICE_CPU 0
-
-/**
- * A GPU (wgpu over Vulkan). Without a Vulkan driver, operations on it fail with
- * `CRT_STATUS_DEVICE`.
- */
-#define CRT_DEVICE_GPU 1
-
-/**
- * Automatic placement: the best available accelerator, else the CPU (with one warning on
- * stderr, see `crt_device_set_fallback_warnings`). No tensor ever reports this kind.
- */
-#define CRT_DEVICE_AUTO 2
-
-/**
- * An NVIDIA GPU through CUDA. Builds without the CUDA backend report it unavailable
- * (`CRT_STATUS_DEVICE`, with the reason).
- */
-#define CRT_DEVICE_CUDA 3
 
 #ifdef __cplusplus
 extern "C" {
