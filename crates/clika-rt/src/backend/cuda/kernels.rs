@@ -279,3 +279,79 @@ pub(super) fn reduce(cuda: &Cuda, plan: &ReducePlan, t: &Tensor) -> Result<Tenso
     cuda.launch(f2, (grid_x, 1), &[addr(&out), addr(&partial)], &meta2)?;
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::{BinaryOp, UnaryOp};
+    use rayon::prelude::*;
+
+    /// Every kernel the backend can generate, compiled by NVRTC for sm_90 (the H200), when
+    /// NVRTC is loadable here (it needs no GPU: `pip install nvidia-cuda-nvrtc-cu12` and its
+    /// `lib` on `LD_LIBRARY_PATH`); otherwise the test says so and returns.
+    #[test]
+    fn every_generated_kernel_compiles_with_nvrtc() {
+        // SAFETY: only tries to dlopen the candidate library names.
+        if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+            eprintln!("skipping: NVRTC (libnvrtc.so.12) is not loadable here");
+            return;
+        }
+        let mut sources: Vec<(String, String)> = Vec::new();
+        for op in UnaryOp::ALL {
+            for d in DType::ALL {
+                let Ok(out) = op.out_dtype(d) else { continue };
+                if let Some(e) = codegen::unary_expr(op, out) {
+                    let src = codegen::map_source(&[d], out, (&e, out), out, false).unwrap();
+                    sources.push((format!("{} {d}", op.name()), src));
+                }
+            }
+        }
+        for op in BinaryOp::ALL {
+            for ct in DType::ALL {
+                if let Some((e, rt)) = codegen::binary_expr(op, ct) {
+                    let out = if op.is_comparison() { DType::Bool } else { ct };
+                    let src =
+                        codegen::map_source(&[ct, DType::Int32], ct, (&e, rt), out, true).unwrap();
+                    sources.push((format!("{} {ct}", op.name()), src));
+                }
+            }
+        }
+        for from in DType::ALL {
+            for to in DType::ALL {
+                let src = codegen::map_source(&[from], from, ("x0", from), to, false).unwrap();
+                sources.push((format!("copy {from} -> {to}"), src));
+            }
+        }
+        for op in [
+            ReduceOp::Sum,
+            ReduceOp::Mean,
+            ReduceOp::Prod,
+            ReduceOp::Max,
+            ReduceOp::Min,
+        ] {
+            for d in DType::ALL {
+                let out = op.out_dtype(d);
+                if let Some(src) = codegen::reduce_source(op, d, out, out) {
+                    sources.push((format!("{} {d}", op.name()), src));
+                }
+            }
+        }
+        assert!(sources.len() > 250, "{}", sources.len());
+        // The check can fail: a broken source is reported.
+        assert!(compile("this is not CUDA C", (9, 0)).is_err());
+        let failures: Vec<String> = sources
+            .par_iter()
+            .filter_map(|(what, src)| {
+                compile(src, (9, 0))
+                    .err()
+                    .map(|e| format!("{what}: {e}\n{src}"))
+            })
+            .collect();
+        assert!(
+            failures.is_empty(),
+            "{} failed:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
+    }
+}
