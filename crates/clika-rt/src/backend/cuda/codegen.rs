@@ -456,6 +456,40 @@ pub(super) fn reduce_meta(
     v
 }
 
+/// A matrix product, one thread per output element (not tiled: correct first; cuBLAS is
+/// the fast path later). `meta`: `[total, m, n, k, nb, a_off, b_off, a_rs, a_cs, b_rs,
+/// b_cs, batch shape[nb], a batch strides[nb], b batch strides[nb]]`; the output is
+/// contiguous `[batch.., m, n]`. Accumulates in `acc` (`Float32` for half and integer
+/// types, as the CPU).
+pub(super) fn matmul_source(input: DType, acc: DType, out: DType) -> Option<String> {
+    let (it, ot, at) = (storage_type(input)?, storage_type(out)?, value_type(acc));
+    let mut s = prelude();
+    s += &format!(
+        "extern \"C\" __global__ void k({ot}* __restrict__ o, const {it}* a, const {it}* b, Meta m) {{\n\
+         \x20 const i64 total = m.v[0], M = m.v[1], N = m.v[2], K = m.v[3];\n\
+         \x20 const int nb = (int)m.v[4];\n\
+         \x20 for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < total; \
+         i += (i64)gridDim.x * blockDim.x) {{\n\
+         \x20   const i64 col = i % N, row = (i / N) % M;\n\
+         \x20   i64 r = i / (M * N), pa = m.v[5] + row * m.v[7], pb = m.v[6] + col * m.v[10];\n\
+         \x20   for (int d = nb - 1; d >= 0; --d) {{\n\
+         \x20     const i64 c = r % m.v[11 + d]; r /= m.v[11 + d];\n\
+         \x20     pa += c * m.v[11 + nb + d]; pb += c * m.v[11 + 2 * nb + d];\n\
+         \x20   }}\n\
+         \x20   {at} acc = 0;\n\
+         \x20   for (i64 j = 0; j < K; ++j) {{\n\
+         \x20     acc += {} * {};\n\
+         \x20   }}\n\
+         \x20   o[i] = {};\n\
+         \x20 }}\n\
+         }}\n",
+        load("a", input, acc, "pa + j * m.v[8]"),
+        load("b", input, acc, "pb + j * m.v[9]"),
+        store(acc, out, "acc"),
+    );
+    Some(s)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -576,6 +610,15 @@ mod tests {
             convert(DType::Float16, DType::Int8, "v"),
             "sat_i8((double)(v))"
         );
+    }
+
+    #[test]
+    fn matmul_source_walks_rows_of_a_and_columns_of_b() {
+        let src = matmul_source(DType::Float32, DType::Float32, DType::Float32).unwrap();
+        assert!(src.contains("acc += a[pa + j * m.v[8]] * b[pb + j * m.v[9]];"));
+        assert!(src.contains("pa = m.v[5] + row * m.v[7], pb = m.v[6] + col * m.v[10]"));
+        let half = matmul_source(DType::Float16, DType::Float32, DType::Float16).unwrap();
+        assert!(half.contains("o[i] = f2h(acc);"));
     }
 
     #[test]

@@ -15,7 +15,7 @@ use super::kernels::Kernels;
 use crate::backend::Backend;
 use crate::error::{Error, Result};
 use crate::memory::{Event, Pool};
-use crate::ops::{BinaryPlan, ReducePlan, UnaryPlan};
+use crate::ops::{matmul::Plan as MatmulPlan, BinaryPlan, ReducePlan, UnaryPlan};
 use crate::storage::Storage;
 use crate::{Device, Tensor};
 
@@ -431,6 +431,10 @@ impl Backend for Cuda {
 
     fn reduce(&self, plan: &ReducePlan, t: &Tensor) -> Result<Tensor> {
         super::kernels::reduce(self, plan, t)
+    }
+
+    fn matmul(&self, plan: &MatmulPlan) -> Result<Tensor> {
+        super::kernels::matmul(self, plan)
     }
 }
 

@@ -16,7 +16,7 @@ use super::driver::{failed, Cuda};
 use crate::backend::unsupported;
 use crate::error::{Error, Result};
 use crate::layout::DimVec;
-use crate::ops::{BinaryPlan, ReduceOp, ReducePlan, UnaryPlan};
+use crate::ops::{matmul::Plan as MatmulPlan, BinaryPlan, ReduceOp, ReducePlan, UnaryPlan};
 use crate::{DType, Tensor};
 
 /// A loaded kernel (its module is never unloaded: kernels live as long as the process).
@@ -280,6 +280,48 @@ pub(super) fn reduce(cuda: &Cuda, plan: &ReducePlan, t: &Tensor) -> Result<Tenso
     Ok(out)
 }
 
+pub(super) fn matmul(cuda: &Cuda, plan: &MatmulPlan) -> Result<Tensor> {
+    let (m, k, n, od) = (plan.m, plan.k, plan.n, plan.dtype);
+    let a = plan.expand(&plan.a, m, k)?.to_dtype(od)?;
+    let b = plan.expand(&plan.b, k, n)?.to_dtype(od)?;
+    let mut shape: Vec<usize> = a.shape()[..a.ndim() - 2].to_vec();
+    shape.extend([m, n]);
+    let out = Tensor::alloc(&shape, od, a.device(), false)?;
+    let total = out.numel();
+    if total == 0 {
+        return Ok(out);
+    }
+    let acc = if od == DType::Float64 {
+        DType::Float64
+    } else {
+        DType::Float32
+    };
+    let src = codegen::matmul_source(od, acc, od)
+        .ok_or_else(|| no_kernel("matmul", &a, format!("{od} operands yet")))?;
+    let f = cuda.kernel("matmul", &src)?;
+    let nb = a.ndim() - 2;
+    let (sa, sb) = (a.strides(), b.strides());
+    let mut meta = vec![
+        total as i64,
+        m as i64,
+        n as i64,
+        k as i64,
+        nb as i64,
+        a.storage_offset() as i64,
+        b.storage_offset() as i64,
+        sa[nb] as i64,
+        sa[nb + 1] as i64,
+        sb[nb] as i64,
+        sb[nb + 1] as i64,
+    ];
+    meta.extend(shape[..nb].iter().map(|&d| d as i64));
+    meta.extend(sa[..nb].iter().map(|&s| s as i64));
+    meta.extend(sb[..nb].iter().map(|&s| s as i64));
+    let ptrs = [addr(&out), addr(&a), addr(&b)];
+    cuda.launch(f, (codegen::map_blocks(total), 1), &ptrs, &meta)?;
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -335,6 +377,17 @@ mod tests {
                     sources.push((format!("{} {d}", op.name()), src));
                 }
             }
+        }
+        for d in DType::ALL {
+            let acc = if d == DType::Float64 {
+                d
+            } else {
+                DType::Float32
+            };
+            sources.push((
+                format!("matmul {d}"),
+                codegen::matmul_source(d, acc, d).unwrap(),
+            ));
         }
         assert!(sources.len() > 250, "{}", sources.len());
         // The check can fail: a broken source is reported.
