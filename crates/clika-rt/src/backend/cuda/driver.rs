@@ -241,10 +241,13 @@ impl Stream {
     pub(super) fn keep_until_done(&self, storage: Storage) -> Result<()> {
         match self.event() {
             Some(ev) => {
+                // Earlier sources whose copies completed go first; this one waits at least
+                // for the next kept copy or `synchronize`.
                 let done = {
                     let mut keep = self.keep.lock().unwrap_or_else(|e| e.into_inner());
+                    let done = take_done(&mut keep);
                     keep.push((ev, storage));
-                    take_done(&mut keep)
+                    done
                 };
                 drop(done); // deleters run outside the lock
                 Ok(())
