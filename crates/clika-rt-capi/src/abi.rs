@@ -5,7 +5,7 @@
 //! `clika_rt_c.h`) and is included as is, with `#[path]`, by the Python extension's bridge
 //! to `libclika_rt` (`native_registry.rs`), which talks to a separately compiled library
 //! through exactly this ABI. So it depends on nothing but `std`. A changed field, constant
-//! or signature changes both sides at once, and [`crt_entry_points!`] makes the C ABI crate
+//! or signature changes both sides at once, and `crt_entry_points!` makes the C ABI crate
 //! check every listed signature against its real export at compile time.
 
 use std::ffi::c_void;

@@ -57,7 +57,7 @@ impl PyTensor {
     }
 
     /// Merges dims `start_dim..=end_dim` into one (a view when possible, else a copy).
-    #[pyo3(signature = (start_dim=0, end_dim=-1))]
+    #[pyo3(signature = (start_dim=0, end_dim=-1), text_signature = "(self, start_dim=0, end_dim=-1)")]
     fn flatten(&self, start_dim: isize, end_dim: isize) -> PyResult<PyTensor> {
         wrap(self.inner.flatten(start_dim, end_dim))
     }
