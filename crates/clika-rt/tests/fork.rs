@@ -4,7 +4,7 @@
 //! the child with an error naming the fix. Every child runs under a deadline: a regression
 //! fails the test instead of hanging it.
 
-#![cfg(unix)]
+#![cfg(all(unix, not(miri)))]
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
