@@ -118,6 +118,16 @@ fn max_min_arg_keep_nan_and_first_ties_on_every_path() {
                 .unwrap();
             check_all(&wide, 0);
             check_all(&wide.t(), 1);
+            // Tall and narrow: big enough that the column path also splits the reduced
+            // steps into spans (merged in order).
+            let mut tv = values(8000 * 20, 5, nan_at.map(|k| k * 40));
+            // A tie for column 0's maximum in a later span (step 5000 vs step 2).
+            tv[5000 * 20] = 1e30;
+            let tall = Tensor::from_data(&tv, &[8000, 20])
+                .unwrap()
+                .to_dtype(dtype)
+                .unwrap();
+            check_all(&tall, 0);
             // Whole-tensor reductions agree with the flattened lane.
             let all = wide.to_f64_vec().unwrap();
             let (bx, ix) = best(&all, true);
@@ -203,8 +213,8 @@ fn empty_and_bool_reductions() {
 #[cfg_attr(miri, ignore = "large inputs are slow under Miri")]
 fn float_sums_agree_between_row_and_column_paths() {
     // 0.1 is inexact: both paths must stay within the blocked-summation bound of f64 truth.
-    let t = Tensor::full(&[5000, 40], 0.1, DType::Float32).unwrap();
-    let want = 5000.0 * f64::from(0.1f32);
+    let t = Tensor::full(&[8000, 40], 0.1, DType::Float32).unwrap();
+    let want = 8000.0 * f64::from(0.1f32);
     for s in t.sum_dims(&[0], false).unwrap().to_f64_vec().unwrap() {
         assert!((s - want).abs() / want < 1e-6, "{s}");
     }
@@ -212,7 +222,7 @@ fn float_sums_agree_between_row_and_column_paths() {
         assert!((s - want).abs() / want < 1e-6, "{s}");
     }
     let h = t.to_dtype(DType::Float16).unwrap();
-    let wh = 5000.0 * half::f16::from_f32(0.1).to_f64();
+    let wh = 8000.0 * half::f16::from_f32(0.1).to_f64();
     for s in h.sum_dims(&[0], false).unwrap().to_f64_vec().unwrap() {
         assert!((s - wh).abs() / wh < 1e-3, "{s} vs {wh}");
     }

@@ -97,26 +97,35 @@ fn lane_best<T: PartialOrd + Copy, const L: usize, const MAX: bool>(w: &[T]) -> 
     b
 }
 
-/// Index of the first `x == m` (first NaN when `m` is NaN), or `w.len()`.
+/// Index of the first `x == m` (first NaN when `m` is NaN), or `w.len()`: blocks of 16 are
+/// tested with a branch-free OR (vectorised) before the hit is located inside one.
 #[inline(always)]
 fn first_eq_w<T: PartialOrd + Copy>(w: &[T], m: T) -> usize {
     #[allow(clippy::eq_op, reason = "x != x is the NaN test for a generic T")]
     let m_nan = m != m;
     #[allow(clippy::eq_op, reason = "x != x is the NaN test for a generic T")]
-    w.iter()
-        .position(|&x| x == m || (m_nan && x != x))
-        .unwrap_or(w.len())
+    let hit = |x: T| (x == m) | (m_nan & (x != x));
+    let mut base = 0;
+    for c in w.chunks(16) {
+        if c.iter().fold(false, |a, &x| a | hit(x)) {
+            return base + c.iter().position(|&x| hit(x)).unwrap_or(c.len());
+        }
+        base += c.len();
+    }
+    w.len()
 }
 
+/// `acc[i] = keep(acc[i], w[i])`.
 #[inline(always)]
-fn keep_into_w<T: PartialOrd + Copy, const MAX: bool>(acc: &mut [T], w: &[T]) {
+pub(crate) fn keep_into_w<T: PartialOrd + Copy, const MAX: bool>(acc: &mut [T], w: &[T]) {
     for (a, &v) in acc.iter_mut().zip(w) {
         *a = keep::<T, MAX>(*a, v);
     }
 }
 
+/// Where `w[i]` is strictly better than `acc[i]`, take it and its index `step`.
 #[inline(always)]
-fn arg_into_w<T: PartialOrd + Copy, const MAX: bool>(
+pub(crate) fn arg_into_w<T: PartialOrd + Copy, const MAX: bool>(
     acc: &mut [T],
     idx: &mut [i64],
     w: &[T],

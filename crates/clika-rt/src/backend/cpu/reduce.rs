@@ -323,9 +323,20 @@ fn use_outer(kind: Kind, plan: &Plan) -> bool {
         && ks.unsigned_abs() < rs.unsigned_abs()
 }
 
-/// Outer reduction: the kept rows are cut into column blocks; a task owns one block and adds
-/// each reduced slice of it into accumulators of the type's natural lanes (sums: `f32` for
-/// 64 steps, then `f64`; integers `i64`; max/min in the compared type, with `i64` indices).
+/// Per-column partial results of one span of reduced steps.
+struct ColAcc<W> {
+    f: Vec<f64>,
+    i: Vec<i64>,
+    w: Vec<W>,
+}
+
+/// Outer reduction: kept rows are cut into column blocks (≤ 2048 wide, so the accumulators
+/// stay in cache) and, when that gives few tasks, the reduced steps into spans, so both
+/// cores stream contiguous kept rows whatever the shape. A task adds each reduced slice of
+/// its block into accumulators of the type's natural lanes (sums: `f32` for 64 steps, then
+/// `f64`; integers `i64`; max/min in the compared type, with `i64` indices); spans are then
+/// merged in order. The split depends on the shape only, so results do not depend on the
+/// number of threads.
 ///
 /// # Safety
 /// `src` is a host tensor of `S`; `out` is fresh, exclusive, with one `D` per kept index.
@@ -335,26 +346,31 @@ unsafe fn reduce_outer<S: RedElem, D: Element>(
     plan: &Plan,
     out: &Tensor,
 ) {
+    const WIDTH: usize = 2048;
+    const MIN_TASKS: usize = 8;
     let (kept, red) = (&plan.kept, &plan.red);
     let ([ks], [rs]) = (kept.inner_strides(), red.inner_strides());
     let p = SendPtr(src.storage().as_ptr().cast::<S>());
     let dst = SendPtr(out.data_ptr().cast::<D>());
     let base0 = src.layout().offset() as isize;
     let (ki, steps) = (kept.inner(), red.rows() * red.inner());
-    let parallel =
-        kept.rows() * ki * plan.count >= PARALLEL_MIN_ELEMS && super::iter::threads_available();
-    // Column blocks: at most 1024 wide (accumulators stay in L1/L2), and at least four per
-    // thread when the work is split, so both cores stay busy whatever the shape.
-    let threads = if parallel {
-        rayon::current_num_threads()
+    let big = kept.rows() * ki * plan.count >= PARALLEL_MIN_ELEMS;
+    let per_row = ki.div_ceil(WIDTH);
+    let width = ki.div_ceil(per_row);
+    let blocks = kept.rows() * per_row;
+    let want_spans = if big && blocks < MIN_TASKS {
+        MIN_TASKS.div_ceil(blocks)
     } else {
         1
     };
-    let width = ki.div_ceil(4 * threads).clamp(64, CHUNK).min(ki);
-    let per_row = ki.div_ceil(width);
-    let task = |t: usize| {
-        let (row, start) = (t / per_row, (t % per_row) * width);
+    let span = steps.div_ceil(want_spans).next_multiple_of(OUTER_BLOCK);
+    let spans = steps.div_ceil(span);
+    let float = S::DTYPE.is_float() || kind == Kind::Mean;
+    let task = |t: usize| -> ColAcc<S::W> {
+        let (blk, sp) = (t / spans, t % spans);
+        let (row, start) = (blk / per_row, (blk % per_row) * width);
         let len = width.min(ki - start);
+        let (k_lo, k_hi) = (sp * span, ((sp + 1) * span).min(steps));
         let [ko] = kept.row_offsets(row);
         let first = base0 + ko + start as isize * ks;
         // The kept slice at reduced step `k` (in logical order), gathered when strided.
@@ -375,77 +391,114 @@ unsafe fn reduce_outer<S: RedElem, D: Element>(
                 f(&gather);
             }
         };
-        let k0 = row * ki + start;
-        // SAFETY (every write below): outputs `k0..k0 + len` belong to this task only; `out`
-        // holds every kept index.
-        let write = |i: usize, v: D| unsafe { dst.get().add(k0 + i).write(v) };
+        let mut acc = ColAcc {
+            f: Vec::new(),
+            i: Vec::new(),
+            w: Vec::new(),
+        };
         match kind {
             Kind::Sum | Kind::Mean => {
-                let float = S::DTYPE.is_float() || kind == Kind::Mean;
                 let mut part = vec![S::A::default(); len];
-                let mut facc = vec![0f64; if float { len } else { 0 }];
-                let mut iacc = vec![0i64; if float { 0 } else { len }];
-                let mut k = 0;
-                while k < steps {
-                    let end = (k + OUTER_BLOCK).min(steps);
+                if float {
+                    acc.f = vec![0f64; len];
+                } else {
+                    acc.i = vec![0i64; len];
+                }
+                let mut k = k_lo;
+                while k < k_hi {
+                    let end = (k + OUTER_BLOCK).min(k_hi);
                     part.iter_mut().for_each(|a| *a = S::A::default());
                     for kk in k..end {
                         slice_at(kk, &mut |xs| S::acc_add(&mut part, xs));
                     }
                     if float {
-                        facc.iter_mut()
+                        acc.f
+                            .iter_mut()
                             .zip(&part)
                             .for_each(|(f, &a)| *f += S::a_f64(a));
                     } else {
-                        iacc.iter_mut()
-                            .zip(&part)
-                            .for_each(|(f, &a)| *f = f.wrapping_add(S::a_i64(a)));
+                        let it = acc.i.iter_mut().zip(&part);
+                        it.for_each(|(f, &a)| *f = f.wrapping_add(S::a_i64(a)));
                     }
                     k = end;
                 }
-                for i in 0..len {
-                    write(
-                        i,
-                        match (float, kind) {
-                            (false, _) => D::from_i64(iacc[i]),
-                            (true, Kind::Mean) => D::from_f64(facc[i] / plan.count as f64),
-                            _ => D::from_f64(facc[i]),
-                        },
-                    );
-                }
             }
             Kind::Max | Kind::Min | Kind::ArgMax | Kind::ArgMin => {
-                let mut acc = Vec::with_capacity(len);
-                slice_at(0, &mut |xs| acc.extend(xs.iter().map(|&x| S::w_of(x))));
-                let mut idx = vec![0i64; if kind.is_arg() { len } else { 0 }];
-                for k in 1..steps {
-                    slice_at(k, &mut |xs| match kind {
-                        Kind::Max => S::keep_into::<true>(&mut acc, xs),
-                        Kind::Min => S::keep_into::<false>(&mut acc, xs),
-                        Kind::ArgMax => S::arg_into::<true>(&mut acc, &mut idx, xs, k as i64),
-                        _ => S::arg_into::<false>(&mut acc, &mut idx, xs, k as i64),
-                    });
+                acc.w.reserve(len);
+                slice_at(k_lo, &mut |xs| acc.w.extend(xs.iter().map(|&x| S::w_of(x))));
+                if kind.is_arg() {
+                    acc.i = vec![k_lo as i64; len];
                 }
-                for i in 0..len {
-                    write(
-                        i,
-                        if kind.is_arg() {
-                            D::from_i64(idx[i])
-                        } else {
-                            S::w_out::<D>(acc[i])
-                        },
-                    );
+                let (w, idx) = (&mut acc.w, &mut acc.i);
+                for k in k_lo + 1..k_hi {
+                    slice_at(k, &mut |xs| match kind {
+                        Kind::Max => S::keep_into::<true>(w, xs),
+                        Kind::Min => S::keep_into::<false>(w, xs),
+                        Kind::ArgMax => S::arg_into::<true>(w, idx, xs, k as i64),
+                        _ => S::arg_into::<false>(w, idx, xs, k as i64),
+                    });
                 }
             }
             Kind::Prod | Kind::Var { .. } | Kind::Std { .. } => {
                 unreachable!("products never take the outer path; var/std are composed in ops")
             }
         }
+        acc
     };
-    if parallel && kept.rows() * per_row > 1 {
-        (0..kept.rows() * per_row).into_par_iter().for_each(task);
+    let threaded = big && blocks * spans > 1 && super::iter::threads_available();
+    let parts: Vec<ColAcc<S::W>> = if threaded {
+        (0..blocks * spans).into_par_iter().map(task).collect()
     } else {
-        (0..kept.rows() * per_row).for_each(task);
+        (0..blocks * spans).map(task).collect()
+    };
+    let finish = |blk: usize| {
+        let mut it = parts[blk * spans..(blk + 1) * spans].iter();
+        let first = it.next().expect("every block has a span");
+        let (mut f, mut i, mut w) = (first.f.clone(), first.i.clone(), first.w.clone());
+        for later in it {
+            match kind {
+                Kind::Sum | Kind::Mean => {
+                    f.iter_mut().zip(&later.f).for_each(|(a, b)| *a += b);
+                    i.iter_mut()
+                        .zip(&later.i)
+                        .for_each(|(a, b)| *a = a.wrapping_add(*b));
+                }
+                Kind::Max => fold::keep_into_w::<S::W, true>(&mut w, &later.w),
+                Kind::Min => fold::keep_into_w::<S::W, false>(&mut w, &later.w),
+                _ => {
+                    let max = kind == Kind::ArgMax;
+                    for (j, &b) in later.w.iter().enumerate() {
+                        let take = if max {
+                            fold::better::<S::W, true>(w[j], b)
+                        } else {
+                            fold::better::<S::W, false>(w[j], b)
+                        };
+                        if take {
+                            (w[j], i[j]) = (b, later.i[j]);
+                        }
+                    }
+                }
+            }
+        }
+        let (row, start) = (blk / per_row, (blk % per_row) * width);
+        let k0 = row * ki + start;
+        for j in 0..width.min(ki - start) {
+            let v = match kind {
+                Kind::Sum | Kind::Mean if !float => D::from_i64(i[j]),
+                Kind::Mean => D::from_f64(f[j] / plan.count as f64),
+                Kind::Sum => D::from_f64(f[j]),
+                Kind::ArgMax | Kind::ArgMin => D::from_i64(i[j]),
+                _ => S::w_out::<D>(w[j]),
+            };
+            // SAFETY: output `k0 + j` belongs to block `blk` only; `out` holds every kept
+            // index.
+            unsafe { dst.get().add(k0 + j).write(v) };
+        }
+    };
+    if threaded && blocks > 1 {
+        (0..blocks).into_par_iter().for_each(finish);
+    } else {
+        (0..blocks).for_each(finish);
     }
 }
 
