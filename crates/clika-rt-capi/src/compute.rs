@@ -21,7 +21,7 @@ use crate::tensor::{create, crt_tensor, derive};
 ///
 /// # Safety
 /// P1 for `a` and `b`, P2 for `out` and `err`.
-unsafe fn derive2(
+pub(crate) unsafe fn derive2(
     a: *const crt_tensor,
     b: *const crt_tensor,
     out: *mut *mut crt_tensor,
@@ -427,7 +427,7 @@ pub unsafe extern "C" fn crt_tensor_stack(
 ///
 /// # Safety
 /// P1 for `tensor`, P2 for `err`.
-unsafe fn in_place(
+pub(crate) unsafe fn in_place(
     tensor: *const crt_tensor,
     err: *mut *mut crt_error,
     f: impl FnOnce(&Tensor) -> Result<(), CapiError>,

@@ -20,23 +20,10 @@ use crate::boundary::guard;
 use crate::error::{crt_error, crt_status, CapiError, CRT_STATUS_INTERNAL, CRT_STATUS_OK};
 use crate::ffi::{self, arg, into_handle, Out};
 use crate::tensor::{create, crt_tensor, sizes};
-use crate::types::{self, crt_dtype};
+use crate::types;
 
-/// The most dimensions a tensor has (the length of `crt_op_spec.shape`).
-pub const CRT_MAX_DIMS: usize = 64;
+pub use crate::abi::{crt_op_drop_fn, crt_op_spec, CRT_MAX_DIMS};
 const _: () = assert!(CRT_MAX_DIMS == MAX_DIMS);
-
-/// A tensor's shape and dtype, as a rule sees its inputs and describes its output.
-#[repr(C)]
-#[derive(Debug, Clone, Copy)]
-pub struct crt_op_spec {
-    /// One of `CRT_DTYPE_*`.
-    pub dtype: crt_dtype,
-    /// The number of dimensions (at most `CRT_MAX_DIMS`).
-    pub ndim: usize,
-    /// The sizes of the first `ndim` dimensions; the rest are ignored.
-    pub shape: [i64; CRT_MAX_DIMS],
-}
 
 /// Where a kernel puts its result (valid during the kernel call only): either the pool
 /// tensor from `crt_op_output_pooled`, written by the kernel, or any tensor of the promised
@@ -96,14 +83,6 @@ pub type crt_op_kernel_fn = Option<
     ) -> crt_status,
 >;
 
-/// Releases an operator's `user_data`, once, when the operator is unregistered (and no call
-/// is running any more). Runs on whichever thread drops the operator last.
-#[expect(
-    non_camel_case_types,
-    reason = "the C header spells its types as C does"
-)]
-pub type crt_op_drop_fn = Option<unsafe extern "C" fn(user_data: *mut c_void)>;
-
 /// An operator registered from C: its callbacks and their context.
 struct ForeignOp {
     /// Checked non-NULL at registration, like `kernel`.
@@ -129,7 +108,7 @@ impl Drop for ForeignOp {
         }
         if let Some(f) = self.drop_user_data {
             // SAFETY: registered with this `user_data`; dropped exactly once, here.
-            unsafe { f(self.user_data) };
+            unsafe { crate::deleters::call_drop(f, self.user_data) };
         }
     }
 }

@@ -4,38 +4,12 @@ use std::ffi::{c_char, CString};
 
 use clika_rt::Error;
 
-/// A status code: `CRT_STATUS_OK` (0) or one of the error categories below. The numbers are
-/// stable and equal the core's `ErrorKind` discriminants.
-#[expect(
-    non_camel_case_types,
-    reason = "the C header spells its types as C does"
-)]
-pub type crt_status = u32;
-
-/// Success.
-pub const CRT_STATUS_OK: crt_status = 0;
-/// A NULL handle, out-pointer or data pointer where one was required.
-pub const CRT_STATUS_NULL_POINTER: crt_status = 1;
-/// A shape, stride or size that is negative, out of range or overflows.
-pub const CRT_STATUS_INVALID_SHAPE: crt_status = 2;
-/// A data pointer not aligned for its dtype.
-pub const CRT_STATUS_MISALIGNED: crt_status = 3;
-/// A dtype that is unknown or does not fit the operation.
-pub const CRT_STATUS_DTYPE: crt_status = 4;
-/// A memory layout the operation cannot take as is (e.g. a view that needs a copy).
-pub const CRT_STATUS_LAYOUT: crt_status = 5;
-/// A dimension or element index out of range.
-pub const CRT_STATUS_INDEX: crt_status = 6;
-/// The device could not satisfy an allocation, even after releasing its cache.
-pub const CRT_STATUS_OUT_OF_MEMORY: crt_status = 7;
-/// A device that is unknown, absent, failed, or does not match.
-pub const CRT_STATUS_DEVICE: crt_status = 8;
-/// A write into memory that must not be written.
-pub const CRT_STATUS_READ_ONLY: crt_status = 9;
-/// Any other invalid argument.
-pub const CRT_STATUS_INVALID_ARGUMENT: crt_status = 10;
-/// A bug in the runtime, or a Rust panic caught at the C boundary.
-pub const CRT_STATUS_INTERNAL: crt_status = 11;
+pub use crate::abi::{
+    crt_status, CRT_STATUS_DEVICE, CRT_STATUS_DTYPE, CRT_STATUS_INDEX, CRT_STATUS_INTERNAL,
+    CRT_STATUS_INVALID_ARGUMENT, CRT_STATUS_INVALID_SHAPE, CRT_STATUS_LAYOUT,
+    CRT_STATUS_MISALIGNED, CRT_STATUS_NULL_POINTER, CRT_STATUS_OK, CRT_STATUS_OUT_OF_MEMORY,
+    CRT_STATUS_READ_ONLY,
+};
 
 /// An error: a status and a message that names the fix. Created by the runtime, owned by the
 /// caller, freed with `crt_error_free`.

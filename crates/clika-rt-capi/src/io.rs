@@ -17,9 +17,10 @@ use crate::ffi::{self, arg, into_handle, Out};
 use crate::tensor::{create, crt_tensor, sizes};
 use crate::types::{self, crt_dtype};
 
-/// The tensors of a safetensors file, in file order, each with its name. Owned by the caller
-/// and freed with `crt_tensor_list_free`; the tensors taken from it (`crt_tensor_list_get`)
-/// are separate handles that stay valid after the list is freed.
+/// A list of tensors: a safetensors file's, in file order, each with its name, or the pieces
+/// of a split (each named ""). Owned by the caller and freed with `crt_tensor_list_free`;
+/// the tensors taken from it (`crt_tensor_list_get`) are separate handles that stay valid
+/// after the list is freed.
 #[expect(
     non_camel_case_types,
     reason = "the C header spells its types as C does"
@@ -27,6 +28,18 @@ use crate::types::{self, crt_dtype};
 #[derive(Debug)]
 pub struct crt_tensor_list {
     entries: Vec<(CString, Tensor)>,
+}
+
+impl crt_tensor_list {
+    /// A list of unnamed tensors (the pieces of a split): every name is "".
+    pub(crate) fn unnamed(tensors: Vec<Tensor>) -> crt_tensor_list {
+        crt_tensor_list {
+            entries: tensors
+                .into_iter()
+                .map(|t| (CString::default(), t))
+                .collect(),
+        }
+    }
 }
 
 /// A path argument as a `Path` (bytes, as the OS takes them).

@@ -17,21 +17,40 @@
 //!   NULL on failure;
 //! - raw pointers are turned into references in one module (`ffi.rs`) only.
 
+pub mod abi;
+mod abi_check;
 pub mod access;
 mod boundary;
 pub mod compute;
 pub mod custom_ops;
+pub mod deleters;
 pub mod device;
 pub mod error;
 mod ffi;
+pub mod indexing;
 pub mod io;
 pub mod op_codes;
 pub mod tensor;
 pub mod testing;
 pub mod types;
 pub mod views;
+pub mod views_more;
 
 pub use compute::{crt_binary_op, crt_operand, crt_reduce_op, crt_scalar, crt_unary_op};
 pub use error::{crt_error, crt_status};
 pub use tensor::crt_tensor;
 pub use types::{crt_blob_options, crt_device, crt_dtype, crt_memory_stats};
+
+/// Every export by name, for the compile-time signature check of `abi.rs`.
+mod exports {
+    pub(crate) use crate::access::{
+        crt_string_free, crt_tensor_data_ptr, crt_tensor_device, crt_tensor_dtype,
+        crt_tensor_is_writable, crt_tensor_shape, crt_tensor_strides,
+    };
+    pub(crate) use crate::custom_ops::{
+        crt_error_new, crt_op_call, crt_op_output_set, crt_op_register, crt_op_registered,
+        crt_op_unregister,
+    };
+    pub(crate) use crate::error::{crt_error_free, crt_error_message, crt_error_status};
+    pub(crate) use crate::tensor::{crt_tensor_clone, crt_tensor_free, crt_tensor_from_blob};
+}

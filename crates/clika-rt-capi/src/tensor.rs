@@ -110,7 +110,7 @@ impl ForeignDeleter {
             let this = self;
             // SAFETY: the caller of `crt_tensor_from_blob` handed over `data` with this
             // deleter and context; the core calls this exactly once, on the last drop.
-            unsafe { (this.f)(data.cast(), this.ctx) }
+            unsafe { crate::deleters::call_deleter(this.f, data.cast(), this.ctx) }
         })
     }
 }

@@ -16,7 +16,8 @@ pub unsafe extern "C" fn crt_testing_panic(err: *mut *mut crt_error) -> crt_stat
     guard(err, || panic!("provoked by crt_testing_panic"))
 }
 
-/// The library version (`"0.1.0"`). The string is static: never free it.
+/// The library version, `"MAJOR.MINOR.PATCH"` (the workspace version in Cargo.toml). The string
+/// is static: never free it.
 #[no_mangle]
 pub extern "C" fn crt_version() -> *const c_char {
     concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()

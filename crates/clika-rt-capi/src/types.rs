@@ -1,101 +1,15 @@
 //! The plain-data types of the C ABI: dtype and device codes, blob options, memory stats.
 
-use std::ffi::c_void;
-
 use clika_rt::{DType, Device, DeviceKind, Error, MemoryStats};
 
 use crate::error::CapiError;
 
-/// An element type: one of the `CRT_DTYPE_*` numbers (stable; equal to the core's `DType`
-/// discriminants). Unknown numbers are rejected with `CRT_STATUS_DTYPE`.
-#[expect(
-    non_camel_case_types,
-    reason = "the C header spells its types as C does"
-)]
-pub type crt_dtype = u32;
-
-/// IEEE 754 binary32 (`float`).
-pub const CRT_DTYPE_FLOAT32: crt_dtype = 0;
-/// IEEE 754 binary64 (`double`).
-pub const CRT_DTYPE_FLOAT64: crt_dtype = 1;
-/// IEEE 754 binary16, as `uint16_t` bits.
-pub const CRT_DTYPE_FLOAT16: crt_dtype = 2;
-/// bfloat16, as `uint16_t` bits.
-pub const CRT_DTYPE_BFLOAT16: crt_dtype = 3;
-/// `int8_t`.
-pub const CRT_DTYPE_INT8: crt_dtype = 4;
-/// `int16_t`.
-pub const CRT_DTYPE_INT16: crt_dtype = 5;
-/// `int32_t`.
-pub const CRT_DTYPE_INT32: crt_dtype = 6;
-/// `int64_t`.
-pub const CRT_DTYPE_INT64: crt_dtype = 7;
-/// `uint8_t`.
-pub const CRT_DTYPE_UINT8: crt_dtype = 8;
-/// A boolean stored as one byte; any non-zero byte reads as true.
-pub const CRT_DTYPE_BOOL: crt_dtype = 9;
-
-/// A device kind: one of the `CRT_DEVICE_*` numbers (stable).
-#[expect(
-    non_camel_case_types,
-    reason = "the C header spells its types as C does"
-)]
-pub type crt_device_kind = u32;
-
-/// The host.
-pub const CRT_DEVICE_CPU: crt_device_kind = 0;
-/// A GPU (wgpu over Vulkan). Without a Vulkan driver, operations on it fail with
-/// `CRT_STATUS_DEVICE`.
-pub const CRT_DEVICE_GPU: crt_device_kind = 1;
-/// Automatic placement: the best available accelerator, else the CPU (with one warning on
-/// stderr, see `crt_device_set_fallback_warnings`). No tensor ever reports this kind.
-pub const CRT_DEVICE_AUTO: crt_device_kind = 2;
-/// An NVIDIA GPU through CUDA. Builds without the CUDA backend report it unavailable
-/// (`CRT_STATUS_DEVICE`, with the reason).
-pub const CRT_DEVICE_CUDA: crt_device_kind = 3;
-
-/// A device: kind and ordinal. `{CRT_DEVICE_CPU, 0}` (all zero) is the host.
-#[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct crt_device {
-    /// One of `CRT_DEVICE_*`.
-    pub kind: crt_device_kind,
-    /// The ordinal among devices of that kind (0 for the CPU).
-    pub ordinal: u32,
-}
-
-/// A deleter for adopted memory: called exactly once as `deleter(data, ctx)`, with the
-/// pointer given to `crt_tensor_from_blob` and the context from the options, when the last
-/// tensor over the memory is freed, on whichever thread frees it. It must not unwind (a C++
-/// deleter catches its exceptions: the C++ header does so for you).
-#[expect(
-    non_camel_case_types,
-    reason = "the C header spells its types as C does"
-)]
-pub type crt_deleter_fn = Option<unsafe extern "C" fn(data: *mut c_void, ctx: *mut c_void)>;
-
-/// `crt_blob_options.flags`: the runtime must never write this memory.
-pub const CRT_BLOB_READ_ONLY: u32 = 1;
-
-/// How `crt_tensor_from_blob` treats the memory. All-zero (or a NULL options pointer) means:
-/// on the CPU, not pinned, borrowed, writable.
-#[repr(C)]
-#[derive(Debug, Clone, Copy)]
-pub struct crt_blob_options {
-    /// Where the memory lives.
-    pub device: crt_device,
-    /// NULL, or the device the caller already page-locked these pages for (a tag only: it
-    /// pins nothing). Borrowed: read during the call only.
-    pub pinned_for: *const crt_device,
-    /// NULL: borrowed (the caller keeps ownership and keeps the memory alive for as long as
-    /// any tensor over it exists). Non-NULL: adopted; see `crt_deleter_fn`.
-    pub deleter: crt_deleter_fn,
-    /// Passed to `deleter` as its second argument; owned by the caller until the deleter
-    /// runs. Unused when `deleter` is NULL.
-    pub deleter_ctx: *mut c_void,
-    /// `CRT_BLOB_READ_ONLY` or 0; other bits must be 0.
-    pub flags: u32,
-}
+pub use crate::abi::{
+    crt_blob_options, crt_deleter_fn, crt_device, crt_device_kind, crt_dtype, CRT_BLOB_READ_ONLY,
+    CRT_DEVICE_AUTO, CRT_DEVICE_CPU, CRT_DEVICE_CUDA, CRT_DEVICE_GPU, CRT_DTYPE_BFLOAT16,
+    CRT_DTYPE_BOOL, CRT_DTYPE_FLOAT16, CRT_DTYPE_FLOAT32, CRT_DTYPE_FLOAT64, CRT_DTYPE_INT16,
+    CRT_DTYPE_INT32, CRT_DTYPE_INT64, CRT_DTYPE_INT8, CRT_DTYPE_UINT8,
+};
 
 /// A snapshot of one device pool's statistics (bytes and counts). Exact after every
 /// operation.

@@ -12,8 +12,10 @@
 
 use clika_rt::ops::{self, Output, TensorSpec};
 use clika_rt::{Error, ErrorKind, Tensor};
+use pyo3::exceptions::{PyException, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
+use std::cell::RefCell;
 
 use crate::dtype::{self as dt, PyDType};
 use crate::error::{kind_of, IntoPyResult};
@@ -21,6 +23,16 @@ use crate::numpy_import::adopt_result;
 use crate::ops::tensor_arg;
 use crate::tensor::PyTensor;
 use crate::{args, native_registry, numpy_export};
+
+thread_local! {
+    /// A `BaseException` that is not an `Exception` (KeyboardInterrupt, SystemExit) raised
+    /// by a rule or kernel on this thread, for `_op_call` to re-raise unchanged.
+    static INTERRUPT: RefCell<Option<PyErr>> = const { RefCell::new(None) };
+}
+
+fn take_interrupt() -> Option<PyErr> {
+    INTERRUPT.try_with(|p| p.borrow_mut().take()).ok().flatten()
+}
 
 /// A Python rule and kernel, called with the GIL taken on whichever thread runs the call.
 struct PyOperator {
@@ -43,6 +55,11 @@ impl PyOperator {
     }
 
     fn error(&self, py: Python<'_>, e: &PyErr) -> Error {
+        // KeyboardInterrupt, SystemExit and the like are not failures of the operator: the
+        // Python caller re-raises them as they are (`_op_call`), so Ctrl-C works.
+        if !e.is_instance_of::<PyException>(py) {
+            let _ = INTERRUPT.try_with(|p| *p.borrow_mut() = Some(e.clone_ref(py)));
+        }
         let ty = e.get_type(py);
         let ty = ty
             .name()
@@ -85,7 +102,25 @@ impl PyOperator {
 
 /// `_native._op_register(name, rule, kernel)`.
 #[pyfunction]
-pub fn _op_register(name: &str, rule: Py<PyAny>, kernel: Py<PyAny>) -> PyResult<()> {
+pub fn _op_register(
+    py: Python<'_>,
+    name: &str,
+    rule: Py<PyAny>,
+    kernel: Py<PyAny>,
+) -> PyResult<()> {
+    for (what, f) in [("rule", &rule), ("kernel", &kernel)] {
+        if !f.bind(py).is_callable() {
+            let ty = f
+                .bind(py)
+                .get_type()
+                .name()
+                .map_or_else(|_| "?".into(), |n| n.to_string());
+            return Err(PyTypeError::new_err(format!(
+                "ops.register({name:?}, ...): the {what} must be callable, got {ty}; pass a \
+                 function (rule(specs) -> (shape, dtype), kernel(*arrays) -> array)"
+            )));
+        }
+    }
     let op = std::sync::Arc::new(PyOperator {
         name: name.to_string(),
         rule,
@@ -112,26 +147,30 @@ pub fn _op_call(py: Python<'_>, name: &str, tensors: &Bound<'_, PyTuple>) -> PyR
         .map(|t| tensor_arg(&t))
         .collect::<PyResult<Vec<Tensor>>>()?;
     let refs: Vec<&Tensor> = inputs.iter().collect();
-    let inner = py
-        .detach(|| match ops::call(name, &refs) {
-            // Not registered here: an operator of libclika_rt (from C or C++), if loaded.
+    take_interrupt();
+    let result = py.detach(|| match ops::call(name, &refs) {
+        // Not registered here: an operator of libclika_rt (from C or C++), if loaded.
+        Err(Error::UnknownOperator {
+            name: n,
+            registered,
+        }) => native_registry::call(name, &refs).unwrap_or_else(|| {
+            let mut all = registered;
+            all.extend(native_registry::registered());
+            all.sort();
+            all.dedup();
             Err(Error::UnknownOperator {
                 name: n,
-                registered,
-            }) => native_registry::call(name, &refs).unwrap_or_else(|| {
-                let mut all = registered;
-                all.extend(native_registry::registered());
-                all.sort();
-                all.dedup();
-                Err(Error::UnknownOperator {
-                    name: n,
-                    registered: all,
-                })
-            }),
-            other => other,
-        })
-        .py()?;
-    Ok(PyTensor { inner })
+                registered: all,
+            })
+        }),
+        other => other,
+    });
+    if let Some(interrupt) = take_interrupt() {
+        return Err(interrupt);
+    }
+    Ok(PyTensor {
+        inner: result.py()?,
+    })
 }
 
 /// `_native._op_unregister(name)`: whether it was registered.

@@ -83,3 +83,27 @@ pub fn resolve_opt(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Device> {
         _ => Ok(Device::cpu()),
     }
 }
+
+/// `t.to(x)`'s positional argument: a device, else a dtype; anything that is neither is an
+/// error saying so and listing both forms (not a dtype error for `"tpu:0"`).
+pub fn device_or_dtype(obj: &Bound<'_, PyAny>) -> PyResult<Result<Device, clika_rt::DType>> {
+    let device_err = match resolve(obj) {
+        Ok(d) => return Ok(Ok(d)),
+        Err(e) => e,
+    };
+    if let Ok(d) = crate::dtype::resolve(obj) {
+        return Ok(Err(d));
+    }
+    let shown = obj
+        .repr()
+        .map_or_else(|_| "?".to_string(), |r| r.to_string());
+    let why = device_err.value(obj.py()).to_string();
+    Err(crate::error::raise(
+        clika_rt::ErrorKind::InvalidArgument,
+        format!(
+            "to({shown}): {shown} is neither a device nor a dtype; devices are 'cpu', 'gpu', \
+             'gpu:N' (N = 0, 1, ...), 'auto' or a crt.Device; dtypes are crt.float32, \
+             'float32', np.float32 and the like (as a device: {why})"
+        ),
+    ))
+}

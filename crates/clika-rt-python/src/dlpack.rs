@@ -441,8 +441,10 @@ fn import_capsule(cap: &Bound<'_, PyAny>) -> PyResult<Tensor> {
         let read_only = m.flags.contains(DlpackFlags::READ_ONLY);
         (import_managed(p, read_only)?, USED_VERSIONED)
     } else if name == LEGACY {
+        // Legacy DLPack cannot say whether the memory may be written (JAX arrays are
+        // immutable), so, as numpy does, a legacy import is read-only.
         (
-            import_managed(ptr.cast::<DLManagedTensor>(), false)?,
+            import_managed(ptr.cast::<DLManagedTensor>(), true)?,
             USED_LEGACY,
         )
     } else {

@@ -170,7 +170,29 @@ pub fn raise(kind: ErrorKind, message: impl Into<String>) -> PyErr {
 
 /// Converts a core error to its exception.
 pub fn to_py(err: Error) -> PyErr {
-    raise(err.kind(), err.to_string())
+    raise(err.kind(), pythonize(err.to_string()))
+}
+
+/// The core's messages name Rust fixes (`contiguous_copy()`, `from_data`); Python users get
+/// the Python spelling of the same fix.
+fn pythonize(message: String) -> String {
+    const FIXES: [(&str, &str); 3] = [
+        (
+            "make a writable copy with contiguous_copy() or from_data()",
+            "make a writable copy with crt.tensor(t) (or t.numpy().copy())",
+        ),
+        (
+            "use from_data, which copies",
+            "use crt.tensor(a), which copies",
+        ),
+        (
+            "write into contiguous_copy()",
+            "write into a copy, crt.tensor(t)",
+        ),
+    ];
+    FIXES
+        .iter()
+        .fold(message, |m, (rust, python)| m.replace(rust, python))
 }
 
 /// `result.map_err(to_py)` as a method.

@@ -12,12 +12,27 @@ use crate::dtype as dt;
 use crate::error::IntoPyResult;
 use crate::tensor::PyTensor;
 
-/// Every tensor of a safetensors file as `{name: Tensor}` in file order, without copying.
+/// Every tensor of a safetensors file as `{name: Tensor}` in file order, without copying;
+/// with `copy=True` the file is read into runtime memory instead of mapped (no `SIGBUS` if
+/// the file is truncated later).
 #[pyfunction]
-pub fn load_safetensors<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
-    // SAFETY: the mapping contract is documented at every door: the caller does not modify
-    // the file while its tensors live.
-    let loaded = py.detach(|| unsafe { io::load_safetensors(&path) }).py()?;
+#[pyo3(signature = (path, *, copy=false))]
+pub fn load_safetensors<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    copy: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let loaded = py
+        .detach(|| {
+            if copy {
+                io::load_safetensors_copied(&path)
+            } else {
+                // SAFETY: the mapping contract is documented at every door: the caller does
+                // not modify the file while its tensors live.
+                unsafe { io::load_safetensors(&path) }
+            }
+        })
+        .py()?;
     let dict = PyDict::new(py);
     for (name, inner) in loaded {
         dict.set_item(name, PyTensor { inner })?;
@@ -29,19 +44,26 @@ pub fn load_safetensors<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'
 /// elements of `dtype` stored row-major at byte `offset` of a raw binary file, mapped
 /// read-only, without copying.
 #[pyfunction]
-#[pyo3(signature = (path, dtype, shape, offset=0))]
+#[pyo3(signature = (path, dtype, shape, offset=0, *, copy=false))]
 pub fn from_file(
     py: Python<'_>,
     path: PathBuf,
     dtype: &Bound<'_, PyAny>,
     shape: &Bound<'_, PyAny>,
     offset: u64,
+    copy: bool,
 ) -> PyResult<PyTensor> {
     let dtype = dt::resolve(dtype)?;
     let shape = crate::args::shape_of(shape)?;
-    // SAFETY: as in `load_safetensors`.
     let inner: Tensor = py
-        .detach(|| unsafe { Tensor::from_file(&path, dtype, &shape, offset) })
+        .detach(|| {
+            if copy {
+                Tensor::from_file_copied(&path, dtype, &shape, offset)
+            } else {
+                // SAFETY: as in `load_safetensors`.
+                unsafe { Tensor::from_file(&path, dtype, &shape, offset) }
+            }
+        })
         .py()?;
     Ok(PyTensor { inner })
 }

@@ -91,6 +91,7 @@ pub fn full(
         DType::Int64
     };
     let (shape, dtype) = (args::shape_of(shape)?, dt::resolve_or(dtype, inferred)?);
+    crate::int_range::check_fill(fill_value, dtype)?;
     let value: f64 = fill_value.extract()?;
     placed(py.detach(|| Tensor::full(&shape, value, dtype)), device)
 }
@@ -149,7 +150,10 @@ pub fn tensor(
             let t = t.get().inner.clone();
             py.detach(|| t.contiguous_copy()).py()?
         }
-        Err(_) => numpy_import::copy_from_python(obj)?,
+        Err(_) => match dtype.filter(|d| !d.is_none()) {
+            Some(d) => numpy_import::copy_from_python_as(obj, dt::resolve(d)?)?,
+            None => numpy_import::copy_from_python(obj)?,
+        },
     };
     let converted = match dtype.filter(|d| !d.is_none()) {
         Some(d) => {

@@ -1,67 +1,131 @@
-//! Basic indexing (`t[1:3, ::2]`, ints, `None`, `...`): every result is a view.
+//! `t[key]` and `t[key] = value` with numpy's rules: the key's entries (ints, slices, `None`,
+//! `...`, and integer or boolean tensors, numpy arrays or lists) translate to the core's
+//! `TensorIndex`; basic keys give views, index arrays gather copies (`ops::index`), and
+//! assignment writes through either (`ops::index_put_shared`).
 
+use clika_rt::ops::{self, TensorIndex};
 use clika_rt::{ErrorKind, Tensor};
+use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
-use pyo3::types::{PyEllipsis, PySlice, PyTuple};
+use pyo3::types::{PyBool, PyEllipsis, PyInt, PyList, PySlice, PyTuple};
 
 use crate::error::{raise, IntoPyResult};
+use crate::numpy_import;
+use crate::ops::{fn_operand, run};
+use crate::tensor::PyTensor;
 
-/// Applies `key` (one index or a tuple of them) to `t`.
-pub fn index(t: &Tensor, key: &Bound<'_, PyAny>) -> PyResult<Tensor> {
-    let items: Vec<Bound<'_, PyAny>> = match key.cast::<PyTuple>() {
-        Ok(tuple) => tuple.iter().collect(),
-        Err(_) => vec![key.clone()],
-    };
-    let ellipses = items
-        .iter()
-        .filter(|k| k.is_instance_of::<PyEllipsis>())
-        .count();
-    if ellipses > 1 {
-        return Err(raise(
-            ErrorKind::Index,
-            "an index can only have a single ellipsis ('...')",
-        ));
+/// One key entry.
+fn entry(k: &Bound<'_, PyAny>) -> PyResult<TensorIndex> {
+    if k.is_none() {
+        return Ok(TensorIndex::NewAxis);
     }
-    // Entries that consume a dimension: ints and slices.
-    let consuming = items
-        .iter()
-        .filter(|k| !k.is_none() && !k.is_instance_of::<PyEllipsis>())
-        .count();
-    if consuming > t.ndim() {
-        return Err(raise(
-            ErrorKind::Index,
-            format!(
-                "too many indices for a tensor with {} dimensions: {consuming} were given",
-                t.ndim()
-            ),
-        ));
+    if k.is_instance_of::<PyEllipsis>() {
+        return Ok(TensorIndex::Ellipsis);
     }
-    let mut out = t.clone();
-    let mut dim: isize = 0;
-    for k in &items {
-        if k.is_none() {
-            out = out.unsqueeze(dim).py()?;
-            dim += 1;
-        } else if k.is_instance_of::<PyEllipsis>() {
-            dim += (t.ndim() - consuming) as isize;
-        } else if let Ok(s) = k.cast::<PySlice>() {
-            let start: Option<isize> = s.getattr("start")?.extract()?;
-            let stop: Option<isize> = s.getattr("stop")?.extract()?;
-            let step: Option<isize> = s.getattr("step")?.extract()?;
-            out = out.slice(dim, start, stop, step.unwrap_or(1)).py()?;
-            dim += 1;
-        } else if let Ok(i) = k.extract::<isize>() {
-            out = out.select(dim, i).py()?;
-        } else {
-            let ty = k
-                .get_type()
-                .name()
-                .map_or_else(|_| "?".to_string(), |n| n.to_string());
+    if let Ok(s) = k.cast::<PySlice>() {
+        let part = |name: &str| -> PyResult<Option<isize>> {
+            let v = s.getattr(name)?;
+            if v.is_none() {
+                return Ok(None);
+            }
+            v.extract::<isize>().map(Some).map_err(|_| {
+                PyIndexError::new_err(format!(
+                    "slice {name} {v} is not an integer within the index range"
+                ))
+            })
+        };
+        let step = part("step")?.unwrap_or(1);
+        if step == 0 {
             return Err(raise(
                 ErrorKind::InvalidArgument,
-                format!("unsupported index of type {ty}: only ints, slices, None and ... are supported (each gives a view)"),
+                "slice step cannot be zero",
             ));
         }
+        return Ok(TensorIndex::Slice {
+            start: part("start")?,
+            stop: part("stop")?,
+            step,
+        });
     }
-    Ok(out)
+    if k.is_instance_of::<PyBool>() {
+        return Err(raise(
+            ErrorKind::InvalidArgument,
+            "a bare True/False index is not supported; use t[None] or a boolean tensor",
+        ));
+    }
+    if let Ok(t) = k.cast::<PyTensor>() {
+        return Ok(TensorIndex::Tensor(t.get().inner.clone()));
+    }
+    let array = k.cast::<numpy::PyUntypedArray>().ok();
+    let zero_d_int = array.is_some_and(|a| {
+        use numpy::{PyArrayDescrMethods, PyUntypedArrayMethods};
+        a.ndim() == 0 && matches!(a.dtype().kind(), b'i' | b'u')
+    });
+    if array.is_some() && !zero_d_int
+        || k.is_instance_of::<PyList>()
+        || k.is_instance_of::<PyTuple>()
+    {
+        // Index arrays: numpy arrays and nested lists, copied as `crt.tensor` would (an
+        // empty list indexes nothing: int64).
+        let t = numpy_import::copy_from_python(k)?;
+        let t = if t.numel() == 0 && !t.dtype().is_integer() {
+            t.to_dtype(clika_rt::DType::Int64).py()?
+        } else {
+            t
+        };
+        return Ok(TensorIndex::Tensor(t));
+    }
+    if k.is_instance_of::<PyInt>() || k.hasattr("__index__")? {
+        // Python and numpy integers (and 0-d integer arrays, as numpy treats them).
+        let i: isize = k.call_method0("__index__")?.extract().map_err(|_| {
+            PyIndexError::new_err(format!("index {k} is out of range for any dimension"))
+        })?;
+        return Ok(TensorIndex::Int(i));
+    }
+    let ty = k
+        .get_type()
+        .name()
+        .map_or_else(|_| "?".to_string(), |n| n.to_string());
+    Err(raise(
+        ErrorKind::InvalidArgument,
+        format!(
+            "unsupported index of type {ty}: use ints, slices, None, ..., or integer/boolean \
+             tensors, arrays or lists"
+        ),
+    ))
+}
+
+/// The key as entries: a tuple is a list of entries; anything else is one.
+fn entries(key: &Bound<'_, PyAny>) -> PyResult<Vec<TensorIndex>> {
+    match key.cast::<PyTuple>() {
+        Ok(tuple) => tuple.iter().map(|k| entry(&k)).collect(),
+        Err(_) => Ok(vec![entry(key)?]),
+    }
+}
+
+/// `t[key]`.
+pub fn index(py: Python<'_>, t: &Tensor, key: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+    let idx = entries(key)?;
+    run(py, t.numel(), || ops::index(t, &idx))
+}
+
+/// `t[key] = value`: writes through `t`'s memory (numpy's contract: no other thread may
+/// touch those elements during the call); `value` is a number, tensor, array or list,
+/// broadcast to the indexed shape and converted to `t`'s dtype.
+pub fn assign(
+    py: Python<'_>,
+    t: &Tensor,
+    key: &Bound<'_, PyAny>,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    let idx = entries(key)?;
+    let v = fn_operand(value)?;
+    if let ops::Operand::Scalar(s) = &v {
+        crate::int_range::check_operand(None, *s, t.dtype())?;
+    }
+    let v = v.to_tensor_for(t.dtype()).py()?;
+    // SAFETY: the contract above, as for every in-place write from Python.
+    run(py, t.numel(), || unsafe {
+        ops::index_put_shared(t, &idx, &v)
+    })
 }

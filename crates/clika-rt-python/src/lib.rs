@@ -14,6 +14,7 @@ mod error;
 mod files;
 mod functions;
 mod indexing;
+mod int_range;
 mod memory_stats;
 mod native_registry;
 mod numpy_export;
@@ -22,6 +23,7 @@ mod op_functions;
 mod ops;
 mod tensor;
 mod tensor_ops;
+mod tensor_views;
 
 use pyo3::prelude::*;
 
@@ -29,6 +31,9 @@ use pyo3::prelude::*;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     error::register(m)?;
     dtype::register(m)?;
+    // The package version is the workspace version in Cargo.toml (maturin takes the wheel's
+    // version from the same place).
+    m.add("__version__", clika_rt::VERSION)?;
     m.add_class::<tensor::PyTensor>()?;
     m.add_class::<device::PyDevice>()?;
     m.add_class::<memory_stats::PyMemoryStats>()?;

@@ -32,83 +32,81 @@ use clika_rt::ops::{self, TensorSpec};
 use clika_rt::{DType, Device, Error, ErrorKind, ForeignMemory, Owner, Tensor, MAX_DIMS};
 use libloading::os::unix::Library;
 
-type Status = u32;
-const OK: Status = 0;
-const DEVICE_CPU: u32 = 0;
-const BLOB_READ_ONLY: u32 = 1;
+#[path = "../../clika-rt-capi/src/abi.rs"]
+#[allow(
+    dead_code,
+    unused_imports,
+    reason = "the C ABI's shared definitions; the bridge uses a part of them"
+)]
+mod abi;
 
-/// `crt_device`.
-#[repr(C)]
-#[derive(Clone, Copy)]
-struct CDevice {
-    kind: u32,
-    ordinal: u32,
-}
+use self::abi::{
+    crt_blob_options, crt_device, crt_op_spec, crt_status as Status,
+    CRT_BLOB_READ_ONLY as BLOB_READ_ONLY, CRT_DEVICE_CPU as DEVICE_CPU, CRT_STATUS_OK as OK,
+};
+use self::callbacks::{bridge_drop, bridge_kernel, bridge_rule, drop_boxed_tensor, Bridge};
+use self::entries::Entries;
 
-/// `crt_op_spec`.
-#[repr(C)]
-struct CSpec {
-    dtype: u32,
-    ndim: usize,
-    shape: [i64; MAX_DIMS],
-}
+mod callbacks;
 
-/// `crt_blob_options`.
-#[repr(C)]
-struct CBlobOptions {
-    device: CDevice,
-    pinned_for: *const CDevice,
-    deleter: Option<unsafe extern "C" fn(*mut c_void, *mut c_void)>,
-    deleter_ctx: *mut c_void,
-    flags: u32,
-}
-
-/// Opaque C handles (`crt_tensor`, `crt_error`, `crt_op_output`).
+/// Opaque C handles (`crt_tensor`, `crt_error`, `crt_op_output`) as this side sees them.
 type H = *mut c_void;
 type Err = *mut H;
-type RuleFn = unsafe extern "C" fn(*mut c_void, *const CSpec, usize, *mut CSpec, Err) -> Status;
-type KernelFn = unsafe extern "C" fn(*mut c_void, *const *const c_void, usize, H, Err) -> Status;
-type DropFn = unsafe extern "C" fn(*mut c_void);
+
+/// The entry points this bridge calls, with their signatures from `abi.rs` (which the C ABI
+/// crate checks against its exports), the handles seen as `c_void`.
+mod entries {
+    use std::ffi::{c_char, c_void};
+
+    use libloading::os::unix::Library;
+
+    use super::abi::{
+        crt_blob_options, crt_device, crt_dtype, crt_entry_points, crt_kernel_fn, crt_op_drop_fn,
+        crt_op_spec, crt_rule_fn, crt_status,
+    };
+
+    type Tensor = c_void;
+    type Error = c_void;
+    type Output = c_void;
+    type RuleFn = crt_rule_fn!(c_void);
+    type KernelFn = crt_kernel_fn!(c_void, c_void, c_void);
+    type DropFn = crt_op_drop_fn;
+
+    macro_rules! entry_table {
+        ($($name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty;)*) => {
+            /// The resolved entry points, one field per C function, named as in C.
+            pub(super) struct Entries {
+                $(pub(super) $name: unsafe extern "C" fn($($ty),*) -> $ret,)*
+            }
+
+            impl Entries {
+                /// Resolves every entry point in `lib` (at `path`, for errors).
+                ///
+                /// # Safety
+                /// `lib` must be a `libclika_rt` whose exports have the C header's types
+                /// (its major version was checked first).
+                pub(super) unsafe fn resolve(
+                    lib: &Library,
+                    path: &str,
+                ) -> Result<Entries, clika_rt::Error> {
+                    // SAFETY: each type is the C ABI's declaration of that symbol (`abi.rs`).
+                    unsafe {
+                        Ok(Entries {
+                            $($name: super::symbol(lib, path, concat!(stringify!($name), "\0"))?,)*
+                        })
+                    }
+                }
+            }
+        };
+    }
+
+    crt_entry_points!(entry_table);
+}
 
 /// The C library's entry points this bridge uses, resolved once.
 struct Api {
     path: String,
-    op_register: unsafe extern "C" fn(
-        *const c_char,
-        Option<RuleFn>,
-        Option<KernelFn>,
-        *mut c_void,
-        Option<DropFn>,
-        Err,
-    ) -> Status,
-    op_unregister: unsafe extern "C" fn(*const c_char, *mut u8, Err) -> Status,
-    op_call:
-        unsafe extern "C" fn(*const c_char, *const *const c_void, usize, *mut H, Err) -> Status,
-    op_registered: unsafe extern "C" fn(*mut *mut c_char, Err) -> Status,
-    op_output_set: unsafe extern "C" fn(H, *const c_void, Err) -> Status,
-    error_new: unsafe extern "C" fn(Status, *const c_char) -> H,
-    error_status: unsafe extern "C" fn(*const c_void) -> Status,
-    error_message: unsafe extern "C" fn(*const c_void) -> *const c_char,
-    error_free: unsafe extern "C" fn(H),
-    string_free: unsafe extern "C" fn(*mut c_char),
-    tensor_shape: unsafe extern "C" fn(*const c_void, *mut *const i64, *mut usize, Err) -> Status,
-    tensor_strides: unsafe extern "C" fn(*const c_void, *mut *const i64, *mut usize, Err) -> Status,
-    tensor_dtype: unsafe extern "C" fn(*const c_void, *mut u32, Err) -> Status,
-    tensor_device: unsafe extern "C" fn(*const c_void, *mut CDevice, Err) -> Status,
-    tensor_data_ptr: unsafe extern "C" fn(*const c_void, *mut H, Err) -> Status,
-    tensor_is_writable: unsafe extern "C" fn(*const c_void, *mut u8, Err) -> Status,
-    tensor_clone: unsafe extern "C" fn(*const c_void, *mut H, Err) -> Status,
-    tensor_free: unsafe extern "C" fn(H),
-    tensor_from_blob: unsafe extern "C" fn(
-        H,
-        *const i64,
-        usize,
-        *const i64,
-        u32,
-        *const CBlobOptions,
-        *mut H,
-        Err,
-    ) -> Status,
+    fns: Entries,
     /// Names this bridge registered in the library (removed again by `unregister`).
     bridged: Mutex<BTreeSet<String>>,
     /// Keeps the library mapped while any entry point may be called: last, so it drops last.
@@ -166,25 +164,8 @@ impl Api {
                 )));
             }
             Api {
-                op_register: symbol(&lib, p, "crt_op_register\0")?,
-                op_unregister: symbol(&lib, p, "crt_op_unregister\0")?,
-                op_call: symbol(&lib, p, "crt_op_call\0")?,
-                op_registered: symbol(&lib, p, "crt_op_registered\0")?,
-                op_output_set: symbol(&lib, p, "crt_op_output_set\0")?,
-                error_new: symbol(&lib, p, "crt_error_new\0")?,
-                error_status: symbol(&lib, p, "crt_error_status\0")?,
-                error_message: symbol(&lib, p, "crt_error_message\0")?,
-                error_free: symbol(&lib, p, "crt_error_free\0")?,
-                string_free: symbol(&lib, p, "crt_string_free\0")?,
-                tensor_shape: symbol(&lib, p, "crt_tensor_shape\0")?,
-                tensor_strides: symbol(&lib, p, "crt_tensor_strides\0")?,
-                tensor_dtype: symbol(&lib, p, "crt_tensor_dtype\0")?,
-                tensor_device: symbol(&lib, p, "crt_tensor_device\0")?,
-                tensor_data_ptr: symbol(&lib, p, "crt_tensor_data_ptr\0")?,
-                tensor_is_writable: symbol(&lib, p, "crt_tensor_is_writable\0")?,
-                tensor_clone: symbol(&lib, p, "crt_tensor_clone\0")?,
-                tensor_free: symbol(&lib, p, "crt_tensor_free\0")?,
-                tensor_from_blob: symbol(&lib, p, "crt_tensor_from_blob\0")?,
+                // SAFETY: the library's major version matches (checked above).
+                fns: Entries::resolve(&lib, p)?,
                 bridged: Mutex::new(BTreeSet::new()),
                 path,
                 _lib: lib,
@@ -207,11 +188,11 @@ impl Api {
             // SAFETY: `err` is an error object the library made for us; its message is a
             // NUL-terminated string valid until the object is freed, right after the copy.
             unsafe {
-                let text = CStr::from_ptr((self.error_message)(err))
+                let text = CStr::from_ptr((self.fns.crt_error_message)(err))
                     .to_string_lossy()
                     .into_owned();
-                let status = (self.error_status)(err);
-                (self.error_free)(err);
+                let status = (self.fns.crt_error_status)(err);
+                (self.fns.crt_error_free)(err);
                 debug_assert_ne!(status, OK);
                 text
             }
@@ -229,7 +210,7 @@ impl Api {
     /// # Safety
     /// `h` is a live `crt_tensor` handle of this library.
     unsafe fn import(self: &Arc<Self>, op: &str, h: *const c_void) -> Result<Tensor, Error> {
-        let mut device = CDevice {
+        let mut device = crt_device {
             kind: 0,
             ordinal: 0,
         };
@@ -237,7 +218,7 @@ impl Api {
         let (mut shape, mut strides) = ((ptr::null(), 0), (ptr::null(), 0));
         // SAFETY: `h` is live; every out-pointer is writable for the call.
         unsafe {
-            self.check(op, |e| (self.tensor_device)(h, &mut device, e))?;
+            self.check(op, |e| (self.fns.crt_tensor_device)(h, &mut device, e))?;
             if device.kind != DEVICE_CPU {
                 return Err(Error::Operator {
                     op: op.to_string(),
@@ -247,14 +228,16 @@ impl Api {
                         .into(),
                 });
             }
-            self.check(op, |e| (self.tensor_dtype)(h, &mut dtype, e))?;
-            self.check(op, |e| (self.tensor_is_writable)(h, &mut writable, e))?;
-            self.check(op, |e| (self.tensor_data_ptr)(h, &mut data, e))?;
+            self.check(op, |e| (self.fns.crt_tensor_dtype)(h, &mut dtype, e))?;
             self.check(op, |e| {
-                (self.tensor_shape)(h, &mut shape.0, &mut shape.1, e)
+                (self.fns.crt_tensor_is_writable)(h, &mut writable, e)
+            })?;
+            self.check(op, |e| (self.fns.crt_tensor_data_ptr)(h, &mut data, e))?;
+            self.check(op, |e| {
+                (self.fns.crt_tensor_shape)(h, &mut shape.0, &mut shape.1, e)
             })?;
             self.check(op, |e| {
-                (self.tensor_strides)(h, &mut strides.0, &mut strides.1, e)
+                (self.fns.crt_tensor_strides)(h, &mut strides.0, &mut strides.1, e)
             })?;
         }
         let dims = |(p, n): (*const i64, usize)| {
@@ -271,7 +254,9 @@ impl Api {
         })?;
         let mut keep: H = ptr::null_mut();
         // SAFETY: `h` is live; `keep` is writable.
-        self.check(op, |e| unsafe { (self.tensor_clone)(h, &mut keep, e) })?;
+        self.check(op, |e| unsafe {
+            (self.fns.crt_tensor_clone)(h, &mut keep, e)
+        })?;
         let keep = Handle {
             api: Arc::clone(self),
             h: keep,
@@ -309,8 +294,8 @@ impl Api {
         };
         let data: H = t.data_ptr().cast();
         let ctx = Box::into_raw(Box::new(t)).cast::<c_void>();
-        let options = CBlobOptions {
-            device: CDevice {
+        let options = crt_blob_options {
+            device: crt_device {
                 kind: DEVICE_CPU,
                 ordinal: 0,
             },
@@ -323,7 +308,7 @@ impl Api {
         // SAFETY: the descriptor is the boxed tensor's own (valid while the box lives, which
         // the deleter ends); `options` and `out` are valid for the call.
         let made = self.check(op, |e| unsafe {
-            (self.tensor_from_blob)(
+            (self.fns.crt_tensor_from_blob)(
                 data,
                 shape.as_ptr(),
                 shape.len(),
@@ -350,7 +335,7 @@ impl Api {
         let mut text: *mut c_char = ptr::null_mut();
         let listed = self.check("registered", |e| {
             // SAFETY: `text` is writable.
-            unsafe { (self.op_registered)(&mut text, e) }
+            unsafe { (self.fns.crt_op_registered)(&mut text, e) }
         });
         if listed.is_err() || text.is_null() {
             return Vec::new();
@@ -358,7 +343,7 @@ impl Api {
         // SAFETY: a NUL-terminated string the library handed to us, freed right after.
         let names = unsafe {
             let names = CStr::from_ptr(text).to_string_lossy().into_owned();
-            (self.string_free)(text);
+            (self.fns.crt_string_free)(text);
             names
         };
         names
@@ -378,10 +363,10 @@ impl Api {
         // SAFETY: the callbacks follow the library's contract (any thread, never unwinding);
         // `bridge` is theirs once the registration succeeds.
         let done = self.check(name, |e| unsafe {
-            (self.op_register)(
+            (self.fns.crt_op_register)(
                 cname.as_ptr(),
-                Some(bridge_rule),
-                Some(bridge_kernel),
+                Some(bridge_rule as _),
+                Some(bridge_kernel as _),
                 bridge.cast(),
                 Some(bridge_drop),
                 e,
@@ -411,7 +396,7 @@ impl Api {
         let mut removed = 0u8;
         // SAFETY: `cname` is NUL-terminated; `removed` is writable.
         let done = self.check(name, |e| unsafe {
-            (self.op_unregister)(cname.as_ptr(), &mut removed, e)
+            (self.fns.crt_op_unregister)(cname.as_ptr(), &mut removed, e)
         });
         done.is_ok() && removed != 0
     }
@@ -427,7 +412,7 @@ impl Api {
         let mut out: H = ptr::null_mut();
         // SAFETY: the handles live until after the call; `out` is writable.
         self.check(name, |e| unsafe {
-            (self.op_call)(cname.as_ptr(), ptrs.as_ptr(), ptrs.len(), &mut out, e)
+            (self.fns.crt_op_call)(cname.as_ptr(), ptrs.as_ptr(), ptrs.len(), &mut out, e)
         })?;
         let out = Handle {
             api: Arc::clone(self),
@@ -460,136 +445,9 @@ impl Drop for Handle {
     fn drop(&mut self) {
         if !self.h.is_null() {
             // SAFETY: owned by this value; freed once.
-            unsafe { (self.api.tensor_free)(self.h) };
+            unsafe { (self.api.fns.crt_tensor_free)(self.h) };
         }
     }
-}
-
-/// `user_data` of an operator this bridge registered in the library.
-struct Bridge {
-    api: Arc<Api>,
-    name: String,
-}
-
-/// Runs `f` for a C callback: `OK`, or the error's status with a message object in `*err`
-/// (a panic becomes an internal error). Never unwinds.
-fn answer(api: &Api, err: Err, f: impl FnOnce() -> Result<(), Error>) -> Status {
-    let failure = match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(Ok(())) => return OK,
-        Ok(Err(e)) => e,
-        Err(_) => Error::Internal {
-            message: "a panic in the clika_runtime bridge".into(),
-        },
-    };
-    let status = failure.kind() as Status;
-    if !err.is_null() {
-        let text = CString::new(failure.to_string().replace('\0', " ")).unwrap_or_default();
-        // SAFETY: `err` is the library's writable out-pointer for this call; it frees the
-        // object we hand it.
-        unsafe { err.write((api.error_new)(status, text.as_ptr())) };
-    }
-    status
-}
-
-unsafe extern "C" fn bridge_rule(
-    user_data: *mut c_void,
-    inputs: *const CSpec,
-    n_inputs: usize,
-    output: *mut CSpec,
-    err: Err,
-) -> Status {
-    // SAFETY: registered with a `Bridge` that lives until `bridge_drop`.
-    let bridge = unsafe { &*user_data.cast::<Bridge>() };
-    answer(&bridge.api, err, || {
-        let specs = if n_inputs == 0 {
-            &[][..]
-        } else {
-            // SAFETY: the library passes `n_inputs` readable specs.
-            unsafe { std::slice::from_raw_parts(inputs, n_inputs) }
-        };
-        let specs = specs
-            .iter()
-            .map(spec_from_c)
-            .collect::<Result<Vec<_>, _>>()?;
-        let spec = ops::output_spec(&bridge.name, &specs)?;
-        let mut shape = [0i64; MAX_DIMS];
-        for (d, &n) in shape.iter_mut().zip(&spec.shape) {
-            *d = n as i64;
-        }
-        let c = CSpec {
-            dtype: spec.dtype as u32,
-            ndim: spec.shape.len(),
-            shape,
-        };
-        // SAFETY: the library passes a writable `output`.
-        unsafe { output.write(c) };
-        Ok(())
-    })
-}
-
-fn spec_from_c(s: &CSpec) -> Result<TensorSpec, Error> {
-    let dims = s.shape.get(..s.ndim).ok_or(Error::TooManyDims {
-        ndim: s.ndim,
-        max: MAX_DIMS,
-    })?;
-    let dtype = DType::from_u32(s.dtype).ok_or_else(|| Error::ParseDType {
-        text: format!("dtype number {}", s.dtype),
-    })?;
-    let shape = dims
-        .iter()
-        .map(|&d| usize::try_from(d))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|_| Error::OutOfRange {
-            what: "operator input shape",
-            value: format!("{dims:?}"),
-        })?;
-    Ok(TensorSpec { shape, dtype })
-}
-
-unsafe extern "C" fn bridge_kernel(
-    user_data: *mut c_void,
-    inputs: *const *const c_void,
-    n_inputs: usize,
-    output: H,
-    err: Err,
-) -> Status {
-    // SAFETY: registered with a `Bridge` that lives until `bridge_drop`.
-    let bridge = unsafe { &*user_data.cast::<Bridge>() };
-    let (api, name) = (&bridge.api, bridge.name.as_str());
-    answer(api, err, || {
-        let handles = if n_inputs == 0 {
-            &[][..]
-        } else {
-            // SAFETY: the library passes `n_inputs` live input handles.
-            unsafe { std::slice::from_raw_parts(inputs, n_inputs) }
-        };
-        let tensors = handles
-            .iter()
-            // SAFETY: each is a live handle of the library, lent for this call.
-            .map(|&h| unsafe { api.import(name, h) })
-            .collect::<Result<Vec<_>, _>>()?;
-        let refs: Vec<&Tensor> = tensors.iter().collect();
-        let result = api.export(name, ops::call(name, &refs)?)?;
-        // SAFETY: `output` is the running kernel's; `result.h` is live (the library takes its
-        // own reference, ours is freed on drop).
-        api.check(name, |e| unsafe {
-            (api.op_output_set)(output, result.h, e)
-        })
-    })
-}
-
-unsafe extern "C" fn bridge_drop(user_data: *mut c_void) {
-    // SAFETY: the `Bridge` registered with this operator, dropped once, here.
-    let bridge = unsafe { Box::from_raw(user_data.cast::<Bridge>()) };
-    // Dropping releases only an `Arc` and a `String`; a panic cannot cross the boundary.
-    let _ = catch_unwind(AssertUnwindSafe(move || drop(bridge)));
-}
-
-unsafe extern "C" fn drop_boxed_tensor(_data: *mut c_void, ctx: *mut c_void) {
-    // SAFETY: `ctx` is the `Box<Tensor>` made by `export`, released once, here.
-    let t = unsafe { Box::from_raw(ctx.cast::<Tensor>()) };
-    // The tensor's own deleter (a numpy array's release, say) runs here; never unwind.
-    let _ = catch_unwind(AssertUnwindSafe(move || drop(t)));
 }
 
 /// The library, if this process has it loaded (looked up by soname without loading it), or

@@ -70,7 +70,8 @@ fn check_borrowable(
         return Err(refuse(
             ErrorKind::ReadOnly,
             "the array is read-only, and a tensor may write its memory",
-            "pass a writable copy, a.copy(), or use crt.tensor(a), which copies",
+            "wrap it read-only without a copy with crt.from_dlpack(a), or pass a writable \
+             copy, a.copy(), or use crt.tensor(a), which copies",
         ));
     }
     if flags & NPY_ARRAY_ALIGNED == 0 {
@@ -164,4 +165,24 @@ pub fn copy_from_python(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     let compact = np.call_method1("require", (arr, native, ["C", "A"]))?;
     let view = borrow(as_ndarray(&compact)?, false)?;
     view.contiguous_copy().py()
+}
+
+/// `crt.tensor(obj, dtype=...)`: Python data (lists, ints, floats) is converted by numpy
+/// straight to the dtype, so an int out of the dtype's range raises `OverflowError` as
+/// `np.array([300], np.uint8)` does; numpy arrays and scalars are copied as they are and
+/// converted afterwards (wrapping, as numpy's `astype`). bfloat16, which numpy lacks, is
+/// reached through the default conversion.
+pub fn copy_from_python_as(obj: &Bound<'_, PyAny>, dtype: clika_rt::DType) -> PyResult<Tensor> {
+    let py = obj.py();
+    let np = py.import("numpy")?;
+    let is_numpy =
+        obj.is_instance_of::<PyUntypedArray>() || obj.is_instance(&np.getattr("generic")?)?;
+    match crate::dtype::to_numpy_descr(py, dtype) {
+        Ok(descr) if !is_numpy => {
+            let kwargs = pyo3::types::PyDict::new(py);
+            kwargs.set_item("dtype", descr)?;
+            copy_from_python(&np.call_method("asarray", (obj,), Some(&kwargs))?)
+        }
+        _ => copy_from_python(obj),
+    }
 }

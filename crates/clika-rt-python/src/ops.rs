@@ -120,6 +120,11 @@ pub fn tensor_arg(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
 /// `op(a, b)` into a fresh tensor.
 pub fn binary(py: Python<'_>, op: BinaryOp, a: Operand<'_>, b: Operand<'_>) -> PyResult<Tensor> {
     let work = a.numel().max(b.numel());
+    if let (Operand::Tensor(t), Operand::Scalar(s)) | (Operand::Scalar(s), Operand::Tensor(t)) =
+        (&a, &b)
+    {
+        crate::int_range::check_operand(Some(op), *s, t.dtype())?;
+    }
     run(py, work, || ops::binary_operands(op, a, b))
 }
 
@@ -172,6 +177,7 @@ pub fn operator<'py>(
                 return Ok(slf.clone().into_any());
             }
         } else if let Operand::Scalar(s) = o {
+            crate::int_range::check_operand(Some(op), s, t.dtype())?;
             let fits_dtype = ops::scalar_result_type(t.dtype(), s) == t.dtype();
             if fits_dtype && is_temporary(slf) {
                 let x = s.to_tensor(t.dtype()).py()?;
@@ -205,7 +211,11 @@ pub fn binary_inplace(
     op: BinaryOp,
     other: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
-    let o = fn_operand(other)?.to_tensor_for(t.dtype()).py()?;
+    let o = fn_operand(other)?;
+    if let Operand::Scalar(s) = &o {
+        crate::int_range::check_operand(Some(op), *s, t.dtype())?;
+    }
+    let o = o.to_tensor_for(t.dtype()).py()?;
     // SAFETY: the same contract as numpy's in-place operators: the caller's Python program
     // must not write these elements from another thread during the call.
     run(py, t.numel(), || unsafe { t.binary_shared(op, &o) })
@@ -222,6 +232,7 @@ pub fn fill_inplace(py: Python<'_>, t: &Tensor, value: &Bound<'_, PyAny>) -> PyR
             ))
         }
     };
+    crate::int_range::check_operand(None, v, t.dtype())?;
     let v = v.to_tensor(t.dtype()).py()?;
     // SAFETY: as for `binary_inplace`.
     run(py, t.numel(), || unsafe { t.copy_shared(&v) })
@@ -229,7 +240,11 @@ pub fn fill_inplace(py: Python<'_>, t: &Tensor, value: &Bound<'_, PyAny>) -> PyR
 
 /// `t.copy_(src)`: `src` broadcast to `t`'s shape and converted to its dtype.
 pub fn copy_inplace(py: Python<'_>, t: &Tensor, src: &Bound<'_, PyAny>) -> PyResult<()> {
-    let s = fn_operand(src)?.to_tensor_for(t.dtype()).py()?;
+    let s = fn_operand(src)?;
+    if let Operand::Scalar(v) = &s {
+        crate::int_range::check_operand(None, *v, t.dtype())?;
+    }
+    let s = s.to_tensor_for(t.dtype()).py()?;
     // SAFETY: as for `binary_inplace`.
     run(py, t.numel(), || unsafe { t.copy_shared(&s) })
 }
@@ -277,6 +292,52 @@ pub fn reduce(
     keepdim: bool,
 ) -> PyResult<Tensor> {
     reduce_over(py, op, t, args::dims(dim)?, keepdim)
+}
+
+/// The keyword forms a reduction accepts beside PyTorch's `dim`/`keepdim`: numpy's `axis`,
+/// `keepdims`, `dtype` (the input is converted to it first) and `out`, so `np.sum(t)`,
+/// `np.mean(t, axis=0)` and `np.var(t, ddof=1)` call the tensor's methods directly.
+pub struct ReduceArgs<'a, 'py> {
+    pub dim: Option<&'a Bound<'py, PyAny>>,
+    pub keepdim: Option<bool>,
+    pub axis: Option<&'a Bound<'py, PyAny>>,
+    pub keepdims: Option<bool>,
+    pub dtype: Option<&'a Bound<'py, PyAny>>,
+    pub out: Option<Bound<'py, PyTensor>>,
+}
+
+/// `op` with PyTorch's or numpy's keywords (see [`ReduceArgs`]); returns `out` when given.
+pub fn reduce_call<'py>(
+    py: Python<'py>,
+    op: ReduceOp,
+    t: &Tensor,
+    a: ReduceArgs<'_, 'py>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let both = |x: bool, y: bool, names: &str| {
+        if x && y {
+            Err(raise(
+                ErrorKind::InvalidArgument,
+                format!("{names} name the same argument; pass one of them"),
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    let given = |o: Option<&Bound<'_, PyAny>>| o.is_some_and(|o| !o.is_none());
+    both(given(a.dim), given(a.axis), "dim and axis")?;
+    both(
+        a.keepdim.is_some(),
+        a.keepdims.is_some(),
+        "keepdim and keepdims",
+    )?;
+    let dims = args::dims(a.dim.filter(|d| !d.is_none()).or(a.axis))?;
+    let keepdim = a.keepdim.or(a.keepdims).unwrap_or(false);
+    let src = match a.dtype.filter(|d| !d.is_none()) {
+        Some(d) => Cow::Owned(t.to_dtype(crate::dtype::resolve(d)?).py()?),
+        None => Cow::Borrowed(t),
+    };
+    let r = reduce_over(py, op, &src, dims, keepdim)?;
+    write_out(py, r, a.out)
 }
 
 /// `op` over `dims` (all when `None`).

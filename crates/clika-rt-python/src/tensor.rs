@@ -39,6 +39,21 @@ fn compute<T: Send>(
     py.detach(|| f(t)).py()
 }
 
+/// Refuses the scalar conversions (`float(t)`, `int(t)`, …) of a tensor that does not hold
+/// exactly one element.
+fn one_element(t: &Tensor, what: &str) -> PyResult<()> {
+    if t.numel() == 1 {
+        Ok(())
+    } else {
+        Err(PyTypeError::new_err(format!(
+            "only a tensor of one element converts with {what}(); this one has shape {:?} ({} \
+             elements): select one with t[i] or reduce it first",
+            t.shape(),
+            t.numel()
+        )))
+    }
+}
+
 /// Nested lists of Python numbers in the tensor's shape.
 fn nest<'py>(
     py: Python<'py>,
@@ -169,9 +184,9 @@ impl PyTensor {
             .map(device::resolve)
             .transpose()?;
         if let Some(t) = target.filter(|t| !t.is_none()) {
-            match device::resolve(t) {
+            match device::device_or_dtype(t)? {
                 Ok(d) => want_device = Some(d),
-                Err(_) => want_dtype = Some(dt::resolve(t)?),
+                Err(d) => want_dtype = Some(d),
             }
         }
         let mut out = self.inner.clone();
@@ -234,15 +249,16 @@ impl PyTensor {
     /// `shape` elements of `dtype` at byte `offset` of a raw binary file, mapped read-only
     /// without copying (same as `crt.from_file`).
     #[staticmethod]
-    #[pyo3(signature = (path, dtype, shape, offset=0))]
+    #[pyo3(signature = (path, dtype, shape, offset=0, *, copy=false))]
     fn from_file(
         py: Python<'_>,
         path: std::path::PathBuf,
         dtype: &Bound<'_, PyAny>,
         shape: &Bound<'_, PyAny>,
         offset: u64,
+        copy: bool,
     ) -> PyResult<PyTensor> {
-        crate::files::from_file(py, path, dtype, shape, offset)
+        crate::files::from_file(py, path, dtype, shape, offset, copy)
     }
 
     /// A zero-copy numpy view; its `base` keeps this tensor's memory alive.
@@ -281,10 +297,64 @@ impl PyTensor {
         dlpack::device_of(self.inner.device())
     }
 
-    fn __getitem__(&self, key: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+    /// `t[key]` with numpy's rules: ints, slices, `None` and `...` give views; integer
+    /// and boolean tensors, arrays or lists (advanced indexing) give copies.
+    fn __getitem__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         Ok(PyTensor {
-            inner: indexing::index(&self.inner, key)?,
+            inner: indexing::index(py, &self.inner, key)?,
         })
+    }
+
+    /// `t[key] = value`: writes the selected elements in place (a number, tensor, array or
+    /// list, broadcast to them and converted to this dtype). Read-only memory refuses.
+    fn __setitem__(
+        &self,
+        py: Python<'_>,
+        key: &Bound<'_, PyAny>,
+        value: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        indexing::assign(py, &self.inner, key, value)
+    }
+
+    /// `float(t)` of a one-element tensor.
+    fn __float__(&self, py: Python<'_>) -> PyResult<f64> {
+        one_element(&self.inner, "float")?;
+        compute(py, &self.inner, |t| {
+            t.reshape(&[]).and_then(|t| t.item::<f64>())
+        })
+    }
+
+    /// `int(t)` of a one-element tensor (floats truncate toward zero, as Python's `int`).
+    fn __int__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        one_element(&self.inner, "int")?;
+        let item = self.item(py)?;
+        py.get_type::<pyo3::types::PyInt>().call1((item,))
+    }
+
+    /// `operator.index(t)` (and `range(t)`, `lst[t]`): one element of an integer or bool
+    /// tensor.
+    fn __index__(&self, py: Python<'_>) -> PyResult<i64> {
+        one_element(&self.inner, "index")?;
+        if self.inner.dtype().is_float() {
+            return Err(PyTypeError::new_err(format!(
+                "only integer tensors of a single element can be converted to an index, not {}",
+                self.inner.dtype().short_name()
+            )));
+        }
+        compute(py, &self.inner, |t| {
+            t.reshape(&[]).and_then(|t| t.item::<i64>())
+        })
+    }
+
+    /// `format(t, spec)` / f-strings: a one-element tensor formats as its Python number;
+    /// any tensor formats with an empty spec as `str(t)`.
+    fn __format__(&self, py: Python<'_>, spec: &str) -> PyResult<String> {
+        if self.inner.numel() == 1 && self.inner.device().is_cpu() || !spec.is_empty() {
+            one_element(&self.inner, "format")?;
+            let item = self.item(py)?;
+            return item.call_method1("__format__", (spec,))?.extract();
+        }
+        Ok(self.inner.to_string())
     }
 
     fn __len__(&self) -> PyResult<usize> {

@@ -304,124 +304,273 @@ impl PyTensor {
     // ---- reductions -------------------------------------------------------------------------
 
     /// Sum over all elements, or over `dim` (an int or a tuple of ints).
-    #[pyo3(signature = (dim=None, keepdim=false))]
-    fn sum(
+    ///
+    /// numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.sum(t)`
+    /// calls this method.
+    #[pyo3(signature = (dim=None, keepdim=None, *, axis=None, keepdims=None, dtype=None, out=None))]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the PyTorch and numpy keyword sets"
+    )]
+    fn sum<'py>(
         &self,
-        py: Python<'_>,
-        dim: Option<&Bound<'_, PyAny>>,
-        keepdim: bool,
-    ) -> PyResult<PyTensor> {
-        Ok(PyTensor {
-            inner: o::reduce(py, ReduceOp::Sum, &self.inner, dim, keepdim)?,
-        })
+        py: Python<'py>,
+        dim: Option<&Bound<'py, PyAny>>,
+        keepdim: Option<bool>,
+        axis: Option<&Bound<'py, PyAny>>,
+        keepdims: Option<bool>,
+        dtype: Option<&Bound<'py, PyAny>>,
+        out: Option<Bound<'py, PyTensor>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let a = o::ReduceArgs {
+            dim,
+            keepdim,
+            axis,
+            keepdims,
+            dtype,
+            out,
+        };
+        o::reduce_call(py, ReduceOp::Sum, &self.inner, a)
     }
 
     /// Mean over all elements, or over `dim` (an int or a tuple of ints).
-    #[pyo3(signature = (dim=None, keepdim=false))]
-    fn mean(
+    ///
+    /// numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.mean(t)`
+    /// calls this method.
+    #[pyo3(signature = (dim=None, keepdim=None, *, axis=None, keepdims=None, dtype=None, out=None))]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the PyTorch and numpy keyword sets"
+    )]
+    fn mean<'py>(
         &self,
-        py: Python<'_>,
-        dim: Option<&Bound<'_, PyAny>>,
-        keepdim: bool,
-    ) -> PyResult<PyTensor> {
-        Ok(PyTensor {
-            inner: o::reduce(py, ReduceOp::Mean, &self.inner, dim, keepdim)?,
-        })
+        py: Python<'py>,
+        dim: Option<&Bound<'py, PyAny>>,
+        keepdim: Option<bool>,
+        axis: Option<&Bound<'py, PyAny>>,
+        keepdims: Option<bool>,
+        dtype: Option<&Bound<'py, PyAny>>,
+        out: Option<Bound<'py, PyTensor>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let a = o::ReduceArgs {
+            dim,
+            keepdim,
+            axis,
+            keepdims,
+            dtype,
+            out,
+        };
+        o::reduce_call(py, ReduceOp::Mean, &self.inner, a)
     }
 
     /// Product over all elements, or over `dim`.
-    #[pyo3(signature = (dim=None, keepdim=false))]
-    fn prod(
+    ///
+    /// numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.prod(t)`
+    /// calls this method.
+    #[pyo3(signature = (dim=None, keepdim=None, *, axis=None, keepdims=None, dtype=None, out=None))]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the PyTorch and numpy keyword sets"
+    )]
+    fn prod<'py>(
         &self,
-        py: Python<'_>,
-        dim: Option<&Bound<'_, PyAny>>,
-        keepdim: bool,
-    ) -> PyResult<PyTensor> {
-        Ok(PyTensor {
-            inner: o::reduce(py, ReduceOp::Prod, &self.inner, dim, keepdim)?,
-        })
+        py: Python<'py>,
+        dim: Option<&Bound<'py, PyAny>>,
+        keepdim: Option<bool>,
+        axis: Option<&Bound<'py, PyAny>>,
+        keepdims: Option<bool>,
+        dtype: Option<&Bound<'py, PyAny>>,
+        out: Option<Bound<'py, PyTensor>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let a = o::ReduceArgs {
+            dim,
+            keepdim,
+            axis,
+            keepdims,
+            dtype,
+            out,
+        };
+        o::reduce_call(py, ReduceOp::Prod, &self.inner, a)
     }
 
     /// Maximum values over all elements, or over `dim` (values only, like `torch.amax`).
-    #[pyo3(signature = (dim=None, keepdim=false))]
-    fn max(
+    ///
+    /// numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.max(t)`
+    /// calls this method.
+    #[pyo3(signature = (dim=None, keepdim=None, *, axis=None, keepdims=None, dtype=None, out=None))]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the PyTorch and numpy keyword sets"
+    )]
+    fn max<'py>(
         &self,
-        py: Python<'_>,
-        dim: Option<&Bound<'_, PyAny>>,
-        keepdim: bool,
-    ) -> PyResult<PyTensor> {
-        Ok(PyTensor {
-            inner: o::reduce(py, ReduceOp::Max, &self.inner, dim, keepdim)?,
-        })
+        py: Python<'py>,
+        dim: Option<&Bound<'py, PyAny>>,
+        keepdim: Option<bool>,
+        axis: Option<&Bound<'py, PyAny>>,
+        keepdims: Option<bool>,
+        dtype: Option<&Bound<'py, PyAny>>,
+        out: Option<Bound<'py, PyTensor>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let a = o::ReduceArgs {
+            dim,
+            keepdim,
+            axis,
+            keepdims,
+            dtype,
+            out,
+        };
+        o::reduce_call(py, ReduceOp::Max, &self.inner, a)
     }
 
     /// Minimum values over all elements, or over `dim` (values only, like `torch.amin`).
-    #[pyo3(signature = (dim=None, keepdim=false))]
-    fn min(
+    ///
+    /// numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.min(t)`
+    /// calls this method.
+    #[pyo3(signature = (dim=None, keepdim=None, *, axis=None, keepdims=None, dtype=None, out=None))]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the PyTorch and numpy keyword sets"
+    )]
+    fn min<'py>(
         &self,
-        py: Python<'_>,
-        dim: Option<&Bound<'_, PyAny>>,
-        keepdim: bool,
-    ) -> PyResult<PyTensor> {
-        Ok(PyTensor {
-            inner: o::reduce(py, ReduceOp::Min, &self.inner, dim, keepdim)?,
-        })
+        py: Python<'py>,
+        dim: Option<&Bound<'py, PyAny>>,
+        keepdim: Option<bool>,
+        axis: Option<&Bound<'py, PyAny>>,
+        keepdims: Option<bool>,
+        dtype: Option<&Bound<'py, PyAny>>,
+        out: Option<Bound<'py, PyTensor>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let a = o::ReduceArgs {
+            dim,
+            keepdim,
+            axis,
+            keepdims,
+            dtype,
+            out,
+        };
+        o::reduce_call(py, ReduceOp::Min, &self.inner, a)
     }
 
     /// Index of the maximum over the flattened tensor, or along `dim`.
-    #[pyo3(signature = (dim=None, keepdim=false))]
-    fn argmax(&self, py: Python<'_>, dim: Option<isize>, keepdim: bool) -> PyResult<PyTensor> {
-        Ok(PyTensor {
-            inner: o::reduce_over(
-                py,
-                ReduceOp::ArgMax,
-                &self.inner,
-                dim.map(|d| vec![d]),
-                keepdim,
-            )?,
-        })
+    /// numpy's `axis`, `keepdims` and `out` work too, so `np.argmax(t)` calls this method.
+    #[pyo3(signature = (dim=None, keepdim=None, *, axis=None, keepdims=None, out=None))]
+    fn argmax<'py>(
+        &self,
+        py: Python<'py>,
+        dim: Option<&Bound<'py, PyAny>>,
+        keepdim: Option<bool>,
+        axis: Option<&Bound<'py, PyAny>>,
+        keepdims: Option<bool>,
+        out: Option<Bound<'py, PyTensor>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let a = o::ReduceArgs {
+            dim,
+            keepdim,
+            axis,
+            keepdims,
+            dtype: None,
+            out,
+        };
+        o::reduce_call(py, ReduceOp::ArgMax, &self.inner, a)
     }
 
     /// Index of the minimum over the flattened tensor, or along `dim`.
-    #[pyo3(signature = (dim=None, keepdim=false))]
-    fn argmin(&self, py: Python<'_>, dim: Option<isize>, keepdim: bool) -> PyResult<PyTensor> {
-        Ok(PyTensor {
-            inner: o::reduce_over(
-                py,
-                ReduceOp::ArgMin,
-                &self.inner,
-                dim.map(|d| vec![d]),
-                keepdim,
-            )?,
-        })
+    /// numpy's `axis`, `keepdims` and `out` work too, so `np.argmin(t)` calls this method.
+    #[pyo3(signature = (dim=None, keepdim=None, *, axis=None, keepdims=None, out=None))]
+    fn argmin<'py>(
+        &self,
+        py: Python<'py>,
+        dim: Option<&Bound<'py, PyAny>>,
+        keepdim: Option<bool>,
+        axis: Option<&Bound<'py, PyAny>>,
+        keepdims: Option<bool>,
+        out: Option<Bound<'py, PyTensor>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let a = o::ReduceArgs {
+            dim,
+            keepdim,
+            axis,
+            keepdims,
+            dtype: None,
+            out,
+        };
+        o::reduce_call(py, ReduceOp::ArgMin, &self.inner, a)
     }
 
     /// Variance (`correction=1`: unbiased, PyTorch's default).
-    #[pyo3(signature = (dim=None, *, correction=1, keepdim=false))]
-    fn var(
+    /// numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`, and `ddof`, the same
+    /// as `correction`), so `np.var(t)` (numpy's default `ddof=0`) calls this method.
+    #[pyo3(signature = (dim=None, *, correction=None, keepdim=None, axis=None, keepdims=None, dtype=None, out=None, ddof=None))]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the PyTorch and numpy keyword sets"
+    )]
+    fn var<'py>(
         &self,
-        py: Python<'_>,
-        dim: Option<&Bound<'_, PyAny>>,
-        correction: usize,
-        keepdim: bool,
-    ) -> PyResult<PyTensor> {
-        Ok(PyTensor {
-            inner: o::reduce(py, ReduceOp::Var { correction }, &self.inner, dim, keepdim)?,
-        })
+        py: Python<'py>,
+        dim: Option<&Bound<'py, PyAny>>,
+        correction: Option<usize>,
+        keepdim: Option<bool>,
+        axis: Option<&Bound<'py, PyAny>>,
+        keepdims: Option<bool>,
+        dtype: Option<&Bound<'py, PyAny>>,
+        out: Option<Bound<'py, PyTensor>>,
+        ddof: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if correction.is_some() && ddof.is_some() {
+            return Err(PyValueError::new_err(
+                "correction and ddof name the same argument; pass one of them",
+            ));
+        }
+        let correction = correction.or(ddof).unwrap_or(1);
+        let a = o::ReduceArgs {
+            dim,
+            keepdim,
+            axis,
+            keepdims,
+            dtype,
+            out,
+        };
+        o::reduce_call(py, ReduceOp::Var { correction }, &self.inner, a)
     }
 
     /// Standard deviation (`correction=1`: unbiased, PyTorch's default).
-    #[pyo3(signature = (dim=None, *, correction=1, keepdim=false))]
-    fn std(
+    /// numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`, and `ddof`, the same
+    /// as `correction`), so `np.std(t)` (numpy's default `ddof=0`) calls this method.
+    #[pyo3(signature = (dim=None, *, correction=None, keepdim=None, axis=None, keepdims=None, dtype=None, out=None, ddof=None))]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the PyTorch and numpy keyword sets"
+    )]
+    fn std<'py>(
         &self,
-        py: Python<'_>,
-        dim: Option<&Bound<'_, PyAny>>,
-        correction: usize,
-        keepdim: bool,
-    ) -> PyResult<PyTensor> {
-        Ok(PyTensor {
-            inner: o::reduce(py, ReduceOp::Std { correction }, &self.inner, dim, keepdim)?,
-        })
+        py: Python<'py>,
+        dim: Option<&Bound<'py, PyAny>>,
+        correction: Option<usize>,
+        keepdim: Option<bool>,
+        axis: Option<&Bound<'py, PyAny>>,
+        keepdims: Option<bool>,
+        dtype: Option<&Bound<'py, PyAny>>,
+        out: Option<Bound<'py, PyTensor>>,
+        ddof: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if correction.is_some() && ddof.is_some() {
+            return Err(PyValueError::new_err(
+                "correction and ddof name the same argument; pass one of them",
+            ));
+        }
+        let correction = correction.or(ddof).unwrap_or(1);
+        let a = o::ReduceArgs {
+            dim,
+            keepdim,
+            axis,
+            keepdims,
+            dtype,
+            out,
+        };
+        o::reduce_call(py, ReduceOp::Std { correction }, &self.inner, a)
     }
 
     /// Softmax along `dim`.

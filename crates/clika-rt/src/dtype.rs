@@ -68,6 +68,11 @@ impl DType {
         )
     }
 
+    /// Whether this is an integer type (signed or unsigned; not `Bool`).
+    pub const fn is_integer(self) -> bool {
+        !self.is_float() && !matches!(self, DType::Bool)
+    }
+
     /// The lower-case name Python and parsing use (`"float32"`).
     pub const fn short_name(self) -> &'static str {
         match self {

@@ -164,6 +164,18 @@ pub enum Error {
         /// The shape that was given.
         got: Vec<i64>,
     },
+    /// `a @ b` whose inner dimensions differ (`a.shape[-1] != b.shape[-2]`).
+    #[error("matmul: inner dimensions differ: a has shape {a:?} (k = {k}, its last dimension) but b has shape {b:?} (k = {k2}, its {}); a @ b needs a.shape[-1] == b.shape[-2] (a transpose such as a @ b.T may be meant)", if b.len() == 1 { "only dimension" } else { "second-to-last dimension" })]
+    MatmulInner {
+        /// The left operand's shape.
+        a: Vec<usize>,
+        /// The right operand's shape.
+        b: Vec<usize>,
+        /// The left operand's inner size (its last dimension).
+        k: usize,
+        /// The right operand's inner size (its second-to-last dimension, or its only one).
+        k2: usize,
+    },
     /// A reshape whose element count differs, or with an unresolvable `-1`.
     #[error("cannot reshape a tensor of shape {from:?} ({numel} elements) into {to:?}")]
     ReshapeNumel {
@@ -407,6 +419,7 @@ impl Error {
             | E::TooManyDims { .. }
             | E::AddressWrap { .. }
             | E::ShapeMismatch { .. }
+            | E::MatmulInner { .. }
             | E::ReshapeNumel { .. }
             | E::DataLength { .. }
             | E::BufferTooSmall { .. } => ErrorKind::InvalidShape,

@@ -28,12 +28,14 @@ pub mod backend;
 pub mod device;
 pub mod dtype;
 pub mod error;
+mod fork;
 pub mod io;
 pub mod layout;
 pub mod memory;
 pub mod ops;
 pub mod storage;
 pub mod tensor;
+mod threads;
 
 pub use device::{Device, DeviceKind};
 pub use dtype::{DType, Element};
@@ -42,6 +44,11 @@ pub use layout::{Layout, MAX_DIMS};
 pub use memory::MemoryStats;
 pub use storage::{Deleter, Owner, OwnerKind, Storage};
 pub use tensor::{BlobOptions, ForeignMemory, StableBytes, Tensor};
+
+/// This crate's version, `"MAJOR.MINOR.PATCH"`: the workspace version in the root
+/// `Cargo.toml`, which is also the C library's `crt_version()` and the Python package's
+/// `clika_runtime.__version__`.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 #[doc(hidden)]
 pub use half;

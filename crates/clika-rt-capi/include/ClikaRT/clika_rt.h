@@ -275,7 +275,8 @@ inline void run_deleter(void* data, void* ctx) noexcept {
     DeleterBase* d = static_cast<DeleterBase*>(ctx);
     try {
         d->run(data);
-    } catch (...) {  // NOLINT(bugprone-empty-catch): documented: a throwing deleter is swallowed
+    } catch (...) {  // documented: a throwing deleter is swallowed, and reported
+        crt_deleter_report_failure();
     }
     delete d;
 }
@@ -324,6 +325,24 @@ template <class T>
 struct has_dtype<T, std::void_t<decltype(dtype_of<T>::value)>> : std::true_type {};
 
 }  // namespace detail
+
+/// A `crt_deleter_fn` for the C API that calls `Fn(data, ctx)` and swallows any exception it
+/// throws, reporting it (`deleter_failures()` counts them; the first is logged on stderr).
+/// The runtime cannot catch C++ exceptions, so a raw deleter that may throw must be passed
+/// through this trampoline: `options.deleter = &ClikaRT::catching_deleter<&my_deleter>;`
+/// (a raw deleter that throws ends the process with a message naming this fix).
+template <void (*Fn)(void*, void*)>
+void catching_deleter(void* data, void* ctx) noexcept {
+    try {
+        Fn(data, ctx);
+    } catch (...) {  // documented: swallowed and reported
+        crt_deleter_report_failure();
+    }
+}
+
+/// How many deleters threw and had their exception swallowed in this process (by
+/// `Tensor::from_blob`'s deleters or `catching_deleter`).
+inline std::uint64_t deleter_failures() noexcept { return crt_deleter_failures(); }
 
 /// An n-dimensional strided view of typed memory; see the top of this file for ownership.
 /// A default-constructed Tensor is undefined (defined() is false): using it throws.
@@ -519,6 +538,44 @@ public:
             return crt_tensor_transpose(get(), dim0, dim1, out, err);
         });
     }
+    /// Reverses the entries along `dims` (a view with negative strides).
+    Tensor flip(const std::vector<std::int64_t>& dims) const {
+        return derive([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_flip(get(), dims.data(), dims.size(), out, err);
+        });
+    }
+    /// Moves dim `source` to `destination` (a view).
+    Tensor movedim(std::int64_t source, std::int64_t destination) const {
+        return derive([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_movedim(get(), source, destination, out, err);
+        });
+    }
+    /// The last two dims swapped (a view), PyTorch's `mT`.
+    Tensor mT() const { return transpose(-2, -1); }
+    /// The diagonal of dims `dim1`/`dim2` as the last dim (a view).
+    Tensor diagonal(std::int64_t offset = 0, std::int64_t dim1 = 0, std::int64_t dim2 = 1) const {
+        return derive([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_diagonal(get(), offset, dim1, dim2, out, err);
+        });
+    }
+    /// Repeated `reps[i]` times along each dim (PyTorch's `repeat`; a copy).
+    Tensor repeat(const std::vector<std::int64_t>& reps) const {
+        return derive([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_repeat(get(), reps.data(), reps.size(), 0, out, err);
+        });
+    }
+    /// numpy's `tile` (a copy).
+    Tensor tile(const std::vector<std::int64_t>& reps) const {
+        return derive([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_repeat(get(), reps.data(), reps.size(), 1, out, err);
+        });
+    }
+    /// Pieces of `size` entries along `dim` (views; the last may be shorter).
+    std::vector<Tensor> split(std::size_t size, std::int64_t dim = 0) const;
+    /// `chunks` pieces of equal size along `dim` (views).
+    std::vector<Tensor> chunk(std::size_t chunks, std::int64_t dim = 0) const;
+    /// Every entry along `dim`, with `dim` removed (views).
+    std::vector<Tensor> unbind(std::int64_t dim = 0) const;
     Tensor narrow(std::int64_t dim, std::int64_t start, std::int64_t length) const {
         return derive([&](crt_tensor** out, crt_error** err) {
             return crt_tensor_narrow(get(), dim, start, length, out, err);
@@ -961,6 +1018,32 @@ inline Tensor clamp(const Tensor& t, const Operand& min, const Operand& max) {
                                          max.has_value() ? &max.c() : nullptr, out, err);
     });
 }
+/// The entries of `t` along `dim` at `indices` (an integer tensor of any shape; negative
+/// indices count from the end): `dim` is replaced by `indices`' shape (a copy).
+inline Tensor index_select(const Tensor& t, std::int64_t dim, const Tensor& indices) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_index_select(t.get(), dim, indices.get(), out, err);
+    });
+}
+/// The elements of `t` where `mask` (broadcast to `t`'s shape) holds, as a 1-D copy.
+inline Tensor masked_select(const Tensor& t, const Tensor& mask) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_masked_select(t.get(), mask.get(), out, err);
+    });
+}
+/// The indices of `t`'s non-zero elements: Int64 `[count, ndim]`, rows in row-major order.
+inline Tensor nonzero(const Tensor& t) {
+    return detail::result(
+        [&](crt_tensor** out, crt_error** err) { return crt_tensor_nonzero(t.get(), out, err); });
+}
+/// Sets the elements of `t` where `mask` holds to `value`, in place (through shared memory,
+/// as `fill_`). Returns `t`.
+inline const Tensor& masked_fill_(const Tensor& t, const Tensor& mask, Scalar value) {
+    detail::call([&](crt_error** err) {
+        return crt_tensor_masked_fill_(t.get(), mask.get(), value.c(), err);
+    });
+    return t;
+}
 // ---- out= forms: the result written into an existing tensor (which may be a view: a
 // Tensor is a handle, so `out` is const and its elements change), nothing allocated when
 // `out` has the result's dtype (otherwise converted into it). Inputs may alias or overlap
@@ -1126,6 +1209,39 @@ inline std::vector<std::pair<std::string, Tensor>> load_safetensors(const std::s
     return out;
 }
 
+// ---- pieces ----
+
+namespace detail {
+struct ListFree {
+    void operator()(crt_tensor_list* l) const noexcept { crt_tensor_list_free(l); }
+};
+inline std::vector<Tensor> pieces(const Tensor& t, std::uint32_t how, std::size_t n,
+                                  std::int64_t dim) {
+    crt_tensor_list* raw = nullptr;
+    detail::call([&](crt_error** err) { return crt_tensor_split(t.get(), how, n, dim, &raw, err); });
+    const std::unique_ptr<crt_tensor_list, ListFree> list(raw);
+    std::vector<Tensor> out;
+    const std::size_t count = crt_tensor_list_len(list.get());
+    out.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        out.push_back(detail::result([&](crt_tensor** p, crt_error** err) {
+            return crt_tensor_list_get(list.get(), i, p, err);
+        }));
+    }
+    return out;
+}
+}  // namespace detail
+
+inline std::vector<Tensor> Tensor::split(std::size_t size, std::int64_t dim) const {
+    return detail::pieces(*this, 0, size, dim);
+}
+inline std::vector<Tensor> Tensor::chunk(std::size_t chunks, std::int64_t dim) const {
+    return detail::pieces(*this, 1, chunks, dim);
+}
+inline std::vector<Tensor> Tensor::unbind(std::int64_t dim) const {
+    return detail::pieces(*this, 2, 0, dim);
+}
+
 // ---- custom operators ----
 
 namespace ops {
@@ -1272,7 +1388,7 @@ inline Tensor call(const std::string& name, const std::vector<Tensor>& inputs) {
 
 }  // namespace ops
 
-/// The library version ("0.1.0").
+/// The library version, "MAJOR.MINOR.PATCH": crt_version(), the workspace version in Cargo.toml.
 inline std::string version() { return crt_version(); }
 
 }  // namespace ClikaRT

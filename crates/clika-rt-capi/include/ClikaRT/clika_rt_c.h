@@ -27,14 +27,14 @@
 #include <stdint.h>
 
 /**
- * The most dimensions a tensor has (the length of `crt_op_spec.shape`).
- */
-#define CRT_MAX_DIMS 64
-
-/**
  * `crt_blob_options.flags`: the runtime must never write this memory.
  */
 #define CRT_BLOB_READ_ONLY 1
+
+/**
+ * The most dimensions a tensor has (the length of `crt_op_spec.shape`).
+ */
+#define CRT_MAX_DIMS 64
 
 /**
  * An error: a status and a message that names the fix. Created by the runtime, owned by the
@@ -61,9 +61,10 @@ typedef struct crt_op_output crt_op_output;
 typedef struct crt_tensor crt_tensor;
 
 /**
- * The tensors of a safetensors file, in file order, each with its name. Owned by the caller
- * and freed with `crt_tensor_list_free`; the tensors taken from it (`crt_tensor_list_get`)
- * are separate handles that stay valid after the list is freed.
+ * A list of tensors: a safetensors file's, in file order, each with its name, or the pieces
+ * of a split (each named ""). Owned by the caller and freed with `crt_tensor_list_free`;
+ * the tensors taken from it (`crt_tensor_list_get`) are separate handles that stay valid
+ * after the list is freed.
  */
 typedef struct crt_tensor_list crt_tensor_list;
 
@@ -262,8 +263,11 @@ typedef struct crt_memory_stats {
 /**
  * A deleter for adopted memory: called exactly once as `deleter(data, ctx)`, with the
  * pointer given to `crt_tensor_from_blob` and the context from the options, when the last
- * tensor over the memory is freed, on whichever thread frees it. It must not unwind (a C++
- * deleter catches its exceptions: the C++ header does so for you).
+ * tensor over the memory is freed, on whichever thread frees it. It must not unwind: a C++
+ * deleter catches its exceptions (the C++ header's `Tensor::from_blob` does so for you; for
+ * a raw function use the trampoline `ClikaRT::catching_deleter<fn>`, which swallows and
+ * reports the exception, see `crt_deleter_report_failure`). A deleter that throws anyway
+ * ends the process with a message saying so (Rust cannot catch C++ exceptions).
  */
 typedef void (*crt_deleter_fn)(void *data,
                                void *ctx);
@@ -357,6 +361,79 @@ typedef struct crt_blob_options {
  * A bug in the runtime, or a Rust panic caught at the C boundary.
  */
 #define CRT_STATUS_INTERNAL 11
+
+/**
+ * IEEE 754 binary32 (`float`).
+ */
+#define CRT_DTYPE_FLOAT32 0
+
+/**
+ * IEEE 754 binary64 (`double`).
+ */
+#define CRT_DTYPE_FLOAT64 1
+
+/**
+ * IEEE 754 binary16, as `uint16_t` bits.
+ */
+#define CRT_DTYPE_FLOAT16 2
+
+/**
+ * bfloat16, as `uint16_t` bits.
+ */
+#define CRT_DTYPE_BFLOAT16 3
+
+/**
+ * `int8_t`.
+ */
+#define CRT_DTYPE_INT8 4
+
+/**
+ * `int16_t`.
+ */
+#define CRT_DTYPE_INT16 5
+
+/**
+ * `int32_t`.
+ */
+#define CRT_DTYPE_INT32 6
+
+/**
+ * `int64_t`.
+ */
+#define CRT_DTYPE_INT64 7
+
+/**
+ * `uint8_t`.
+ */
+#define CRT_DTYPE_UINT8 8
+
+/**
+ * A boolean stored as one byte; any non-zero byte reads as true.
+ */
+#define CRT_DTYPE_BOOL 9
+
+/**
+ * The host.
+ */
+#define CRT_DEVICE_CPU 0
+
+/**
+ * A GPU (wgpu over Vulkan). Without a Vulkan driver, operations on it fail with
+ * `CRT_STATUS_DEVICE`.
+ */
+#define CRT_DEVICE_GPU 1
+
+/**
+ * Automatic placement: the best available accelerator, else the CPU (with one warning on
+ * stderr, see `crt_device_set_fallback_warnings`). No tensor ever reports this kind.
+ */
+#define CRT_DEVICE_AUTO 2
+
+/**
+ * An NVIDIA GPU through CUDA. Builds without the CUDA backend report it unavailable
+ * (`CRT_STATUS_DEVICE`, with the reason).
+ */
+#define CRT_DEVICE_CUDA 3
 
 /**
  * `a + b` (Bool: logical or).
@@ -553,79 +630,6 @@ typedef struct crt_blob_options {
  * A float: `float_value`.
  */
 #define CRT_SCALAR_FLOAT 2
-
-/**
- * IEEE 754 binary32 (`float`).
- */
-#define CRT_DTYPE_FLOAT32 0
-
-/**
- * IEEE 754 binary64 (`double`).
- */
-#define CRT_DTYPE_FLOAT64 1
-
-/**
- * IEEE 754 binary16, as `uint16_t` bits.
- */
-#define CRT_DTYPE_FLOAT16 2
-
-/**
- * bfloat16, as `uint16_t` bits.
- */
-#define CRT_DTYPE_BFLOAT16 3
-
-/**
- * `int8_t`.
- */
-#define CRT_DTYPE_INT8 4
-
-/**
- * `int16_t`.
- */
-#define CRT_DTYPE_INT16 5
-
-/**
- * `int32_t`.
- */
-#define CRT_DTYPE_INT32 6
-
-/**
- * `int64_t`.
- */
-#define CRT_DTYPE_INT64 7
-
-/**
- * `uint8_t`.
- */
-#define CRT_DTYPE_UINT8 8
-
-/**
- * A boolean stored as one byte; any non-zero byte reads as true.
- */
-#define CRT_DTYPE_BOOL 9
-
-/**
- * The host.
- */
-#define CRT_DEVICE_CPU 0
-
-/**
- * A GPU (wgpu over Vulkan). Without a Vulkan driver, operations on it fail with
- * `CRT_STATUS_DEVICE`.
- */
-#define CRT_DEVICE_GPU 1
-
-/**
- * Automatic placement: the best available accelerator, else the CPU (with one warning on
- * stderr, see `crt_device_set_fallback_warnings`). No tensor ever reports this kind.
- */
-#define CRT_DEVICE_AUTO 2
-
-/**
- * An NVIDIA GPU through CUDA. Builds without the CUDA backend report it unavailable
- * (`CRT_STATUS_DEVICE`, with the reason).
- */
-#define CRT_DEVICE_CUDA 3
 
 #ifdef __cplusplus
 extern "C" {
@@ -1169,6 +1173,18 @@ struct crt_error *crt_error_new(crt_status status,
                                 const char *message);
 
 /**
+ * Reports that a deleter failed and its failure was swallowed (the C++ header's deleter
+ * trampolines call this when they catch an exception): counted in
+ * `crt_deleter_failures`, and logged on stderr the first time.
+ */
+void crt_deleter_report_failure(void);
+
+/**
+ * How many deleter failures were reported (`crt_deleter_report_failure`) in this process.
+ */
+uint64_t crt_deleter_failures(void);
+
+/**
  * Writes `device`'s pool statistics to `*out`.
  *
  * # Safety
@@ -1246,6 +1262,57 @@ void crt_error_free(struct crt_error *err);
  * The string is static: never free it.
  */
 const char *crt_status_name(crt_status status);
+
+/**
+ * The entries of `tensor` along `dim` at `indices` (an integer tensor of any shape;
+ * negative indices count from the end): the result's shape is `tensor`'s with `dim`
+ * replaced by `indices`' shape (numpy's `take` along an axis; PyTorch's `index_select` for
+ * a 1-D `indices`). An index out of range is `CRT_STATUS_INDEX`.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_index_select(const struct crt_tensor *tensor,
+                                   int64_t dim,
+                                   const struct crt_tensor *indices,
+                                   struct crt_tensor **out,
+                                   struct crt_error **err);
+
+/**
+ * The elements of `tensor` where `mask` (broadcast to its shape; non-zero is true) holds,
+ * as a 1-D tensor in row-major order.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_masked_select(const struct crt_tensor *tensor,
+                                    const struct crt_tensor *mask,
+                                    struct crt_tensor **out,
+                                    struct crt_error **err);
+
+/**
+ * The indices of `tensor`'s non-zero elements: an Int64 tensor `[count, ndim]`, rows in
+ * row-major order.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_nonzero(const struct crt_tensor *tensor,
+                              struct crt_tensor **out,
+                              struct crt_error **err);
+
+/**
+ * Sets the elements of `tensor` where `mask` (broadcast to its shape) holds to `value`
+ * (a weak scalar converted to the dtype), in place, through memory other handles may share
+ * (as `crt_tensor_fill_`). Read-only memory is `CRT_STATUS_READ_ONLY`.
+ *
+ * # Safety
+ * As for `crt_tensor_fill_`.
+ */
+crt_status crt_tensor_masked_fill_(const struct crt_tensor *tensor,
+                                   const struct crt_tensor *mask,
+                                   struct crt_scalar value,
+                                   struct crt_error **err);
 
 /**
  * Loads every tensor of the safetensors file `path` without copying: the file is mapped
@@ -1464,7 +1531,8 @@ crt_status crt_tensor_clone(const struct crt_tensor *tensor,
 void crt_tensor_free(struct crt_tensor *tensor);
 
 /**
- * The library version (`"0.1.0"`). The string is static: never free it.
+ * The library version, `"MAJOR.MINOR.PATCH"` (the workspace version in Cargo.toml). The string
+ * is static: never free it.
  */
 const char *crt_version(void);
 
@@ -1682,6 +1750,75 @@ crt_status crt_tensor_flatten(const struct crt_tensor *tensor,
                               int64_t end_dim,
                               struct crt_tensor **out,
                               struct crt_error **err);
+
+/**
+ * Reverses the entries along the `ndims` dims in `dims` (a view with negative strides).
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_flip(const struct crt_tensor *tensor,
+                           const int64_t *dims,
+                           size_t ndims,
+                           struct crt_tensor **out,
+                           struct crt_error **err);
+
+/**
+ * Moves dim `source` to `destination`, the others keeping their order (a view).
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_movedim(const struct crt_tensor *tensor,
+                              int64_t source,
+                              int64_t destination,
+                              struct crt_tensor **out,
+                              struct crt_error **err);
+
+/**
+ * The diagonal of dims `dim1`/`dim2` (offset 0: main; positive: above), as the last dim
+ * (a view).
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_diagonal(const struct crt_tensor *tensor,
+                               int64_t offset,
+                               int64_t dim1,
+                               int64_t dim2,
+                               struct crt_tensor **out,
+                               struct crt_error **err);
+
+/**
+ * The tensor repeated `reps[i]` times along each dim (at least `ndim` counts; extra leading
+ * counts add dims): PyTorch's `repeat`. With `numpy_rule` non-zero, numpy's `tile` (fewer
+ * counts than dims repeat the trailing dims). A copy.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_repeat(const struct crt_tensor *tensor,
+                             const int64_t *reps,
+                             size_t nreps,
+                             uint8_t numpy_rule,
+                             struct crt_tensor **out,
+                             struct crt_error **err);
+
+/**
+ * Splits `tensor` along `dim` into views returned as a list (names ""): `how` 0 (split)
+ * makes pieces of `n` entries (the last may be shorter), 1 (chunk) makes `n` pieces of
+ * equal size (fewer when the dim is short), 2 (unbind) makes every entry with `dim`
+ * removed (`n` is ignored).
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_split(const struct crt_tensor *tensor,
+                            uint32_t how,
+                            size_t n,
+                            int64_t dim,
+                            struct crt_tensor_list **out,
+                            struct crt_error **err);
 
 #ifdef __cplusplus
 }  // extern "C"

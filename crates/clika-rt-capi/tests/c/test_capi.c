@@ -219,7 +219,7 @@ static void test_create_view_and_stats(void) {
           CRT_STATUS_OK);
     CHECK(crt_device_release_cached_memory((crt_device){CRT_DEVICE_CPU, 3}, NULL, NULL) ==
           CRT_STATUS_INVALID_ARGUMENT);
-    CHECK(strcmp(crt_version(), "0.1.0") == 0);
+    CHECK(strcmp(crt_version(), CRT_EXPECTED_VERSION) == 0);
     printf("ok    creation, views, reductions, item, memory stats\n");
 }
 
@@ -627,6 +627,44 @@ static void test_matmul_join_select(void) {
             crt_tensor_free(r);
         }
         crt_tensor_free(two);
+    }
+    {
+        /* Indexing: index_select along dim 1, masked_select, nonzero, masked_fill_. */
+        const int64_t picks[2] = {2, -3};
+        const int64_t s2[1] = {2};
+        crt_tensor *ix = NULL, *copy = NULL, *nz = NULL;
+        CHECK(crt_tensor_from_data(picks, sizeof picks, s2, 1, CRT_DTYPE_INT64, &ix, NULL) ==
+              CRT_STATUS_OK);
+        CHECK(crt_tensor_index_select(a, 1, ix, &r, NULL) == CRT_STATUS_OK);
+        {
+            const double want[4] = {2, 0, 5, 3};
+            CHECK(values_near(r, want, 4));
+        }
+        crt_tensor_free(r);
+        CHECK(crt_tensor_index_select(a, 2, ix, &r, NULL) != CRT_STATUS_OK && r == NULL);
+        CHECK(crt_tensor_masked_select(a, cond, &r, NULL) == CRT_STATUS_OK);
+        {
+            const double want[3] = {3, 4, 5};
+            CHECK(values_near(r, want, 3));
+        }
+        crt_tensor_free(r);
+        CHECK(crt_tensor_nonzero(cond, &nz, NULL) == CRT_STATUS_OK);
+        {
+            const double want[6] = {1, 0, 1, 1, 1, 2};
+            CHECK(values_near(nz, want, 6));
+        }
+        CHECK(crt_tensor_binary_scalar(CRT_BINARY_ADD, a, int_scalar(0), &copy, NULL) ==
+              CRT_STATUS_OK);
+        CHECK(crt_tensor_masked_fill_(copy, cond, int_scalar(-1), NULL) == CRT_STATUS_OK);
+        {
+            const double want[6] = {0, 1, 2, -1, -1, -1};
+            CHECK(values_near(copy, want, 6));
+        }
+        CHECK(crt_tensor_masked_fill_(copy, NULL, int_scalar(0), NULL) ==
+              CRT_STATUS_NULL_POINTER);
+        crt_tensor_free(nz);
+        crt_tensor_free(copy);
+        crt_tensor_free(ix);
     }
     crt_tensor_free(cond);
     crt_tensor_free(zero);

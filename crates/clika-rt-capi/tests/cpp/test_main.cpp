@@ -4,8 +4,13 @@
 // -pedantic together with test_second_tu.cpp; ends with "N passed, M failed".
 #include <ClikaRT/clika_rt.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <sstream>
 #include <stdexcept>
@@ -60,6 +65,7 @@ void deleter_once_after_last_copy_and_view() {
 }
 
 void throwing_deleter_is_swallowed() {
+    const std::uint64_t failures_before = ClikaRT::deleter_failures();
     int calls = 0;
     {
         const Tensor t = Tensor::from_blob(fresh_buffer(4), {4}, DataType::Float32, {},
@@ -72,7 +78,62 @@ void throwing_deleter_is_swallowed() {
         CHECK(t.sum().item<float>() == 6.0F);
     }
     CHECK(calls == 1);
+    CHECK(ClikaRT::deleter_failures() == failures_before + 1);
     std::printf("ok    a throwing deleter is swallowed and still runs once\n");
+}
+
+int g_raw_calls = 0;
+
+// A raw C-API deleter that throws (as a C++ function passed straight to crt_blob_options).
+void raw_throwing_deleter(void* data, void*) {
+    ++g_raw_calls;
+    std::free(data);
+    throw std::runtime_error("raw deleter failed");
+}
+
+// Adopts a fresh buffer through the C API with `deleter`, then frees the tensor.
+void adopt_and_free(crt_deleter_fn deleter) {
+    const int64_t shape[1] = {4};
+    crt_blob_options opts{};
+    opts.deleter = deleter;
+    crt_tensor* t = nullptr;
+    const crt_status st =
+        crt_tensor_from_blob(fresh_buffer(4), shape, 1, nullptr, CRT_DTYPE_FLOAT32, &opts, &t, nullptr);
+    CHECK(st == CRT_STATUS_OK);
+    crt_tensor_free(t);
+}
+
+void raw_throwing_deleter_through_the_trampoline_is_swallowed_and_counted() {
+    g_raw_calls = 0;
+    const std::uint64_t before = ClikaRT::deleter_failures();
+    adopt_and_free(&ClikaRT::catching_deleter<&raw_throwing_deleter>);
+    CHECK(g_raw_calls == 1);
+    CHECK(ClikaRT::deleter_failures() == before + 1);
+    std::printf("ok    a raw C-API deleter that throws, through catching_deleter: swallowed, counted\n");
+}
+
+void raw_throwing_deleter_without_the_trampoline_aborts_naming_the_fix() {
+    int fds[2];
+    CHECK(pipe(fds) == 0);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 2);
+        close(fds[0]);
+        adopt_and_free(&raw_throwing_deleter);
+        _exit(0);  // not reached: the throw ends the child
+    }
+    close(fds[1]);
+    std::string err;
+    char buf[512];
+    ssize_t n = 0;
+    while ((n = read(fds[0], buf, sizeof buf)) > 0) err.append(buf, static_cast<std::size_t>(n));
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+    CHECK(err.find("threw a C++ exception") != std::string::npos);
+    CHECK(err.find("catching_deleter") != std::string::npos);
+    std::printf("ok    a raw C-API deleter that throws ends the process with a message naming the fix\n");
 }
 
 void null_deleters_borrow() {
@@ -172,7 +233,7 @@ void everyday_api() {
     CHECK(s.reserved_bytes >= s.active_bytes);
     static_cast<void>(ClikaRT::device::release_cached_memory(Device::cpu()));
     ClikaRT::device::reset_peak_stats();
-    CHECK(ClikaRT::version() == "0.1.0");
+    CHECK(ClikaRT::version() == CRT_EXPECTED_VERSION);
     static_assert(std::is_base_of<std::runtime_error, ClikaRT::Error>::value, "");
     static_assert(std::is_nothrow_move_constructible<Tensor>::value, "");
     std::printf("ok    everyday API: views, reductions, item<T>, from_data, printing, stats\n");
@@ -198,6 +259,8 @@ void auto_placement_falls_back_to_cpu() {
 int main() {
     deleter_once_after_last_copy_and_view();
     throwing_deleter_is_swallowed();
+    raw_throwing_deleter_through_the_trampoline_is_swallowed_and_counted();
+    raw_throwing_deleter_without_the_trampoline_aborts_naming_the_fix();
     null_deleters_borrow();
     failed_from_blob_does_not_call_the_deleter();
     panic_comes_back_as_error();

@@ -158,6 +158,30 @@ void matmul_join_select() {
     const std::optional<ClikaRT::Scalar> none, two = ClikaRT::Scalar(2);
     CHECK(near(ops::clamp(a, none, two), {0, 1, 2, 2, 2, 2}));
     CHECK_THROWS(ops::where(a > 2, a, std::nullopt), Status::InvalidArgument);
+    // Indexing: gather along a dim, masks, nonzero, masked_fill_ through a view.
+    const Tensor idx = Tensor::from_data(std::vector<std::int64_t>{2, 0, -1}, {3});
+    CHECK(ops::index_select(a, 1, idx).shape() == (Shape{2, 3}));
+    CHECK(near(ops::index_select(a, 1, idx), {2, 0, 2, 5, 3, 5}));
+    CHECK(near(ops::masked_select(a, a > 3), {4, 5}));
+    CHECK(ops::nonzero(a > 3).shape() == (Shape{2, 2}));
+    CHECK(ops::nonzero(a > 3).to_vector<std::int64_t>() == (std::vector<std::int64_t>{1, 1, 1, 2}));
+    const Tensor b = ops::contiguous(a) + 0.0F;
+    ops::masked_fill_(b, b > 3, -1);
+    CHECK(near(b, {0, 1, 2, 3, -1, -1}));
+    CHECK_THROWS(ops::index_select(a, 1, Tensor::from_data(std::vector<std::int64_t>{3}, {1})),
+                 Status::Index);
+    // More views and pieces: flip, movedim, mT, diagonal, split/chunk/unbind, repeat/tile.
+    CHECK(near(a.flip({1}), {2, 1, 0, 5, 4, 3}));
+    CHECK(a.flip({0, 1}).data_ptr() != a.data_ptr());  // negative strides from the last element
+    CHECK(a.unsqueeze(0).movedim(0, 2).shape() == (Shape{2, 3, 1}));
+    CHECK(a.mT().shape() == (Shape{3, 2}));
+    CHECK(near(a.diagonal(1), {1, 5}));
+    const std::vector<Tensor> parts = a.split(2, 1);
+    CHECK(parts.size() == 2 && parts[1].shape() == (Shape{2, 1}) && near(parts[1], {2, 5}));
+    CHECK(a.chunk(2, 0).size() == 2 && a.unbind(1).size() == 3 && near(a.unbind(1)[2], {2, 5}));
+    CHECK(near(a.repeat({1, 2}), {0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5}));
+    CHECK(a.tile({2}).shape() == (Shape{2, 6}));
+    CHECK_THROWS(a.repeat({2}), Status::InvalidArgument);
     std::printf("ok    matmul (transposed view, 1-D, batched), cat/stack, where, clamp\n");
 }
 

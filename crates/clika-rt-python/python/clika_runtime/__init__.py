@@ -20,3 +20,4 @@ from clika_runtime import ops
 # ``tests/test_names.py`` checks that the two and ``_native.pyi`` agree.
 __all__ = sorted([*(name for name in _native.__all__ if not name.startswith("_")), "ops"])
 globals().update({name: getattr(_native, name) for name in __all__ if name != "ops"})
+__version__: str = _native.__version__

@@ -84,6 +84,7 @@ from clika_runtime._native import (
     where as where,
     zeros as zeros,
 )
+from clika_runtime._native import __version__ as __version__
 from clika_runtime import ops as ops
 
 __all__ = [

@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use crate::error::{Error, Result};
 use crate::memory::{Event, Pool};
-use crate::ops::{matmul::Plan as MatmulPlan, BinaryPlan, ReducePlan, UnaryPlan};
+use crate::ops::{matmul::Plan as MatmulPlan, BinaryPlan, IndexPlan, ReducePlan, UnaryPlan};
 use crate::{Device, DeviceKind, Tensor};
 
 pub(crate) use auto::fall_back;
@@ -98,6 +98,36 @@ pub(crate) trait Backend: Send + Sync {
     fn matmul(&self, plan: &MatmulPlan) -> Result<Tensor> {
         Err(unsupported("matmul", plan.a.device(), "any dtype yet"))
     }
+
+    /// Advanced indexing: `out[b, r..] = plan.src[offsets[b] + r..]` for every position `b`
+    /// of the index shape and `r` of the dims not indexed.
+    ///
+    /// # Safety
+    /// `out` is contiguous, of `plan.gathered_shape()` and `plan.src`'s dtype, on this device,
+    /// writable and not accessed by anyone else during the call, and disjoint from the source.
+    unsafe fn gather(&self, plan: &IndexPlan, out: &Tensor) -> Result<()> {
+        let _ = out;
+        Err(unsupported(
+            "index (advanced)",
+            plan.src.device(),
+            "any dtype yet",
+        ))
+    }
+
+    /// The inverse of [`Backend::gather`]: `plan.src[offsets[b] + r..] = value[b, r..]`
+    /// (`value` of `plan.gathered_shape()` and the source's dtype, any strides).
+    ///
+    /// # Safety
+    /// The source's memory is writable and nobody else reads or writes the elements the plan
+    /// reaches during the call; `value` does not share the source's memory.
+    unsafe fn scatter(&self, plan: &IndexPlan, value: &Tensor) -> Result<()> {
+        let _ = value;
+        Err(unsupported(
+            "index_put (advanced)",
+            plan.src.device(),
+            "any dtype yet",
+        ))
+    }
 }
 
 /// The error of an op without a kernel on `device` for `what`: it names the move that works.
@@ -133,6 +163,11 @@ fn gpu(device: Device) -> Result<&'static dyn Backend> {
                  feature); rebuild with default features or use Device::cpu()"
             .to_string(),
     })
+}
+
+/// The CPU pool if something already used it.
+pub(crate) fn cpu_pool_if_started() -> Option<&'static Arc<Pool>> {
+    cpu::pool_if_started()
 }
 
 /// The pool of `device`.

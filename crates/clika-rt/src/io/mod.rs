@@ -14,7 +14,8 @@
 //! receives `SIGBUS`. Rust cannot rule that out, so the Rust entry points are `unsafe fn`; the
 //! C and Python doors state the same contract in their documentation.
 
+mod duplicate_keys;
 mod mapped;
 mod safetensors;
 
-pub use self::safetensors::load_safetensors;
+pub use self::safetensors::{load_safetensors, load_safetensors_copied};

@@ -32,23 +32,49 @@ const HEADER_LEN_BYTES: usize = 8;
 /// The [mapping contract](crate::io#the-mapping-contract): nobody truncates or writes the
 /// file while any of the tensors is alive.
 pub unsafe fn load_safetensors(path: impl AsRef<Path>) -> Result<Vec<(String, Tensor)>> {
+    // SAFETY: the caller upholds the mapping contract.
+    unsafe { load(path.as_ref(), false) }
+}
+
+/// [`load_safetensors`] without a mapping: the whole file is **read** into one block of
+/// runtime memory (counted by the CPU pool) and the tensors are read-only views into it, so
+/// a file truncated or rewritten afterwards cannot affect them or raise `SIGBUS`; safe for
+/// that reason. Costs one read of the file (page-cache bandwidth) and its size in memory.
+pub fn load_safetensors_copied(path: impl AsRef<Path>) -> Result<Vec<(String, Tensor)>> {
+    // SAFETY: `copy = true` reads the file and maps nothing, so no contract applies.
+    unsafe { load(path.as_ref(), true) }
+}
+
+/// `load_safetensors` / `load_safetensors_copied`.
+///
+/// # Safety
+/// Unless `copy`, the mapping contract.
+unsafe fn load(path: &Path, copy: bool) -> Result<Vec<(String, Tensor)>> {
     if cfg!(target_endian = "big") {
-        return Err(format_error(
-            path.as_ref(),
-            "safetensors data is little-endian",
-        ));
+        return Err(format_error(path, "safetensors data is little-endian"));
     }
-    let path = path.as_ref();
     let (file, file_len) = open(path)?;
     let len = usize::try_from(file_len)
         .ok()
         .filter(|&l| l >= HEADER_LEN_BYTES)
         .ok_or_else(|| format_error(path, format!("the file has {file_len} bytes")))?;
-    // SAFETY: the caller upholds the mapping contract.
-    let mapping = unsafe { Mapping::new(&file, 0, len, path) }?;
+    let mapping = if copy {
+        Mapping::read(&file, 0, len, path)?
+    } else {
+        // SAFETY: the caller upholds the mapping contract.
+        unsafe { Mapping::new(&file, 0, len, path) }?
+    };
     let (header, metadata) = SafeTensors::read_metadata(mapping.bytes())
         .map_err(|e| format_error(path, e.to_string()))?;
     let data_start = HEADER_LEN_BYTES + header;
+    if let Some(name) =
+        super::duplicate_keys::first_duplicate(&mapping.bytes()[HEADER_LEN_BYTES..data_start])
+    {
+        return Err(format_error(
+            path,
+            format!("the header names {name:?} twice; each tensor must appear once (rewrite the file with one entry per name)"),
+        ));
+    }
     metadata
         .offset_keys()
         .into_iter()

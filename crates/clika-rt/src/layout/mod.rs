@@ -249,8 +249,8 @@ impl Layout {
     /// The same shape and strides at another offset (for a copy of the storage that starts
     /// elsewhere). The caller checks L3 against the new storage.
     #[cfg_attr(
-        not(all(feature = "gpu", not(miri))),
-        expect(dead_code, reason = "only the GPU backend reads back views")
+        not(all(any(feature = "gpu", feature = "cuda"), not(miri))),
+        expect(dead_code, reason = "only the GPU backends read back views")
     )]
     pub(crate) fn with_offset(&self, offset: usize) -> Layout {
         Layout {

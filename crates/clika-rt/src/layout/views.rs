@@ -170,6 +170,45 @@ impl Layout {
         })
     }
 
+    /// The diagonal of dims `dim1`/`dim2` (offset 0: main; positive: above; negative:
+    /// below), as a new last dim; the two dims are removed.
+    pub fn diagonal(&self, offset: isize, dim1: isize, dim2: isize) -> Result<Layout> {
+        let nd = self.ndim();
+        let (a, b) = (normalize_dim(dim1, nd)?, normalize_dim(dim2, nd)?);
+        if a == b {
+            return Err(Error::DuplicateDim {
+                dim: a,
+                dims: vec![dim1 as i64, dim2 as i64],
+            });
+        }
+        let (na, nb) = (self.shape[a] as isize, self.shape[b] as isize);
+        // Rows start at max(0, -offset), columns at max(0, offset).
+        let (r0, c0) = (0isize.max(-offset), 0isize.max(offset));
+        let len = (na - r0).min(nb - c0).max(0) as usize;
+        let mut shape: DimVec<usize> = DimVec::new();
+        let mut strides: DimVec<isize> = DimVec::new();
+        for d in (0..nd).filter(|&d| d != a && d != b) {
+            shape.push(self.shape[d]);
+            strides.push(self.strides[d]);
+        }
+        shape.push(len);
+        strides.push(self.strides[a] + self.strides[b]);
+        // An empty diagonal keeps the offset (L3 for empty layouts: offset <= storage).
+        let offset = if len == 0 {
+            self.offset
+        } else {
+            (self.offset as isize + r0 * self.strides[a] + c0 * self.strides[b]) as usize
+        };
+        // L4: each element (i of the diagonal, j of the rest) is element
+        // (r0 + i, c0 + i, j) of `self`, which is reachable; the strides' sum and extent fit
+        // `isize` because both index ranges lie inside `self`'s (L2).
+        Ok(Layout {
+            shape,
+            strides,
+            offset,
+        })
+    }
+
     /// Removes size-1 dimensions: all of them, or only `dim` (a no-op if its size is not 1).
     pub fn squeeze(&self, dim: Option<isize>) -> Result<Layout> {
         let mut out = self.clone();

@@ -29,6 +29,7 @@ pub use heap::HeapAllocator;
 pub use limit::{parse_byte_size, CPU_MEMORY_LIMIT_ENV};
 #[cfg(all(unix, not(miri)))]
 pub use pages::PageAllocator;
+pub(crate) use pool::ForkGuard;
 pub use pool::{Pool, SMALL_REQUEST_LIMIT};
 pub use raw::{RawAllocator, RawSegment};
 pub use stats::MemoryStats;
@@ -55,6 +56,11 @@ pub type CpuAllocator = HeapAllocator;
 /// returns [`Error::OutOfMemory`](crate::Error::OutOfMemory).
 pub fn allocate(device: Device, nbytes: usize, zeroed: bool) -> Result<Block> {
     registry::pool(device)?.allocate(nbytes, zeroed)
+}
+
+/// Locks the CPU pool (if it was started) for the duration of a `fork`; see `crate::fork`.
+pub(crate) fn lock_cpu_pool_for_fork() -> Option<ForkGuard> {
+    registry::cpu_pool_if_started().map(|pool| pool.lock_for_fork())
 }
 
 /// Frees `block` once `event` completes; see [`Block::free_after`].

@@ -95,6 +95,9 @@ struct Inner {
     deferred: Vec<(NodeId, Arc<dyn Event>)>,
 }
 
+/// A pool's lock, held by the forking thread while the process forks.
+pub(crate) struct ForkGuard(#[allow(dead_code)] MutexGuard<'static, Inner>);
+
 /// A caching memory pool for one device. Cheap to share (`Arc`); every [`Block`] it hands
 /// out keeps it alive and returns to it when dropped.
 ///
@@ -133,6 +136,12 @@ impl Pool {
     /// The device this pool serves.
     pub fn device(&self) -> Device {
         self.device
+    }
+
+    /// Holds the pool's lock across a `fork` (taken by the prepare handler, dropped by the
+    /// parent and child handlers; see `crate::fork`).
+    pub(crate) fn lock_for_fork(&'static self) -> ForkGuard {
+        ForkGuard(self.lock())
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {

@@ -14,6 +14,11 @@ pub(super) fn pool(device: Device) -> Result<&'static Arc<Pool>> {
     crate::backend::pool(device)
 }
 
+/// The CPU pool if something already used it (for the fork handlers, which must not start it).
+pub(super) fn cpu_pool_if_started() -> Option<&'static Arc<Pool>> {
+    crate::backend::cpu_pool_if_started()
+}
+
 /// The CPU limit from the environment. A value that does not parse is reported once on
 /// stderr and ignored, rather than silently capping or not capping memory.
 pub(crate) fn env_limit() -> Option<usize> {

@@ -4,7 +4,6 @@
 use super::binary::broadcast_shapes;
 use super::promote::result_type;
 use crate::backend::backend;
-use crate::error::dims_i64;
 use crate::layout::DimVec;
 use crate::{DType, Error, Result, Tensor};
 
@@ -58,10 +57,11 @@ impl Plan {
         let (m, k) = (a2.shape()[a2.ndim() - 2], a2.shape()[a2.ndim() - 1]);
         let (k2, n) = (b2.shape()[b2.ndim() - 2], b2.shape()[b2.ndim() - 1]);
         if k != k2 {
-            return Err(Error::ShapeMismatch {
-                op: "matmul (inner dimensions)",
-                expected: dims_i64(a.shape()),
-                got: dims_i64(b.shape()),
+            return Err(Error::MatmulInner {
+                a: a.shape().to_vec(),
+                b: b.shape().to_vec(),
+                k,
+                k2,
             });
         }
         let batch = broadcast_shapes(&a2.shape()[..a2.ndim() - 2], &b2.shape()[..b2.ndim() - 2])?;

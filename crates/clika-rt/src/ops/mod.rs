@@ -5,6 +5,7 @@
 
 mod binary;
 mod copy;
+mod index;
 mod inplace;
 mod join;
 pub(crate) mod matmul;
@@ -13,7 +14,7 @@ mod operand;
 mod out;
 mod promote;
 mod reduce;
-mod registry;
+pub(crate) mod registry;
 mod select;
 pub(crate) mod strided;
 #[doc(hidden)]
@@ -26,6 +27,11 @@ pub use binary::{
 };
 pub(crate) use binary::{as_operand, BinaryPlan};
 pub use copy::{contiguous, to_dtype};
+pub(crate) use index::IndexPlan;
+pub use index::{
+    index, index_put_, index_put_shared, index_select, masked_fill, masked_select, nonzero,
+    TensorIndex,
+};
 pub use join::{cat, stack};
 pub use matmul::matmul;
 pub use operand::{binary_operands, clamp_operands, where_operands, Operand};

@@ -22,7 +22,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::{Arc, PoisonError, RwLock, RwLockWriteGuard};
 
 use crate::dtype::Element;
 use crate::error::dims_i64;
@@ -167,6 +167,17 @@ struct Operator {
 
 static REGISTRY: RwLock<BTreeMap<String, Arc<Operator>>> = RwLock::new(BTreeMap::new());
 
+/// The registry's write lock, held by the forking thread while the process forks (see
+/// `crate::fork`), so no other thread holds it in the child.
+pub(crate) struct ForkGuard(
+    #[allow(dead_code)] RwLockWriteGuard<'static, BTreeMap<String, Arc<Operator>>>,
+);
+
+/// Takes the registry's write lock for a `fork`.
+pub(crate) fn lock_for_fork() -> ForkGuard {
+    ForkGuard(REGISTRY.write().unwrap_or_else(PoisonError::into_inner))
+}
+
 /// Registers an operator under `name` for the whole process. A name already registered is
 /// an error ([`Error::OperatorExists`]): call [`unregister`] first to replace it.
 ///
@@ -190,6 +201,7 @@ pub fn register(
             value: "\"\" (it must not be empty)".into(),
         });
     }
+    crate::fork::register();
     let op = Arc::new(Operator {
         rule: Box::new(rule),
         kernel: Box::new(kernel),

@@ -161,7 +161,18 @@ impl Tensor {
                 what: "zero-filled allocation yet (create on the CPU and move it)".to_string(),
             });
         }
-        let layout = Layout::contiguous(shape, dtype.size())?;
+        // `Layout::contiguous` knows only the element size: name the real dtype and strides.
+        let layout = Layout::contiguous(shape, dtype.size()).map_err(|e| match e {
+            crate::Error::ShapeOverflow { shape: dims, .. } => crate::Error::ShapeOverflow {
+                shape: dims,
+                strides: crate::layout::contiguous_strides(shape)
+                    .iter()
+                    .map(|&s| s as i64)
+                    .collect(),
+                dtype,
+            },
+            e => e,
+        })?;
         let nbytes = layout.numel() * dtype.size();
         let block = memory::allocate(device, nbytes, zeroed)?;
         let ptr = block.as_ptr();

@@ -6,6 +6,7 @@ mod blob;
 mod create;
 mod format;
 mod view;
+mod view_more;
 
 pub use blob::{BlobOptions, ForeignMemory};
 pub use create::StableBytes;

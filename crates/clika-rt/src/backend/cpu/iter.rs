@@ -15,7 +15,7 @@ const GRAIN: usize = 1 << 15;
 /// rejects the thread pool's own pointer tricks, and it is far too slow for big inputs), and
 /// only with more than one thread in the pool.
 pub(crate) fn threads_available() -> bool {
-    !cfg!(miri) && rayon::current_num_threads() >= 2
+    !cfg!(miri) && crate::threads::current_num_threads() >= 2
 }
 
 /// A raw pointer that may cross threads: kernels hand disjoint output ranges to threads.
@@ -130,21 +130,25 @@ pub(crate) fn for_each_piece(
     if inner >= GRAIN {
         // Long rows: split each row into grains.
         let per_row = inner.div_ceil(GRAIN);
-        (0..rows * per_row).into_par_iter().for_each(|p| {
-            let (r, piece) = (p / per_row, p % per_row);
-            let start = piece * GRAIN;
-            f(r, start, GRAIN.min(inner - start));
+        crate::threads::install(|| {
+            (0..rows * per_row).into_par_iter().for_each(|p| {
+                let (r, piece) = (p / per_row, p % per_row);
+                let start = piece * GRAIN;
+                f(r, start, GRAIN.min(inner - start));
+            })
         });
     } else {
         let rows_per_task = GRAIN.div_ceil(inner.max(1)).max(1);
-        (0..rows.div_ceil(rows_per_task))
-            .into_par_iter()
-            .for_each(|t| {
-                let lo = t * rows_per_task;
-                for r in lo..(lo + rows_per_task).min(rows) {
-                    f(r, 0, inner);
-                }
-            });
+        crate::threads::install(|| {
+            (0..rows.div_ceil(rows_per_task))
+                .into_par_iter()
+                .for_each(|t| {
+                    let lo = t * rows_per_task;
+                    for r in lo..(lo + rows_per_task).min(rows) {
+                        f(r, 0, inner);
+                    }
+                })
+        });
     }
 }
 
@@ -156,7 +160,7 @@ pub(crate) fn for_each_item(items: usize, elems_per_item: usize, f: impl Fn(usiz
     {
         (0..items).for_each(f);
     } else {
-        (0..items).into_par_iter().for_each(f);
+        crate::threads::install(|| (0..items).into_par_iter().for_each(f));
     }
 }
 

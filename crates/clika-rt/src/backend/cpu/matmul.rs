@@ -67,7 +67,7 @@ unsafe fn gemm_into<T: 'static + Copy + Default + num_one::One>(
         return;
     }
     let threads = if m * n * k >= 1 << 18 && super::iter::threads_available() {
-        rayon::current_num_threads()
+        crate::threads::current_num_threads()
     } else {
         1
     };
@@ -79,7 +79,7 @@ unsafe fn gemm_into<T: 'static + Copy + Default + num_one::One>(
     // SAFETY: pointers and strides describe the three views exactly (column stride = stride
     // of dim 1, row stride = stride of dim 0); `read_dst = false` means `out` is only
     // written, and `k == 0` writes zeros.
-    unsafe {
+    let run = || unsafe {
         gemm::gemm::<T>(
             m,
             n,
@@ -101,6 +101,12 @@ unsafe fn gemm_into<T: 'static + Copy + Default + num_one::One>(
             false,
             par,
         );
+    };
+    // gemm's `Parallelism::Rayon` runs on the pool of the current `install` scope.
+    if threads > 1 {
+        crate::threads::install(run);
+    } else {
+        run();
     }
 }
 

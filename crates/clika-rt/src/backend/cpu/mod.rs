@@ -8,6 +8,7 @@
 
 mod elementwise;
 mod fold;
+mod index;
 pub(crate) mod iter;
 pub(crate) mod kernel;
 mod matmul;
@@ -20,7 +21,9 @@ use std::sync::{Arc, OnceLock};
 use super::Backend;
 use crate::error::Result;
 use crate::memory::{CpuAllocator, Event, ManualEvent, Pool};
-use crate::ops::{as_operand, matmul::Plan as MatmulPlan, BinaryPlan, ReducePlan, UnaryPlan};
+use crate::ops::{
+    as_operand, matmul::Plan as MatmulPlan, BinaryPlan, IndexPlan, ReducePlan, UnaryPlan,
+};
 use crate::{Device, Tensor};
 
 /// The host: its pool, and kernels that read and write memory directly.
@@ -29,14 +32,22 @@ pub(crate) struct Cpu {
     pool: Arc<Pool>,
 }
 
-/// The CPU backend, created on first use with the limit from `CLIKA_RT_CPU_MEMORY_LIMIT`.
+static CPU: OnceLock<Cpu> = OnceLock::new();
+
+/// The CPU backend, created on first use with the limit from `CLIKA_RT_CPU_MEMORY_LIMIT`
+/// (and the fork handlers registered, which keep its pool's lock consistent across `fork`).
 pub(crate) fn context() -> &'static Cpu {
-    static CPU: OnceLock<Cpu> = OnceLock::new();
     CPU.get_or_init(|| {
+        crate::fork::register();
         let pool = Pool::new(Device::cpu(), Arc::new(CpuAllocator::default()));
         pool.set_limit(crate::memory::env_limit());
         Cpu { pool }
     })
+}
+
+/// The CPU pool if something already used it (the fork handlers must not start it).
+pub(crate) fn pool_if_started() -> Option<&'static Arc<Pool>> {
+    CPU.get().map(|cpu| &cpu.pool)
 }
 
 /// `t` in dtype `dtype` and shape `shape`: itself when it already is, else a converted or
@@ -120,5 +131,17 @@ impl Backend for Cpu {
 
     fn matmul(&self, plan: &MatmulPlan) -> Result<Tensor> {
         matmul::matmul(plan)
+    }
+
+    unsafe fn gather(&self, plan: &IndexPlan, out: &Tensor) -> Result<()> {
+        // SAFETY: forwarded from the trait's contract.
+        unsafe { index::gather(plan, out) };
+        Ok(())
+    }
+
+    unsafe fn scatter(&self, plan: &IndexPlan, value: &Tensor) -> Result<()> {
+        // SAFETY: forwarded from the trait's contract.
+        unsafe { index::scatter(plan, value) };
+        Ok(())
     }
 }

@@ -281,32 +281,36 @@ unsafe fn reduce_one<S: RedElem, F: Fold<S>>(
     if parallel && red.rows() > 1 {
         // Rows are grouped so that each task folds at least ~64K elements.
         let per_task = (1usize << 16).div_ceil(inner.max(1)).max(1);
-        (0..red.rows())
-            .into_par_iter()
-            .with_min_len(per_task)
-            .map(row)
-            .reduce(|| init, F::merge)
+        crate::threads::install(|| {
+            (0..red.rows())
+                .into_par_iter()
+                .with_min_len(per_task)
+                .map(row)
+                .reduce(|| init, F::merge)
+        })
     } else if parallel && inner >= PARALLEL_MIN_ELEMS {
         // One long row: split it into pieces (whole chunks, so the summation order is the
         // same as on one thread).
         const PIECE: usize = 1 << 16;
         let pieces = inner.div_ceil(PIECE);
-        (0..pieces)
-            .into_par_iter()
-            .map(|k| {
-                let (lo, n) = (k * PIECE, PIECE.min(inner - k * PIECE));
-                // SAFETY: elements `lo..lo + n` of the single row are inside `t`.
-                unsafe {
-                    fold_row(
-                        init,
-                        p.get().offset(base + lo as isize * s),
-                        s,
-                        n,
-                        lo as i64,
-                    )
-                }
-            })
-            .reduce(|| init, F::merge)
+        crate::threads::install(|| {
+            (0..pieces)
+                .into_par_iter()
+                .map(|k| {
+                    let (lo, n) = (k * PIECE, PIECE.min(inner - k * PIECE));
+                    // SAFETY: elements `lo..lo + n` of the single row are inside `t`.
+                    unsafe {
+                        fold_row(
+                            init,
+                            p.get().offset(base + lo as isize * s),
+                            s,
+                            n,
+                            lo as i64,
+                        )
+                    }
+                })
+                .reduce(|| init, F::merge)
+        })
     } else {
         (0..red.rows()).fold(init, |a, r| a.merge(row(r)))
     }
@@ -447,7 +451,7 @@ unsafe fn reduce_outer<S: RedElem, D: Element>(
     };
     let threaded = big && blocks * spans > 1 && super::iter::threads_available();
     let parts: Vec<ColAcc<S::W>> = if threaded {
-        (0..blocks * spans).into_par_iter().map(task).collect()
+        crate::threads::install(|| (0..blocks * spans).into_par_iter().map(task).collect())
     } else {
         (0..blocks * spans).map(task).collect()
     };
@@ -496,7 +500,7 @@ unsafe fn reduce_outer<S: RedElem, D: Element>(
         }
     };
     if threaded && blocks > 1 {
-        (0..blocks).into_par_iter().for_each(finish);
+        crate::threads::install(|| (0..blocks).into_par_iter().for_each(finish));
     } else {
         (0..blocks).for_each(finish);
     }
@@ -553,7 +557,7 @@ fn reduce_inner<S: RedElem, D: Element, F: Fold<S>>(
 ) -> Result<()> {
     let n_out = out.numel();
     let big = n_out * plan.count.max(1) >= PARALLEL_MIN_ELEMS && super::iter::threads_available();
-    let par_inside = big && n_out < 2 * rayon::current_num_threads();
+    let par_inside = big && n_out < 2 * crate::threads::current_num_threads();
     let dst = SendPtr(out.data_ptr().cast::<D>());
     let one = |k: usize| -> Result<()> {
         let [o] = plan.kept.row_offsets(k / plan.kept.inner());
@@ -569,10 +573,12 @@ fn reduce_inner<S: RedElem, D: Element, F: Fold<S>>(
     };
     if big && !par_inside {
         let per_task = (1usize << 15).div_ceil(plan.count.max(1)).max(1);
-        (0..n_out)
-            .into_par_iter()
-            .with_min_len(per_task)
-            .try_for_each(one)
+        crate::threads::install(|| {
+            (0..n_out)
+                .into_par_iter()
+                .with_min_len(per_task)
+                .try_for_each(one)
+        })
     } else {
         (0..n_out).try_for_each(one)
     }

@@ -15,6 +15,7 @@ mod transfer;
 
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use self::alloc::DeviceAllocator;
@@ -52,6 +53,18 @@ pub(crate) fn context(device: Device) -> Result<&'static Gpu> {
     if let Some(reason) = super::auto::disabled_reason() {
         return Err(unavailable(reason));
     }
+    // A context does not survive `fork` (driver state and threads stay in the parent); checked
+    // before taking `GPUS`, which a parent thread may have held at the fork.
+    static STARTED_BY: AtomicU32 = AtomicU32::new(0);
+    let (pid, started_by) = (std::process::id(), STARTED_BY.load(Ordering::Acquire));
+    if started_by != 0 && started_by != pid {
+        return Err(unavailable(format!(
+            "this process ({pid}) was forked from process {started_by} after that process started \
+             the GPU, and a GPU context does not survive fork; start worker processes with the \
+             'spawn' (or 'forkserver') method, e.g. multiprocessing.get_context('spawn'), or \
+             use the CPU in the child"
+        )));
+    }
     let mut map = GPUS
         .get_or_init(Default::default)
         .lock()
@@ -62,6 +75,9 @@ pub(crate) fn context(device: Device) -> Result<&'static Gpu> {
             .unwrap_or_else(|_| Err("the wgpu backend panicked while starting".to_string()))
             .map(|gpu| &*Box::leak(Box::new(gpu)))
     });
+    if slot.is_ok() {
+        let _ = STARTED_BY.compare_exchange(0, pid, Ordering::AcqRel, Ordering::Acquire);
+    }
     slot.clone().map_err(unavailable)
 }
 

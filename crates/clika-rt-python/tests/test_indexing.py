@@ -1,0 +1,174 @@
+"""Indexing against numpy: basic keys give views, integer/boolean index arrays (advanced
+indexing) give copies with numpy's broadcasting and placement rules, and assignment
+writes through both. Contiguous, strided, broadcast (stride 0) and empty sources."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import clika_runtime as crt
+
+
+def layouts(base):
+    """The same values in several layouts: contiguous, transposed twice, strided, broadcast."""
+    yield "contiguous", base
+    yield "transposed", np.ascontiguousarray(base.T).T
+    pad = np.zeros(base.shape[:-1] + (base.shape[-1] * 2,), base.dtype) if base.ndim else None
+    if pad is not None:
+        pad[..., ::2] = base
+        yield "strided", pad[..., ::2]
+
+
+def tensor_like(a):
+    """A tensor with `a`'s values and strides (a view over a copy of its base)."""
+    t = crt.from_numpy(np.ascontiguousarray(a))
+    return t
+
+
+KEYS = [
+    (0,),
+    (-1,),
+    (slice(None, None, -1),),
+    (slice(1, None, 2), 0),
+    (None, Ellipsis, 1),
+    ([0, 2],),
+    ([[0, 1], [2, 0]],),
+    (np.array([2, 0, 1]),),
+    (Ellipsis, [1, 0]),
+    (0, [0, 2]),
+    ([0, 1], slice(None), 0),
+    (0, slice(None), [0, 1]),
+    (slice(None), [1, 1, 0]),
+    ([0, 2], [1, 0]),
+    ([[0], [2]], [1, 0]),
+    (-1, [-1, 0]),
+    ([],),
+]
+
+
+@pytest.mark.parametrize("key", KEYS, ids=[repr(k) for k in KEYS])
+def test_getitem_matches_numpy(key):
+    base = np.arange(3 * 4 * 5, dtype=np.float32).reshape(3, 4, 5)
+    for name, a in layouts(base):
+        t = crt.tensor(a) if name != "contiguous" else crt.from_numpy(a)
+        want = a[key]
+        got = t[key]
+        assert got.shape == want.shape, (name, key)
+        np.testing.assert_array_equal(got.numpy(), want, err_msg=f"{name} {key}")
+
+
+def test_boolean_masks():
+    a = np.arange(24, dtype=np.int32).reshape(4, 6)
+    t = crt.from_numpy(a)
+    np.testing.assert_array_equal(t[t > 10].numpy(), a[a > 10])
+    row = np.array([True, False, True, False])
+    np.testing.assert_array_equal(t[row].numpy(), a[row])
+    np.testing.assert_array_equal(t[crt.from_numpy(row)].numpy(), a[row])
+    col = np.array([False, True, True, False, False, True])
+    np.testing.assert_array_equal(t[:, col].numpy(), a[:, col])
+    np.testing.assert_array_equal(t[1:, col].numpy(), a[1:, col])
+    none = np.zeros((4, 6), bool)
+    assert t[none].shape == (0,)
+    with pytest.raises(crt.InvalidArgumentError):
+        t[np.array([True, False])]  # wrong length
+
+
+def test_basic_keys_are_views_advanced_keys_copy():
+    a = np.arange(12, dtype=np.float64).reshape(3, 4)
+    t = crt.from_numpy(a)
+    v = t[1:, ::2]
+    assert v.data_ptr() == a[1:, ::2].ctypes.data
+    c = t[[0, 2]]
+    a[0, 0] = 100.0
+    assert c.numpy()[0, 0] == 0.0  # a copy
+    assert t[0, 0].item() == 100.0  # the view sees the write
+
+
+def test_broadcast_and_empty_sources():
+    a = np.broadcast_to(np.arange(5, dtype=np.int64), (3, 5))
+    t = crt.tensor(np.arange(5, dtype=np.int64)).expand(3, 5) if hasattr(crt.Tensor, "expand") else crt.tensor(a)
+    np.testing.assert_array_equal(t[[2, 0], [4, 1]].numpy(), a[[2, 0], [4, 1]])
+    e = np.zeros((0, 3), np.float32)
+    te = crt.from_numpy(e)
+    assert te[[]].shape == e[[]].shape
+    assert te[:, [0, 2]].shape == (0, 2)
+    with pytest.raises(crt.IndexOutOfRangeError):
+        te[[0]]
+
+
+def test_index_errors_name_the_problem():
+    t = crt.zeros(3, 4)
+    with pytest.raises(IndexError):
+        t[[0, 3]]
+    with pytest.raises(IndexError):
+        t[2**70]
+    with pytest.raises(IndexError, match="out of range"):
+        t[5]
+    with pytest.raises(crt.InvalidArgumentError):
+        t[crt.tensor([0.5])]
+    with pytest.raises(crt.InvalidArgumentError):
+        t[0, 0, 0]
+
+
+@pytest.mark.parametrize(
+    "key",
+    [0, -1, (slice(None), 1), (slice(1, None, 2),), ([0, 2],), (0, [1, 3]), ([0, 1], [1, 0]), (Ellipsis, [3, 0])],
+    ids=repr,
+)
+def test_setitem_matches_numpy(key):
+    for value in (7.5, np.float32(-2), np.arange(4, dtype=np.float32)):
+        a = np.arange(12, dtype=np.float32).reshape(3, 4)
+        want = a.copy()
+        try:
+            want[key] = value
+        except ValueError:
+            continue  # numpy refuses this broadcast too
+        t = crt.from_numpy(a)
+        t[key] = value
+        np.testing.assert_array_equal(a, want, err_msg=f"{key} = {value!r}")
+
+
+def test_setitem_masks_tensors_and_views():
+    a = np.arange(12, dtype=np.int32).reshape(3, 4)
+    t = crt.from_numpy(a)
+    t[t > 8] = 0
+    assert a.max() == 8
+    t[0] = crt.tensor([9, 9, 9, 9], dtype=crt.int32)
+    assert list(a[0]) == [9, 9, 9, 9]
+    t[:, 1] = t[:, 0]  # overlapping source: read before written
+    np.testing.assert_array_equal(a[:, 1], a[:, 0])
+    t[[2, 2], [0, 1]] = crt.tensor([5, 6], dtype=crt.int32)
+    assert list(a[2, :2]) == [5, 6]
+
+
+def test_setitem_refuses_read_only_memory():
+    a = np.arange(4, dtype=np.float32)
+    a.flags.writeable = False
+    t = crt.from_dlpack(a)
+    with pytest.raises(crt.ReadOnlyError):
+        t[0] = 1.0
+    with pytest.raises(crt.ReadOnlyError):
+        t[[0, 1]] = 1.0
+    assert a[0] == 0.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    shape=st.lists(st.integers(0, 4), min_size=1, max_size=3),
+    data=st.data(),
+)
+def test_random_integer_indices_match_numpy(shape, data):
+    a = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+    t = crt.from_numpy(a)
+    dim = data.draw(st.integers(0, len(shape) - 1))
+    n = shape[dim]
+    if n == 0:
+        idx = np.zeros(0, np.int64)
+    else:
+        idx = np.array(data.draw(st.lists(st.integers(-n, n - 1), max_size=5)), np.int64)
+    key = (slice(None),) * dim + (idx,)
+    np.testing.assert_array_equal(t[key].numpy(), a[key])
+    mask = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)), bool).reshape(n)
+    key = (slice(None),) * dim + (mask,)
+    np.testing.assert_array_equal(t[key].numpy(), a[key])

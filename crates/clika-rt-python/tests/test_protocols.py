@@ -1,0 +1,63 @@
+"""Python protocols on tensors: float()/int()/operator.index()/format() of one-element
+tensors, and numpy's reduction keywords so np.sum(t), np.mean(t, axis=0), np.var(t) and
+np.argmax(t) call the tensor's own methods."""
+
+import operator
+
+import numpy as np
+import pytest
+
+import clika_runtime as crt
+
+
+def test_scalar_conversions_of_one_element_tensors():
+    t = crt.tensor([[2.75]], dtype=crt.float32)
+    assert float(t) == 2.75
+    assert int(t) == 2
+    assert int(crt.tensor(-2.75)) == -2
+    assert operator.index(crt.tensor(7, dtype=crt.int16)) == 7
+    assert list(range(10))[crt.tensor(3)] == 3
+    assert f"{crt.tensor(3.14159):.2f}" == "3.14"
+    assert f"{crt.tensor(42, dtype=crt.int64):05d}" == "00042"
+    assert f"{crt.tensor(True)}" == "True"
+    assert format(crt.zeros(2, 2)) == str(crt.zeros(2, 2))
+
+
+def test_scalar_conversions_refuse_with_the_fix():
+    with pytest.raises(TypeError, match="one element"):
+        float(crt.zeros(2))
+    with pytest.raises(TypeError, match="one element"):
+        int(crt.zeros(0))
+    with pytest.raises(TypeError, match="integer"):
+        operator.index(crt.tensor(1.5))
+    with pytest.raises(TypeError):
+        f"{crt.zeros(3):.2f}"
+
+
+@pytest.mark.parametrize("name", ["sum", "mean", "prod", "max", "min", "var", "std"])
+def test_numpy_reductions_call_the_methods(name):
+    a = np.arange(1, 13, dtype=np.float64).reshape(3, 4)
+    t = crt.from_numpy(a)
+    f = getattr(np, name)
+    for kwargs in ({}, {"axis": 0}, {"axis": 1, "keepdims": True}, {"axis": (0, 1)}):
+        got = f(t, **kwargs)
+        want = f(a, **kwargs)
+        assert isinstance(got, crt.Tensor), (name, kwargs)
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12, err_msg=f"{name} {kwargs}")
+
+
+def test_numpy_argmax_and_out_and_dtype():
+    a = np.array([[1, 9, 3], [7, 2, 8]], dtype=np.int32)
+    t = crt.from_numpy(a)
+    assert int(np.argmax(t)) == int(np.argmax(a))
+    np.testing.assert_array_equal(np.asarray(np.argmin(t, axis=1)), np.argmin(a, axis=1))
+    out = crt.zeros(3, dtype=crt.float64)
+    r = t.sum(axis=0, out=out)
+    assert r is out
+    np.testing.assert_array_equal(out.numpy(), a.sum(axis=0))
+    assert t.sum(dtype=crt.float32).dtype == crt.float32
+    np.testing.assert_allclose(float(np.var(t, ddof=1)), a.var(ddof=1))
+    with pytest.raises(crt.InvalidArgumentError, match="dim and axis"):
+        t.sum(dim=0, axis=1)
+    with pytest.raises(ValueError, match="ddof"):
+        t.var(correction=1, ddof=0)

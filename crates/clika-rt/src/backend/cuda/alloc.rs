@@ -1,0 +1,151 @@
+//! Device memory for a CUDA pool: each segment is one `cuMemAlloc` allocation (plain device
+//! memory, never managed memory). Its **device address** is the pool's address and the
+//! tensor storage's pointer. On 64-bit Linux the driver uses unified virtual addressing: a
+//! device allocation occupies a range of the process's virtual address space that no host
+//! allocation can take, so addresses are unique, non-null and never equal to a host pointer.
+//! Host code never dereferences them (the backend reads device tensors with `download`);
+//! `write_zeros` is a device memset.
+
+use std::collections::HashMap;
+use std::ptr::NonNull;
+use std::sync::{Arc, Mutex};
+
+use cudarc::driver::result as cu;
+
+use super::driver::{why, Stream};
+use crate::memory::{Event, RawAllocator, RawSegment};
+
+/// Reserves and releases `cuMemAlloc` segments for a CUDA pool.
+pub(super) struct CudaAllocator {
+    stream: Arc<Stream>,
+    /// Aligned segment address → the allocation's own address, for the (rare) segments
+    /// over-allocated to meet the pool's alignment.
+    shifted: Mutex<HashMap<usize, u64>>,
+}
+
+impl std::fmt::Debug for CudaAllocator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CudaAllocator")
+            .field("device", &self.stream.device)
+            .finish()
+    }
+}
+
+impl CudaAllocator {
+    pub(super) fn new(stream: Arc<Stream>) -> CudaAllocator {
+        CudaAllocator {
+            stream,
+            shifted: Mutex::default(),
+        }
+    }
+
+    fn malloc(&self, nbytes: usize) -> Option<u64> {
+        // SAFETY: a plain allocation; the context is bound by the caller.
+        match unsafe { cu::malloc_sync(nbytes) } {
+            Ok(p) => Some(p),
+            Err(e) => {
+                log::debug!("clika-rt: cuMemAlloc({nbytes}) failed: {}", why(e));
+                None
+            }
+        }
+    }
+
+    fn free(&self, ptr: u64) {
+        // SAFETY: `ptr` is one of our live allocations, freed exactly once.
+        if let Err(e) = unsafe { cu::free_sync(ptr) } {
+            log::error!("clika-rt: cuMemFree failed: {}", why(e));
+        }
+    }
+
+    fn zero(&self, ptr: u64, nbytes: usize) -> bool {
+        // SAFETY: the range lies inside one of our allocations; the memset is ordered on the
+        // stream before any later use of the memory.
+        unsafe { cu::memset_d8_async(ptr, 0, nbytes, self.stream.raw) }.is_ok()
+    }
+}
+
+/// The address inside an allocation at `base` that is aligned to `align`.
+pub(super) fn aligned_in(base: u64, align: usize) -> u64 {
+    base.next_multiple_of(align as u64)
+}
+
+// SAFETY: (1) a reserved segment is `nbytes` of device memory at an `align`-aligned device
+// address, read and written only by device copies and kernels and by `write_zeros` (a device
+// memset), never through the pointer on the host; (2) it is zeroed on the stream before it is
+// returned, so it is initialised and `zeroed`; (3) each allocation is new and its address
+// range unique (unified virtual addressing); (4) every failure (no context, out of memory, a
+// failed memset) returns `None` — driver calls return errors and do not panic once the
+// library is loaded (it was, to start the context).
+unsafe impl RawAllocator for CudaAllocator {
+    fn reserve(&self, nbytes: usize, align: usize) -> Option<RawSegment> {
+        if nbytes == 0 || !align.is_power_of_two() {
+            return None;
+        }
+        self.stream.bind().ok()?;
+        let mut base = self.malloc(nbytes)?;
+        let mut addr = base;
+        if base % align as u64 != 0 {
+            // cuMemAlloc aligns large allocations to 2 MiB in practice; when not, over-allocate.
+            self.free(base);
+            base = self.malloc(nbytes.checked_add(align)?)?;
+            addr = aligned_in(base, align);
+            self.shifted
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(addr as usize, base);
+        }
+        if !self.zero(addr, nbytes) {
+            self.shifted
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&(addr as usize));
+            self.free(base);
+            return None;
+        }
+        self.stream.note_work();
+        Some(RawSegment {
+            ptr: NonNull::new(addr as usize as *mut u8)?,
+            zeroed: true,
+        })
+    }
+
+    unsafe fn release(&self, ptr: NonNull<u8>, _nbytes: usize, _align: usize) {
+        if self.stream.bind().is_err() {
+            return;
+        }
+        let addr = ptr.as_ptr() as usize;
+        let base = self
+            .shifted
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&addr)
+            .unwrap_or(addr as u64);
+        // The pool releases a segment only once every event that used it completed;
+        // cuMemFree synchronises anyway.
+        self.free(base);
+    }
+
+    unsafe fn write_zeros(&self, ptr: NonNull<u8>, nbytes: usize) {
+        if self.stream.bind().is_ok() && self.zero(ptr.as_ptr() as usize as u64, nbytes) {
+            self.stream.note_work();
+        }
+    }
+
+    fn pending_work(&self) -> Option<Arc<dyn Event>> {
+        self.stream.event().map(|e| e as Arc<dyn Event>)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::aligned_in;
+
+    #[test]
+    fn over_allocated_segments_start_aligned_inside() {
+        assert_eq!(aligned_in(0x7000_0020_0000, 2 << 20), 0x7000_0020_0000);
+        assert_eq!(aligned_in(0x7000_0000_0200, 2 << 20), 0x7000_0020_0000);
+        // The aligned start plus the request stays inside base + nbytes + align.
+        let (base, n, a) = (0x1234_5600u64, 4096usize, 1usize << 21);
+        assert!(aligned_in(base, a) + n as u64 <= base + (n + a) as u64);
+    }
+}

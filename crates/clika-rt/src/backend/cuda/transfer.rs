@@ -1,0 +1,73 @@
+//! Host ↔ device copies on the device's stream.
+//!
+//! Host → device is `cuMemcpyHtoDAsync`. From pageable memory the driver stages the bytes
+//! and returns once the source has been read, so the source may go right after. From memory
+//! the caller pinned for this device (`pinned_for`), the copy is a true DMA that runs after
+//! the call returns: the source's storage is kept alive until the copy's event completes, so
+//! an adopted source's deleter cannot run early. Device → host copies the span the view
+//! reaches into a fresh host tensor and waits for the stream.
+
+use super::driver::{failed, Cuda};
+use crate::error::Result;
+use crate::{Device, Tensor};
+
+/// Copies host tensor `src` into a fresh contiguous device tensor.
+pub(super) fn upload(cuda: &Cuda, src: &Tensor) -> Result<Tensor> {
+    let device = cuda.stream.device;
+    let pinned = src.storage().pinned_for() == Some(device) && src.is_contiguous();
+    let src = if src.is_contiguous() {
+        src.clone()
+    } else {
+        src.contiguous()?
+    };
+    let out = Tensor::alloc(src.shape(), src.dtype(), device, false)?;
+    let nbytes = src.numel() * src.dtype().size();
+    if nbytes == 0 {
+        return Ok(out);
+    }
+    cuda.stream.bind()?;
+    let dst = out.storage().as_ptr() as usize as u64;
+    // SAFETY: `src` is a contiguous host tensor: its `nbytes` bytes from `const_data_ptr`
+    // are in bounds (L3) and initialised; `dst` is a fresh device block of `nbytes` bytes.
+    // From pageable memory the call returns after reading the source; from pinned memory
+    // the source is kept alive below until the copy completes.
+    let bytes = unsafe { std::slice::from_raw_parts(src.const_data_ptr(), nbytes) };
+    // SAFETY: see above; the destination is ours alone.
+    unsafe { cudarc::driver::result::memcpy_htod_async(dst, bytes, cuda.stream.raw) }
+        .map_err(|e| failed("cuMemcpyHtoDAsync", e))?;
+    cuda.stream.note_work();
+    if pinned {
+        cuda.stream.keep_until_done(src.storage().clone())?;
+    }
+    Ok(out)
+}
+
+/// Reads device tensor `src` back into a fresh contiguous host tensor.
+pub(super) fn download(cuda: &Cuda, src: &Tensor) -> Result<Tensor> {
+    let itemsize = src.dtype().size();
+    let Some((lo, hi)) = src.layout().element_range() else {
+        return Tensor::alloc(src.shape(), src.dtype(), Device::cpu(), false);
+    };
+    let (first, size) = (lo * itemsize, (hi + 1 - lo) * itemsize);
+    let span = Tensor::alloc(&[size], crate::DType::UInt8, Device::cpu(), false)?;
+    cuda.stream.bind()?;
+    let from = src.storage().as_ptr() as usize as u64 + first as u64;
+    {
+        // SAFETY: `span` is a fresh, exclusively owned host tensor of `size` bytes.
+        let dst = unsafe { std::slice::from_raw_parts_mut(span.data_ptr(), size) };
+        // SAFETY: `from..from + size` is the span of the view inside its device storage
+        // (L3); the stream is synchronised below before `dst` is read or dropped.
+        unsafe { cudarc::driver::result::memcpy_dtoh_async(dst, from, cuda.stream.raw) }
+            .map_err(|e| failed("cuMemcpyDtoHAsync", e))?;
+    }
+    cuda.stream.note_work();
+    cuda.stream.synchronize()?;
+    // The view's layout, shifted to the start of the copied span.
+    let layout = src.layout().with_offset(src.storage_offset() - lo);
+    let host = Tensor::from_storage(span.storage().clone(), layout, src.dtype())?;
+    if host.is_contiguous() && host.storage_offset() == 0 {
+        Ok(host)
+    } else {
+        host.contiguous()
+    }
+}

@@ -1,0 +1,397 @@
+//! Indexing with numpy's semantics: basic entries (ints, slices, new axes, `...`) give views;
+//! integer and boolean tensors (advanced indexing) gather a copy, with numpy's broadcasting
+//! of the index arrays and its placement rule. [`index_put_shared`] writes through the same
+//! expressions (`t[i] = v`), and `index_select`, `masked_select`, `masked_fill`, `nonzero`
+//! are the named forms PyTorch users know.
+//!
+//! Planning happens here ([`IndexPlan`]: the source viewed with the indexed dims first, one
+//! element offset per broadcast index position); the backend copies the elements.
+
+use super::binary::broadcast_shapes;
+use crate::backend::backend;
+use crate::error::dims_i64;
+use crate::layout::{normalize_dim, DimVec};
+use crate::{DType, Device, Error, Result, Tensor};
+
+/// One entry of an index expression.
+#[derive(Debug, Clone)]
+pub enum TensorIndex {
+    /// An integer: selects one position and removes the dim (negative counts from the end).
+    Int(isize),
+    /// `start:stop:step` (Python's slice rules; a negative step walks backwards).
+    Slice {
+        /// First index (default: the start in the step's direction).
+        start: Option<isize>,
+        /// One past the last (default: the end in the step's direction).
+        stop: Option<isize>,
+        /// Step, non-zero.
+        step: isize,
+    },
+    /// `None` / `np.newaxis`: a new dim of size 1.
+    NewAxis,
+    /// `...`: as many full slices as the other entries leave dims.
+    Ellipsis,
+    /// An integer tensor (indices along one dim, broadcast with the other index tensors) or
+    /// a `Bool` tensor (a mask over as many dims as it has, equal in shape to them).
+    Tensor(Tensor),
+}
+
+impl TensorIndex {
+    /// `:` (every element of the dim).
+    pub const FULL: TensorIndex = TensorIndex::Slice {
+        start: None,
+        stop: None,
+        step: 1,
+    };
+
+    /// Dims of the source the entry consumes.
+    fn consumes(&self) -> usize {
+        match self {
+            TensorIndex::Int(_) | TensorIndex::Slice { .. } => 1,
+            TensorIndex::NewAxis | TensorIndex::Ellipsis => 0,
+            TensorIndex::Tensor(t) if t.dtype() == DType::Bool => t.ndim(),
+            TensorIndex::Tensor(_) => 1,
+        }
+    }
+}
+
+fn index_error(what: String) -> Error {
+    Error::InvalidArgument { what }
+}
+
+/// An advanced index planned for a backend: the source viewed with the indexed dims first
+/// (in order) and the others after, and for each position of the broadcast index shape the
+/// element offset (relative to the view's offset) of the block it selects.
+#[derive(Debug)]
+pub(crate) struct IndexPlan {
+    /// The source, indexed dims first (their strides are folded into `offsets`).
+    pub(crate) src: Tensor,
+    /// How many leading dims of `src` the index tensors consume.
+    pub(crate) indexed: usize,
+    /// The broadcast shape of the index tensors.
+    pub(crate) batch: DimVec<usize>,
+    /// One element offset per position of `batch`, row-major.
+    pub(crate) offsets: Vec<isize>,
+    /// Where the batch dims go in the result: at this dim (numpy: where the adjacent index
+    /// tensors stood), or first when the index tensors were not adjacent.
+    pub(crate) place: usize,
+}
+
+impl IndexPlan {
+    /// The shape of the gathered block before placement: batch dims, then the rest.
+    pub(crate) fn gathered_shape(&self) -> DimVec<usize> {
+        let mut s = self.batch.clone();
+        s.extend_from_slice(&self.src.shape()[self.indexed..]);
+        s
+    }
+
+    /// Permutation taking the gathered layout (batch first) to numpy's placement.
+    fn placement(&self) -> DimVec<isize> {
+        let (nb, nr) = (self.batch.len(), self.src.ndim() - self.indexed);
+        let mut order: DimVec<isize> = DimVec::new();
+        order.extend((nb..nb + self.place).map(|d| d as isize));
+        order.extend((0..nb).map(|d| d as isize));
+        order.extend((nb + self.place..nb + nr).map(|d| d as isize));
+        order
+    }
+}
+
+/// The result of applying the basic entries of `idx` to `t`, and the advanced ones planned.
+enum Planned {
+    View(Tensor),
+    Advanced(IndexPlan),
+}
+
+/// Expands `...` and checks the entry count.
+fn expand_ellipsis(t: &Tensor, idx: &[TensorIndex]) -> Result<Vec<TensorIndex>> {
+    let ellipses = idx
+        .iter()
+        .filter(|e| matches!(e, TensorIndex::Ellipsis))
+        .count();
+    if ellipses > 1 {
+        return Err(index_error(
+            "an index can only have a single ellipsis ('...')".to_string(),
+        ));
+    }
+    let consumed: usize = idx.iter().map(TensorIndex::consumes).sum();
+    if consumed > t.ndim() {
+        return Err(index_error(format!(
+            "too many indices for a tensor with {} dimensions: {consumed} were given",
+            t.ndim()
+        )));
+    }
+    let mut out = Vec::with_capacity(t.ndim() + idx.len());
+    for e in idx {
+        match e {
+            TensorIndex::Ellipsis => {
+                out.extend(std::iter::repeat_n(TensorIndex::FULL, t.ndim() - consumed));
+            }
+            other => out.push(other.clone()),
+        }
+    }
+    // Dims not reached by the expression are kept whole.
+    let reached: usize = out.iter().map(TensorIndex::consumes).sum();
+    out.extend(std::iter::repeat_n(TensorIndex::FULL, t.ndim() - reached));
+    Ok(out)
+}
+
+/// `mask`'s `True` positions as one `Int64` index vector per dim (logical order).
+fn mask_indices(mask: &Tensor) -> Result<Vec<Tensor>> {
+    let hits = nonzero(mask)?;
+    (0..mask.ndim())
+        .map(|d| hits.select(1, d as isize)?.contiguous())
+        .collect()
+}
+
+fn plan(t: &Tensor, idx: &[TensorIndex]) -> Result<Planned> {
+    let entries = expand_ellipsis(t, idx)?;
+    let advanced = entries.iter().any(|e| matches!(e, TensorIndex::Tensor(_)));
+    let mut v = t.clone();
+    let mut dim = 0isize;
+    // (dim in `v`, index vector) for every advanced entry, in order.
+    let mut arrays: Vec<(usize, Tensor)> = Vec::new();
+    for e in entries {
+        match e {
+            TensorIndex::Int(i) if !advanced => v = v.select(dim, i)?,
+            TensorIndex::Int(i) => {
+                // With index tensors present, an int is a 0-d index array (numpy).
+                arrays.push((dim as usize, Tensor::from_vec(vec![i as i64], &[])?));
+                dim += 1;
+            }
+            TensorIndex::Slice { start, stop, step } => {
+                v = v.slice(dim, start, stop, step)?;
+                dim += 1;
+            }
+            TensorIndex::NewAxis => {
+                v = v.unsqueeze(dim)?;
+                dim += 1;
+            }
+            TensorIndex::Ellipsis => unreachable!("expanded above"),
+            TensorIndex::Tensor(m) if m.dtype() == DType::Bool => {
+                if m.ndim() == 0 {
+                    return Err(index_error(
+                        "a 0-d boolean index is not supported; index with t[None] (true) or \
+                         an empty slice (false)"
+                            .to_string(),
+                    ));
+                }
+                let d = dim as usize;
+                let covered = &v.shape()[d..d + m.ndim()];
+                if covered != m.shape() {
+                    return Err(index_error(format!(
+                        "boolean index of shape {:?} does not match the indexed dims {:?} \
+                         (dims {d}..{})",
+                        m.shape(),
+                        covered,
+                        d + m.ndim()
+                    )));
+                }
+                for (k, ix) in mask_indices(&m.to(Device::cpu())?)?.into_iter().enumerate() {
+                    arrays.push((d + k, ix));
+                }
+                dim += m.ndim() as isize;
+            }
+            TensorIndex::Tensor(ix) => {
+                if !ix.dtype().is_integer() {
+                    return Err(index_error(format!(
+                        "index tensors must be integers or bool, got {}; convert with \
+                         .to(int64)",
+                        ix.dtype()
+                    )));
+                }
+                arrays.push((dim as usize, ix));
+                dim += 1;
+            }
+        }
+    }
+    if arrays.is_empty() {
+        return Ok(Planned::View(v));
+    }
+    // Indexed dims first, the rest after, in order.
+    let positions: Vec<usize> = arrays.iter().map(|(d, _)| *d).collect();
+    let adjacent = positions.windows(2).all(|w| w[1] == w[0] + 1);
+    let mut order: Vec<isize> = positions.iter().map(|&d| d as isize).collect();
+    order.extend(
+        (0..v.ndim())
+            .filter(|d| !positions.contains(d))
+            .map(|d| d as isize),
+    );
+    let src = v.permute(&order)?;
+    let mut batch: DimVec<usize> = DimVec::new();
+    for (_, ix) in &arrays {
+        batch = broadcast_shapes(&batch, ix.shape())?;
+    }
+    let sizes: DimVec<isize> = batch.iter().map(|&d| d as isize).collect();
+    let nb: usize = batch.iter().product();
+    let mut offsets = vec![0isize; nb];
+    for (k, (d, ix)) in arrays.iter().enumerate() {
+        let size = src.shape()[k];
+        let stride = src.strides()[k];
+        let ix = ix
+            .to(Device::cpu())?
+            .to_dtype(DType::Int64)?
+            .expand(&sizes)?
+            .contiguous()?;
+        for (o, &i) in offsets.iter_mut().zip(ix.to_vec::<i64>()?.iter()) {
+            let j = if i < 0 { i + size as i64 } else { i };
+            if j < 0 || j >= size as i64 {
+                return Err(Error::IndexOutOfRange {
+                    index: i,
+                    dim: *d,
+                    size,
+                });
+            }
+            *o += j as isize * stride;
+        }
+    }
+    Ok(Planned::Advanced(IndexPlan {
+        indexed: arrays.len(),
+        place: if adjacent { positions[0] } else { 0 },
+        src,
+        batch,
+        offsets,
+    }))
+}
+
+/// `t[idx]` with numpy's rules: a view when every entry is basic, a copy (in runtime memory)
+/// when any is an index tensor.
+pub fn index(t: &Tensor, idx: &[TensorIndex]) -> Result<Tensor> {
+    match plan(t, idx)? {
+        Planned::View(v) => Ok(v),
+        Planned::Advanced(p) => {
+            let out = Tensor::alloc(&p.gathered_shape(), t.dtype(), t.device(), false)?;
+            // SAFETY: `out` is fresh, exclusive, contiguous, of the gathered shape and `t`'s
+            // dtype, on `t`'s device.
+            unsafe { backend(t.device())?.gather(&p, &out)? };
+            out.permute(&p.placement())
+        }
+    }
+}
+
+/// `t[idx] = value` through a possibly shared `t`: `value` (converted to `t`'s dtype) is
+/// broadcast to the indexed shape. With repeated indices the last write wins.
+///
+/// # Safety
+/// `t`'s memory must be writable, and no other thread may read or write the elements the
+/// expression reaches during the call (numpy's and PyTorch's contract for `t[i] = v`).
+pub unsafe fn index_put_shared(t: &Tensor, idx: &[TensorIndex], value: &Tensor) -> Result<()> {
+    t.ensure_writable()?;
+    match plan(t, idx)? {
+        // SAFETY: forwarded from the caller; `v` is a view of `t`.
+        Planned::View(v) => unsafe { v.copy_shared(value) },
+        Planned::Advanced(p) => {
+            let shape = p.gathered_shape();
+            let placed: DimVec<usize> = p.placement().iter().map(|&d| shape[d as usize]).collect();
+            let fits = broadcast_shapes(value.shape(), &placed)?;
+            if fits.as_slice() != placed.as_slice() {
+                return Err(Error::ShapeMismatch {
+                    op: "index_put (the value must broadcast to the indexed shape)",
+                    expected: dims_i64(&placed),
+                    got: dims_i64(value.shape()),
+                });
+            }
+            let sizes: DimVec<isize> = placed.iter().map(|&d| d as isize).collect();
+            // The value in the gathered order (batch dims first), read in full first when it
+            // shares `t`'s memory.
+            let inverse = invert(&p.placement());
+            let value = value.to_dtype(t.dtype())?;
+            let value = if value.storage().same_as(t.storage()) {
+                value.contiguous_copy()?
+            } else {
+                value
+            };
+            let value = value.expand(&sizes)?.permute(&inverse)?;
+            // SAFETY: forwarded from the caller; `value` does not share `t`'s memory.
+            unsafe { backend(t.device())?.scatter(&p, &value) }
+        }
+    }
+}
+
+/// [`index_put_shared`] on a tensor nothing else shares.
+pub fn index_put_(t: &mut Tensor, idx: &[TensorIndex], value: &Tensor) -> Result<()> {
+    t.ensure_exclusive("index_put_")?;
+    // SAFETY: exclusive (checked).
+    unsafe { index_put_shared(t, idx, value) }
+}
+
+fn invert(order: &[isize]) -> DimVec<isize> {
+    let mut inv: DimVec<isize> = std::iter::repeat_n(0, order.len()).collect();
+    for (i, &d) in order.iter().enumerate() {
+        inv[d as usize] = i as isize;
+    }
+    inv
+}
+
+/// The entries of `t` along `dim` at `indices` (an integer tensor of any shape; negative
+/// indices count from the end): PyTorch's `index_select` generalised as numpy's `take`
+/// along one axis (`t[:, indices]` for `dim = 1`).
+pub fn index_select(t: &Tensor, dim: isize, indices: &Tensor) -> Result<Tensor> {
+    let d = normalize_dim(dim, t.ndim())?;
+    let mut idx = vec![TensorIndex::FULL; d];
+    idx.push(TensorIndex::Tensor(indices.clone()));
+    index(t, &idx)
+}
+
+/// The elements of `t` where `mask` (broadcast to `t`'s shape) is true, as a 1-D tensor in
+/// row-major order.
+pub fn masked_select(t: &Tensor, mask: &Tensor) -> Result<Tensor> {
+    let shape = broadcast_shapes(t.shape(), mask.shape())?;
+    let sizes: DimVec<isize> = shape.iter().map(|&d| d as isize).collect();
+    let m = mask.to_dtype(DType::Bool)?.expand(&sizes)?;
+    index(&t.expand(&sizes)?, &[TensorIndex::Tensor(m)])
+}
+
+/// A copy of `t` with `value` where `mask` (broadcast to `t`'s shape) is true.
+pub fn masked_fill(t: &Tensor, mask: &Tensor, value: super::Scalar) -> Result<Tensor> {
+    let mut out = t.contiguous_copy()?;
+    out.masked_fill_(mask, value)?;
+    Ok(out)
+}
+
+impl Tensor {
+    /// Sets the elements where `mask` (broadcast to this shape) is true to `value`.
+    pub fn masked_fill_(&mut self, mask: &Tensor, value: super::Scalar) -> Result<()> {
+        self.ensure_exclusive("masked_fill_")?;
+        // SAFETY: exclusive (checked).
+        unsafe { self.masked_fill_shared(mask, value) }
+    }
+
+    /// [`masked_fill_`](Tensor::masked_fill_) through a possibly shared view.
+    ///
+    /// # Safety
+    /// As for [`index_put_shared`].
+    pub unsafe fn masked_fill_shared(&self, mask: &Tensor, value: super::Scalar) -> Result<()> {
+        let sizes: DimVec<isize> = self.shape().iter().map(|&d| d as isize).collect();
+        let m = mask.to_dtype(DType::Bool)?.expand(&sizes)?;
+        let v = value.to_tensor(self.dtype())?;
+        // SAFETY: forwarded from the caller.
+        unsafe { index_put_shared(self, &[TensorIndex::Tensor(m)], &v) }
+    }
+}
+
+/// The indices of `t`'s non-zero elements: an `Int64` tensor `[count, ndim]`, rows in
+/// row-major order (PyTorch's `nonzero`; numpy's `argwhere`).
+pub fn nonzero(t: &Tensor) -> Result<Tensor> {
+    let host = t.to(Device::cpu())?.to_dtype(DType::Bool)?;
+    let nd = host.ndim();
+    let flags = host.to_dtype(DType::UInt8)?.contiguous()?.to_vec::<u8>()?;
+    let mut out: Vec<i64> = Vec::new();
+    let mut at = vec![0i64; nd];
+    for &f in &flags {
+        if f != 0 {
+            out.extend_from_slice(&at);
+        }
+        for d in (0..nd).rev() {
+            at[d] += 1;
+            if at[d] < host.shape()[d] as i64 {
+                break;
+            }
+            at[d] = 0;
+        }
+    }
+    let count = out
+        .len()
+        .checked_div(nd)
+        .unwrap_or_else(|| flags.iter().filter(|&&f| f != 0).count());
+    Tensor::from_vec(out, &[count, nd])
+}

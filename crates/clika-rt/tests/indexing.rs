@@ -1,0 +1,110 @@
+//! Indexing against a naive model: every advanced index is checked element by element with
+//! index arithmetic written out, on contiguous, transposed and empty sources.
+
+use clika_rt::ops::{self, TensorIndex as I};
+use clika_rt::{DType, ErrorKind, Tensor};
+
+fn iota(shape: &[usize]) -> Tensor {
+    let n: usize = shape.iter().product();
+    Tensor::from_vec((0..n).map(|i| i as f32).collect(), shape).unwrap()
+}
+
+fn ints(v: &[i64]) -> Tensor {
+    Tensor::from_vec(v.to_vec(), &[v.len()]).unwrap()
+}
+
+#[test]
+fn integer_arrays_gather_with_numpys_placement() {
+    let t = iota(&[3, 4, 5]);
+    // t[:, [3, 0]] -> [3, 2, 5], adjacent: in place of dim 1.
+    let r = ops::index(&t, &[I::FULL, I::Tensor(ints(&[3, 0]))]).unwrap();
+    assert_eq!(r.shape(), &[3, 2, 5]);
+    let v = r.contiguous().unwrap().to_vec::<f32>().unwrap();
+    for i in 0..3 {
+        for (j, &c) in [3usize, 0].iter().enumerate() {
+            for k in 0..5 {
+                assert_eq!(v[i * 10 + j * 5 + k], (i * 20 + c * 5 + k) as f32);
+            }
+        }
+    }
+    // t[0, :, [1, 2]] -> the int is an index array too; not adjacent: batch first, [2, 4].
+    let r = ops::index(&t, &[I::Int(0), I::FULL, I::Tensor(ints(&[1, 2]))]).unwrap();
+    assert_eq!(r.shape(), &[2, 4]);
+    let v = r.contiguous().unwrap().to_vec::<f32>().unwrap();
+    for (b, &c) in [1usize, 2].iter().enumerate() {
+        for j in 0..4 {
+            assert_eq!(v[b * 4 + j], (j * 5 + c) as f32);
+        }
+    }
+    // Two arrays broadcast: t[[[0], [2]], [1, -1]] -> [2, 2, 5].
+    let rows = Tensor::from_vec(vec![0i64, 2], &[2, 1]).unwrap();
+    let r = ops::index(&t, &[I::Tensor(rows), I::Tensor(ints(&[1, -1]))]).unwrap();
+    assert_eq!(r.shape(), &[2, 2, 5]);
+    assert_eq!(
+        r.select(0, 1)
+            .unwrap()
+            .select(0, 1)
+            .unwrap()
+            .to_vec::<f32>()
+            .unwrap()[0],
+        55.0
+    );
+}
+
+#[test]
+fn masks_select_in_row_major_order_and_write_through() {
+    let t = iota(&[2, 3]);
+    let mask = ops::gt(&t, &Tensor::full(&[], 2.0, DType::Float32).unwrap()).unwrap();
+    let r = ops::index(&t, &[I::Tensor(mask.clone())]).unwrap();
+    assert_eq!(r.to_vec::<f32>().unwrap(), vec![3.0, 4.0, 5.0]);
+    assert_eq!(
+        ops::nonzero(&mask).unwrap().to_vec::<i64>().unwrap(),
+        vec![1, 0, 1, 1, 1, 2]
+    );
+    let mut w = t.contiguous_copy().unwrap();
+    w.masked_fill_(&mask, ops::Scalar::Int(-1)).unwrap();
+    assert_eq!(
+        w.to_vec::<f32>().unwrap(),
+        vec![0.0, 1.0, 2.0, -1.0, -1.0, -1.0]
+    );
+    // Through a transposed view, with a value broadcast to the selection.
+    let mut u = iota(&[3, 2]).contiguous_copy().unwrap();
+    let col = Tensor::from_vec(vec![7.0f32], &[1]).unwrap();
+    ops::index_put_(&mut u, &[I::Tensor(ints(&[2, 0])), I::Int(1)], &col).unwrap();
+    assert_eq!(
+        u.to_vec::<f32>().unwrap(),
+        vec![0.0, 7.0, 2.0, 3.0, 4.0, 7.0]
+    );
+    let tt = iota(&[3, 2]).t();
+    let r = ops::index_select(&tt, 1, &ints(&[2])).unwrap();
+    assert_eq!(
+        r.contiguous().unwrap().to_vec::<f32>().unwrap(),
+        vec![4.0, 5.0]
+    );
+}
+
+#[test]
+fn empty_and_out_of_range_indices() {
+    let e = iota(&[0, 3]);
+    let r = ops::index(&e, &[I::FULL, I::Tensor(ints(&[2, 0]))]).unwrap();
+    assert_eq!(r.shape(), &[0, 2]);
+    let none = ops::index(&iota(&[4]), &[I::Tensor(ints(&[]))]).unwrap();
+    assert_eq!(none.shape(), &[0]);
+    let err = ops::index(&iota(&[4]), &[I::Tensor(ints(&[4]))]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Index);
+    let err = ops::index(
+        &iota(&[4]),
+        &[I::Tensor(Tensor::zeros(&[1], DType::Float32).unwrap())],
+    )
+    .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidArgument);
+    let read_only = Tensor::from_owner(
+        std::sync::Arc::<[f32]>::from(vec![1.0f32; 4]),
+        &[4],
+        DType::Float32,
+    )
+    .unwrap();
+    // SAFETY: nothing else touches `read_only`'s memory during the call.
+    let err = unsafe { ops::index_put_shared(&read_only, &[I::Int(0)], &iota(&[])) }.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::ReadOnly);
+}
