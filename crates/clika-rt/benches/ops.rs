@@ -28,6 +28,41 @@ fn reductions(c: &mut Criterion) {
     g.finish();
 }
 
+/// The issue's reduction and cast rows beyond plain sums (values from `arange`, so max and
+/// argmax do real comparisons; `% 251` keeps the int8 values in range).
+fn issue_rows(c: &mut Criterion) {
+    let mut g = c.benchmark_group("issue");
+    g.sample_size(10);
+    let n = 4096 * 4096;
+    let x = Tensor::arange(0.0, n as f64, 1.0, DType::Float32)
+        .unwrap()
+        .reshape(&[4096, 4096])
+        .unwrap();
+    g.throughput(Throughput::Bytes(4 * n as u64));
+    g.bench_function("max_4096x4096_f32", |b| b.iter(|| ops::max(&x).unwrap()));
+    g.bench_function("argmax_dim1_4096x4096_f32", |b| {
+        b.iter(|| ops::argmax_dim(&x, 1, false).unwrap())
+    });
+    g.bench_function("max_dim0_4096x4096_f32", |b| {
+        b.iter(|| ops::max_dims(&x, &[0], false).unwrap())
+    });
+    g.bench_function("sum_dim1_4096x4096_f32", |b| {
+        b.iter(|| ops::sum_dims(&x, &[1], false).unwrap())
+    });
+    g.bench_function("sum_dim0_4096x4096_f32", |b| {
+        b.iter(|| ops::sum_dims(&x, &[0], false).unwrap())
+    });
+    let i8s = Tensor::full(&[n], 3.0, DType::Int8).unwrap();
+    g.throughput(Throughput::Bytes(n as u64));
+    g.bench_function("sum_16M_i8", |b| b.iter(|| ops::sum(&i8s).unwrap()));
+    let v = Tensor::full(&[10_000_000], 1.5, DType::Float32).unwrap();
+    g.throughput(Throughput::Bytes(6 * 10_000_000));
+    g.bench_function("to_f16_10M", |b| {
+        b.iter(|| v.to_dtype(DType::Float16).unwrap())
+    });
+    g.finish();
+}
+
 fn copies(c: &mut Criterion) {
     let mut g = c.benchmark_group("contiguous");
     g.sample_size(10);
@@ -79,5 +114,5 @@ fn matmul(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, reductions, copies, elementwise, matmul);
+criterion_group!(benches, reductions, issue_rows, copies, elementwise, matmul);
 criterion_main!(benches);

@@ -87,6 +87,96 @@ fn check_cast<S: Element, D: Element>(src: &Tensor) {
     );
 }
 
+/// Contiguous casts between `f32` and the half types go through slice conversions (F16C
+/// where present); they must round exactly as the per-element cast does, bit for bit,
+/// including ties, subnormals, overflow to infinity, signed zeros and NaN.
+#[test]
+#[cfg_attr(miri, ignore = "thousands of elements are slow under Miri")]
+fn contiguous_half_casts_match_the_element_cast_bit_for_bit() {
+    let mut vals: Vec<f32> = vec![
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        65504.0,
+        65520.0,
+        65519.99,
+        1e-8,
+        -1e-8,
+        6.1e-5,
+        5.96e-8,
+        2.98e-8,
+        3e38,
+        -3e38,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        -f32::NAN,
+        f32::MIN_POSITIVE,
+        1e-40,
+        1.0 + f32::EPSILON,
+        2049.0,
+        2051.0,
+        1.0 + 1.0 / 2048.0, // an f16 rounding tie (to even: down)
+        1.0 + 3.0 / 2048.0, // an f16 rounding tie (to even: up)
+    ];
+    // A dense sweep of exponents and mantissas (odd length: a SIMD tail too).
+    vals.extend((0..3001).map(|i| f32::from_bits(0x3380_0000u32.wrapping_add(i * 0x0001_3579))));
+    let bits16 = |t: &Tensor| -> Vec<u16> {
+        match t.dtype() {
+            DType::Float16 => t
+                .to_vec::<half::f16>()
+                .unwrap()
+                .iter()
+                .map(|v| v.to_bits())
+                .collect(),
+            _ => t
+                .to_vec::<half::bf16>()
+                .unwrap()
+                .iter()
+                .map(|v| v.to_bits())
+                .collect(),
+        }
+    };
+    let src = Tensor::from_data(&vals, &[vals.len()]).unwrap();
+    let h = src.to_dtype(DType::Float16).unwrap();
+    let want: Vec<u16> = vals
+        .iter()
+        .map(|&v| cast::<f32, half::f16>(v).to_bits())
+        .collect();
+    assert_eq!(bits16(&h), want);
+    let b = src.to_dtype(DType::BFloat16).unwrap();
+    let want: Vec<u16> = vals
+        .iter()
+        .map(|&v| cast::<f32, half::bf16>(v).to_bits())
+        .collect();
+    assert_eq!(bits16(&b), want);
+    for t in [h, b] {
+        let back: Vec<u32> = t
+            .to_dtype(DType::Float32)
+            .unwrap()
+            .to_vec::<f32>()
+            .unwrap()
+            .iter()
+            .map(|v| v.to_bits())
+            .collect();
+        let want: Vec<u32> = t
+            .to_f64_vec()
+            .unwrap()
+            .iter()
+            .map(|&v| (v as f32).to_bits())
+            .collect();
+        // NaNs keep their sign; the quiet bit may be set either way.
+        for (g, w) in back.iter().zip(&want) {
+            let nan = |x: u32| f32::from_bits(x).is_nan();
+            assert!(
+                g == w || (nan(*g) && nan(*w) && g >> 31 == w >> 31),
+                "{g:#x} vs {w:#x}"
+            );
+        }
+    }
+}
+
 #[test]
 fn to_dtype_every_pair_on_a_strided_view() {
     let vals = [

@@ -7,6 +7,7 @@
 //! - `elementwise`, `reduce`, `matmul`: the kernels behind [`Backend`]'s methods.
 
 mod elementwise;
+mod fold;
 mod index;
 pub(crate) mod iter;
 pub(crate) mod kernel;

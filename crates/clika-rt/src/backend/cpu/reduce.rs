@@ -5,32 +5,23 @@
 //! contiguous rows). Work is split across threads over output elements, or, when there are
 //! few outputs, over the rows of each reduction, and partial results are combined.
 //!
-//! Float sums accumulate rows of `f32` in 16 `f32` lanes per block of at most 1024 elements
-//! and add the block sums in `f64`; other floats accumulate in `f64` with blocks of 4096.
-//! Either way the error grows with the block size plus `n / block`, not `n` (a 10^7-element
-//! float32 sum of 0.1 is within 1e-7 relative). Integer and boolean sums and products wrap in
-//! `i64` and return `Int64`.
+//! Rows are folded in chunks of at most 1024 elements by per-type lane loops (`fold`): `f32`
+//! (and `Float16`/`BFloat16`, widened to `f32`) sums accumulate 16 `f32` lanes per chunk and
+//! add the chunk sums in `f64`; `f64` sums use 8 `f64` lanes; max/min/argmax/argmin compare
+//! in the type's own lanes (NaN wins, ties keep the first index). The error of a float sum
+//! grows with the chunk size plus `n / chunk`, not `n` (a 10^7-element float32 sum of 0.1 is
+//! within 1e-7 relative). Integer and boolean sums and products wrap in `i64` and return
+//! `Int64`. When the kept dimension is the contiguous one, kept rows stream into per-output
+//! accumulators instead (`reduce_outer`).
 
 use rayon::prelude::*;
 
+use super::fold::{self, RedElem, CHUNK, OUTER_BLOCK};
 use super::iter::{order_by_stride, Coalesced, SendPtr, PARALLEL_MIN_ELEMS};
-use super::num::Num;
 use crate::dtype::Element;
 use crate::layout::DimVec;
 use crate::ops::{ReduceOp as Kind, ReducePlan};
 use crate::{DType, Error, Result, Tensor};
-
-/// A running reduction value. `Float` sums/products in `f64`; `Int` in wrapping `i64`;
-/// `Best` holds the max/min value as `f64` or `i64` (exact for every dtype but huge `i64`,
-/// which `BestI` covers) with the logical index of its first occurrence.
-#[derive(Debug, Clone, Copy)]
-enum Acc {
-    Float(f64),
-    Int(i64),
-    BestF(f64, i64),
-    BestI(i64, i64),
-    Empty,
-}
 
 /// The dimensions a reduction keeps and walks.
 struct Plan {
@@ -64,163 +55,220 @@ fn plan(p: &ReducePlan, t: &Tensor) -> Plan {
     }
 }
 
-/// Sum of `n` contiguous `f32` at `p`, blocked: 16 lanes per block of ≤ 1024, blocks in f64.
-///
-/// # Safety
-/// `p` must be valid for reading `n` `f32`.
-unsafe fn sum_f32_contiguous(p: *const f32, n: usize) -> f64 {
-    const LANES: usize = 16;
-    const BLOCK: usize = 1024;
-    let mut total = 0f64;
-    let mut start = 0;
-    while start < n {
-        let len = BLOCK.min(n - start);
-        // SAFETY: `start + len <= n`, inside the caller's range.
-        let block = unsafe { std::slice::from_raw_parts(p.add(start), len) };
-        let mut lanes = [0f32; LANES];
-        let mut chunks = block.chunks_exact(LANES);
-        for c in &mut chunks {
-            for (l, v) in lanes.iter_mut().zip(c) {
-                *l += v;
-            }
-        }
-        let tail: f32 = chunks.remainder().iter().sum();
-        // Pairwise combination of the lanes.
-        let mut w = LANES;
-        while w > 1 {
-            w /= 2;
-            for i in 0..w {
-                lanes[i] += lanes[i + w];
-            }
-        }
-        total += f64::from(lanes[0]) + f64::from(tail);
-        start += len;
-    }
-    total
+/// A reduction's running state for one element type: folded chunk by chunk, merged in index
+/// order, and finished into the output type. One implementation per (op family, type), with
+/// the per-type inner loops in `fold`.
+trait Fold<S: RedElem>: Copy + Send + Sync {
+    /// Folds a contiguous chunk whose first element has logical index `idx0`.
+    fn chunk(&mut self, xs: &[S], idx0: i64);
+    /// Combines with the state of a part that covers later indices.
+    fn merge(self, later: Self) -> Self;
+    /// The result over `count` elements.
+    fn finish<D: Element>(self, count: usize) -> Result<D>;
 }
 
-/// Folds one row (`n` elements from `p` with stride `s`, logical indices from `index0`).
+/// Float sums and means (and integer means): chunk sums added in `f64`.
+#[derive(Clone, Copy)]
+struct SumF {
+    t: f64,
+    mean: bool,
+}
+
+impl<S: RedElem> Fold<S> for SumF {
+    #[inline]
+    fn chunk(&mut self, xs: &[S], _: i64) {
+        self.t += S::sum_f(xs);
+    }
+    fn merge(self, later: Self) -> Self {
+        SumF {
+            t: self.t + later.t,
+            ..self
+        }
+    }
+    fn finish<D: Element>(self, count: usize) -> Result<D> {
+        Ok(D::from_f64(if self.mean {
+            self.t / count as f64
+        } else {
+            self.t
+        }))
+    }
+}
+
+/// Integer and boolean sums: wrapping `i64`.
+#[derive(Clone, Copy)]
+struct SumI(i64);
+
+impl<S: RedElem> Fold<S> for SumI {
+    #[inline]
+    fn chunk(&mut self, xs: &[S], _: i64) {
+        self.0 = self.0.wrapping_add(S::sum_i(xs));
+    }
+    fn merge(self, later: Self) -> Self {
+        SumI(self.0.wrapping_add(later.0))
+    }
+    fn finish<D: Element>(self, _: usize) -> Result<D> {
+        Ok(D::from_i64(self.0))
+    }
+}
+
+/// Float products in `f64`.
+#[derive(Clone, Copy)]
+struct ProdF(f64);
+
+impl<S: RedElem> Fold<S> for ProdF {
+    #[inline]
+    fn chunk(&mut self, xs: &[S], _: i64) {
+        self.0 = xs.iter().fold(self.0, |a, v| a * v.to_f64());
+    }
+    fn merge(self, later: Self) -> Self {
+        ProdF(self.0 * later.0)
+    }
+    fn finish<D: Element>(self, _: usize) -> Result<D> {
+        Ok(D::from_f64(self.0))
+    }
+}
+
+/// Integer products: wrapping `i64`.
+#[derive(Clone, Copy)]
+struct ProdI(i64);
+
+impl<S: RedElem> Fold<S> for ProdI {
+    #[inline]
+    fn chunk(&mut self, xs: &[S], _: i64) {
+        self.0 = xs.iter().fold(self.0, |a, v| a.wrapping_mul(v.to_i64()));
+    }
+    fn merge(self, later: Self) -> Self {
+        ProdI(self.0.wrapping_mul(later.0))
+    }
+    fn finish<D: Element>(self, _: usize) -> Result<D> {
+        Ok(D::from_i64(self.0))
+    }
+}
+
+/// max / min (`MAX`), and with `ARG` the logical index of the first occurrence. Each chunk's
+/// best is found in the type's lanes; only a chunk that improves on the running best is
+/// searched again (in cache) for its first index. NaN wins and the first NaN stays.
+#[derive(Clone, Copy)]
+struct Best<W, const MAX: bool, const ARG: bool> {
+    v: W,
+    i: i64,
+    set: bool,
+}
+
+impl<W: Default, const MAX: bool, const ARG: bool> Best<W, MAX, ARG> {
+    fn new() -> Self {
+        Best {
+            v: W::default(),
+            i: 0,
+            set: false,
+        }
+    }
+}
+
+impl<S: RedElem, const MAX: bool, const ARG: bool> Fold<S> for Best<S::W, MAX, ARG> {
+    #[inline]
+    fn chunk(&mut self, xs: &[S], idx0: i64) {
+        if xs.is_empty() {
+            return;
+        }
+        let m = S::best::<MAX>(xs);
+        if !self.set || fold::better::<S::W, MAX>(self.v, m) {
+            if ARG {
+                self.i = idx0 + S::first_eq(xs, m) as i64;
+            }
+            self.v = m;
+            self.set = true;
+        }
+    }
+    fn merge(self, later: Self) -> Self {
+        if !later.set || (self.set && !fold::better::<S::W, MAX>(self.v, later.v)) {
+            self
+        } else {
+            later
+        }
+    }
+    fn finish<D: Element>(self, _: usize) -> Result<D> {
+        if !self.set {
+            let op = match (MAX, ARG) {
+                (true, false) => Kind::Max,
+                (false, false) => Kind::Min,
+                (true, true) => Kind::ArgMax,
+                (false, true) => Kind::ArgMin,
+            };
+            return Err(Error::EmptyReduction { op: op.name() });
+        }
+        Ok(if ARG {
+            D::from_i64(self.i)
+        } else {
+            S::w_out::<D>(self.v)
+        })
+    }
+}
+
+/// Feeds `n` elements from `p` (stride `s`) to `f` as contiguous chunks of at most [`CHUNK`]
+/// with the row index of each chunk's first element; strided rows are gathered into a stack
+/// buffer first, so every op has one inner loop over slices.
 ///
 /// # Safety
-/// Every element of the row must be readable as `S`.
-unsafe fn fold_row<S: Element + Num>(
-    kind: Kind,
-    acc: Acc,
+/// Every element `p + i * s`, `i < n`, must be readable as `S`.
+#[inline]
+unsafe fn for_chunks<S: Element>(p: *const S, s: isize, n: usize, mut f: impl FnMut(&[S], usize)) {
+    if n == 0 {
+        return;
+    }
+    if s == 1 {
+        // SAFETY: a stride-1 row of `n` readable elements is a slice.
+        let row = unsafe { std::slice::from_raw_parts(p, n) };
+        for (k, c) in row.chunks(CHUNK).enumerate() {
+            f(c, k * CHUNK);
+        }
+        return;
+    }
+    // SAFETY: `n > 0`, so element 0 is readable.
+    let mut buf = [unsafe { S::load(p) }; CHUNK];
+    let mut start = 0;
+    while start < n {
+        let len = CHUNK.min(n - start);
+        for (i, b) in buf[..len].iter_mut().enumerate() {
+            // SAFETY: `start + i < n`.
+            *b = unsafe { S::load(p.offset((start + i) as isize * s)) };
+        }
+        f(&buf[..len], start);
+        start += len;
+    }
+}
+
+/// Folds `n` elements from `p` (stride `s`) whose first has logical index `index0`.
+///
+/// # Safety
+/// As [`for_chunks`].
+#[inline]
+unsafe fn fold_row<S: RedElem, F: Fold<S>>(
+    mut acc: F,
     p: *const S,
     s: isize,
     n: usize,
     index0: i64,
-) -> Acc {
-    let at = |i: usize| {
-        // SAFETY: every caller passes `i < n`, so `p + i * s` is an element of the row.
-        unsafe { S::load(p.offset(i as isize * s)) }
-    };
-    match (kind, acc) {
-        (Kind::Sum | Kind::Mean, Acc::Float(mut t)) => {
-            if S::DTYPE == DType::Float32 && s == 1 {
-                // SAFETY: a stride-1 row of `n` f32 (the dtype was just checked).
-                return Acc::Float(t + unsafe { sum_f32_contiguous(p.cast::<f32>(), n) });
-            }
-            let mut block = 0f64;
-            for i in 0..n {
-                block += at(i).to_f64();
-                if i % 4096 == 4095 {
-                    t += block;
-                    block = 0.0;
-                }
-            }
-            Acc::Float(t + block)
-        }
-        (Kind::Sum | Kind::Mean, Acc::Int(t)) => {
-            Acc::Int((0..n).fold(t, |a, i| a.wrapping_add(at(i).to_i64())))
-        }
-        (Kind::Prod, Acc::Float(t)) => Acc::Float((0..n).fold(t, |a, i| a * at(i).to_f64())),
-        (Kind::Prod, Acc::Int(t)) => {
-            Acc::Int((0..n).fold(t, |a, i| a.wrapping_mul(at(i).to_i64())))
-        }
-        (_, mut best) => {
-            let want_max = matches!(kind, Kind::Max | Kind::ArgMax);
-            for i in 0..n {
-                best = better(best, at(i), index0 + i as i64, want_max);
-            }
-            best
-        }
-    }
+) -> F {
+    // SAFETY: forwarded from the caller.
+    unsafe { for_chunks(p, s, n, |c, i| acc.chunk(c, index0 + i as i64)) };
+    acc
 }
 
-/// Keeps the better of `best` and `(v, idx)`: NaN wins (and the first NaN stays), ties keep
-/// the earlier index.
-fn better<S: Element + Num>(best: Acc, v: S, idx: i64, want_max: bool) -> Acc {
-    if S::DTYPE.is_float() {
-        let x = v.to_f64();
-        match best {
-            Acc::BestF(b, _) if b.is_nan() => best,
-            Acc::BestF(b, _) if !x.is_nan() && !(if want_max { x > b } else { x < b }) => best,
-            _ => Acc::BestF(x, idx),
-        }
-    } else {
-        let x = v.to_i64();
-        match best {
-            Acc::BestI(b, _) if !(if want_max { x > b } else { x < b }) => best,
-            _ => Acc::BestI(x, idx),
-        }
-    }
-}
-
-fn combine(kind: Kind, a: Acc, b: Acc) -> Acc {
-    match (a, b) {
-        (Acc::Empty, x) | (x, Acc::Empty) => x,
-        (Acc::Float(x), Acc::Float(y)) if kind == Kind::Prod => Acc::Float(x * y),
-        (Acc::Float(x), Acc::Float(y)) => Acc::Float(x + y),
-        (Acc::Int(x), Acc::Int(y)) if kind == Kind::Prod => Acc::Int(x.wrapping_mul(y)),
-        (Acc::Int(x), Acc::Int(y)) => Acc::Int(x.wrapping_add(y)),
-        // `a` covers earlier indices than `b`, so `b` wins only when strictly better.
-        (Acc::BestF(x, i), Acc::BestF(y, j)) => {
-            let max = matches!(kind, Kind::Max | Kind::ArgMax);
-            let b_wins = !x.is_nan() && (y.is_nan() || if max { y > x } else { y < x });
-            if b_wins {
-                Acc::BestF(y, j)
-            } else {
-                Acc::BestF(x, i)
-            }
-        }
-        (Acc::BestI(x, i), Acc::BestI(y, j)) => {
-            let max = matches!(kind, Kind::Max | Kind::ArgMax);
-            if if max { y > x } else { y < x } {
-                Acc::BestI(y, j)
-            } else {
-                Acc::BestI(x, i)
-            }
-        }
-        (x, _) => x,
-    }
-}
-
-fn identity(kind: Kind, d: DType) -> Acc {
-    let float = d.is_float() || kind == Kind::Mean;
-    match kind {
-        Kind::Sum | Kind::Mean if float => Acc::Float(0.0),
-        Kind::Sum | Kind::Mean => Acc::Int(0),
-        Kind::Prod if float => Acc::Float(1.0),
-        Kind::Prod => Acc::Int(1),
-        _ => Acc::Empty,
-    }
-}
-
-/// Reduces all rows of `plan.red` starting at element offset `base` of `t`.
+/// Folds the whole reduction of the output whose first input element is at `base`.
 ///
 /// # Safety
 /// `base` must be the offset of an element whose kept index is fixed; `t` is of type `S`.
-unsafe fn reduce_one<S: Element + Num>(
-    kind: Kind,
+unsafe fn reduce_one<S: RedElem, F: Fold<S>>(
+    init: F,
     t: &Tensor,
     plan: &Plan,
     base: isize,
     parallel: bool,
-) -> Acc {
+) -> F {
     if plan.count == 0 {
         // Nothing to read: no pointer into the (possibly empty) storage is formed.
-        return identity(kind, S::DTYPE);
+        return init;
     }
     let p = SendPtr(t.storage().as_ptr().cast::<S>());
     let red = &plan.red;
@@ -228,21 +276,21 @@ unsafe fn reduce_one<S: Element + Num>(
     let row = |r: usize| {
         let [o] = red.row_offsets(r);
         // SAFETY: row `r` of the reduced dims from `base` is inside `t` by L3.
-        unsafe {
-            fold_row::<S>(
-                kind,
-                identity(kind, S::DTYPE),
-                p.get().offset(base + o),
-                s,
-                inner,
-                (r * inner) as i64,
-            )
-        }
+        unsafe { fold_row(init, p.get().offset(base + o), s, inner, (r * inner) as i64) }
     };
     if parallel && red.rows() > 1 {
-        red_par_rows(kind, red.rows(), inner, &row)
+        // Rows are grouped so that each task folds at least ~64K elements.
+        let per_task = (1usize << 16).div_ceil(inner.max(1)).max(1);
+        crate::threads::install(|| {
+            (0..red.rows())
+                .into_par_iter()
+                .with_min_len(per_task)
+                .map(row)
+                .reduce(|| init, F::merge)
+        })
     } else if parallel && inner >= PARALLEL_MIN_ELEMS {
-        // One long row: split it into pieces.
+        // One long row: split it into pieces (whole chunks, so the summation order is the
+        // same as on one thread).
         const PIECE: usize = 1 << 16;
         let pieces = inner.div_ceil(PIECE);
         crate::threads::install(|| {
@@ -252,9 +300,8 @@ unsafe fn reduce_one<S: Element + Num>(
                     let (lo, n) = (k * PIECE, PIECE.min(inner - k * PIECE));
                     // SAFETY: elements `lo..lo + n` of the single row are inside `t`.
                     unsafe {
-                        fold_row::<S>(
-                            kind,
-                            identity(kind, S::DTYPE),
+                        fold_row(
+                            init,
                             p.get().offset(base + lo as isize * s),
                             s,
                             n,
@@ -262,41 +309,11 @@ unsafe fn reduce_one<S: Element + Num>(
                         )
                     }
                 })
-                .reduce(|| Acc::Empty, |a, b| combine(kind, a, b))
+                .reduce(|| init, F::merge)
         })
     } else {
-        (0..red.rows()).fold(identity(kind, S::DTYPE), |a, r| combine(kind, a, row(r)))
+        (0..red.rows()).fold(init, |a, r| a.merge(row(r)))
     }
-}
-
-fn red_par_rows(
-    kind: Kind,
-    rows: usize,
-    inner: usize,
-    row: &(impl Fn(usize) -> Acc + Sync),
-) -> Acc {
-    // Rows are grouped so that each task folds at least ~64K elements: one task per short
-    // row would cost more in scheduling than the row takes to sum.
-    let per_task = (1usize << 16).div_ceil(inner.max(1)).max(1);
-    crate::threads::install(|| {
-        (0..rows)
-            .into_par_iter()
-            .with_min_len(per_task)
-            .map(row)
-            .reduce(|| Acc::Empty, |a, b| combine(kind, a, b))
-    })
-}
-
-fn finish<D: Element>(kind: Kind, acc: Acc, count: usize) -> Result<D> {
-    Ok(match (kind, acc) {
-        (Kind::Mean, Acc::Float(s)) => D::from_f64(s / count as f64),
-        (_, Acc::Float(s)) => D::from_f64(s),
-        (_, Acc::Int(s)) => D::from_i64(s),
-        (Kind::ArgMax | Kind::ArgMin, Acc::BestF(_, i) | Acc::BestI(_, i)) => D::from_i64(i),
-        (_, Acc::BestF(v, _)) => D::from_f64(v),
-        (_, Acc::BestI(v, _)) => D::from_i64(v),
-        (_, Acc::Empty) => return Err(Error::EmptyReduction { op: kind.name() }),
-    })
 }
 
 /// Whether to reduce "outer" dimensions by streaming whole kept rows into accumulators
@@ -304,65 +321,189 @@ fn finish<D: Element>(kind: Kind, acc: Acc, count: usize) -> Result<D> {
 fn use_outer(kind: Kind, plan: &Plan) -> bool {
     let [ks] = plan.kept.inner_strides();
     let [rs] = plan.red.inner_strides();
-    matches!(kind, Kind::Sum | Kind::Mean)
+    kind != Kind::Prod
         && plan.kept.inner() >= 16
         && plan.count > 1
         && ks.unsigned_abs() < rs.unsigned_abs()
 }
 
-/// Outer reduction: every thread owns a run of one kept row and adds each reduced slice of
-/// it into `f64` (floats, means) or wrapping `i64` (integer sums) accumulators.
+/// Per-column partial results of one span of reduced steps.
+struct ColAcc<W> {
+    f: Vec<f64>,
+    i: Vec<i64>,
+    w: Vec<W>,
+}
+
+/// Outer reduction: kept rows are cut into column blocks (≤ 2048 wide, so the accumulators
+/// stay in cache) and, when that gives few tasks, the reduced steps into spans, so both
+/// cores stream contiguous kept rows whatever the shape. A task adds each reduced slice of
+/// its block into accumulators of the type's natural lanes (sums: `f32` for 64 steps, then
+/// `f64`; integers `i64`; max/min in the compared type, with `i64` indices); spans are then
+/// merged in order. The split depends on the shape only, so results do not depend on the
+/// number of threads.
 ///
 /// # Safety
 /// `src` is a host tensor of `S`; `out` is fresh, exclusive, with one `D` per kept index.
-unsafe fn reduce_outer<S: Element, D: Element>(
+unsafe fn reduce_outer<S: RedElem, D: Element>(
     kind: Kind,
     src: &Tensor,
     plan: &Plan,
     out: &Tensor,
 ) {
+    const WIDTH: usize = 2048;
+    const MIN_TASKS: usize = 8;
     let (kept, red) = (&plan.kept, &plan.red);
     let ([ks], [rs]) = (kept.inner_strides(), red.inner_strides());
     let p = SendPtr(src.storage().as_ptr().cast::<S>());
     let dst = SendPtr(out.data_ptr().cast::<D>());
     let base0 = src.layout().offset() as isize;
+    let (ki, steps) = (kept.inner(), red.rows() * red.inner());
+    let big = kept.rows() * ki * plan.count >= PARALLEL_MIN_ELEMS;
+    let per_row = ki.div_ceil(WIDTH);
+    let width = ki.div_ceil(per_row);
+    let blocks = kept.rows() * per_row;
+    let want_spans = if big && blocks < MIN_TASKS {
+        MIN_TASKS.div_ceil(blocks)
+    } else {
+        1
+    };
+    let span = steps.div_ceil(want_spans).next_multiple_of(OUTER_BLOCK);
+    let spans = steps.div_ceil(span);
     let float = S::DTYPE.is_float() || kind == Kind::Mean;
-    super::iter::for_each_piece(kept.rows(), kept.inner(), |row, start, len| {
+    let task = |t: usize| -> ColAcc<S::W> {
+        let (blk, sp) = (t / spans, t % spans);
+        let (row, start) = (blk / per_row, (blk % per_row) * width);
+        let len = width.min(ki - start);
+        let (k_lo, k_hi) = (sp * span, ((sp + 1) * span).min(steps));
         let [ko] = kept.row_offsets(row);
         let first = base0 + ko + start as isize * ks;
-        let mut facc = vec![0f64; if float { len } else { 0 }];
-        let mut iacc = vec![0i64; if float { 0 } else { len }];
-        for rr in 0..red.rows() {
-            let [ro] = red.row_offsets(rr);
-            for j in 0..red.inner() as isize {
-                let lane = p.get().wrapping_offset(first + ro + j * rs);
-                // SAFETY: kept index (row, start + i) with reduced index (rr, j) is an element
-                // of `src` for every `i < len` (L3).
-                let at = |i: usize| unsafe { S::load(lane.offset(i as isize * ks)) };
+        // The kept slice at reduced step `k` (in logical order), gathered when strided.
+        let mut gather: Vec<S> = Vec::new();
+        let mut slice_at = |k: usize, f: &mut dyn FnMut(&[S])| {
+            let [ro] = red.row_offsets(k / red.inner());
+            let lane = p
+                .get()
+                .wrapping_offset(first + ro + (k % red.inner()) as isize * rs);
+            if ks == 1 {
+                // SAFETY: kept indices (row, start..start + len) at reduced step `k` are
+                // elements of `src` (L3), contiguous since `ks == 1`.
+                f(unsafe { std::slice::from_raw_parts(lane, len) });
+            } else {
+                gather.clear();
+                // SAFETY: as above, with stride `ks`.
+                gather.extend((0..len).map(|i| unsafe { S::load(lane.offset(i as isize * ks)) }));
+                f(&gather);
+            }
+        };
+        let mut acc = ColAcc {
+            f: Vec::new(),
+            i: Vec::new(),
+            w: Vec::new(),
+        };
+        match kind {
+            Kind::Sum | Kind::Mean => {
+                let mut part = vec![S::A::default(); len];
                 if float {
-                    facc.iter_mut()
-                        .enumerate()
-                        .for_each(|(i, a)| *a += at(i).to_f64());
+                    acc.f = vec![0f64; len];
                 } else {
-                    iacc.iter_mut()
-                        .enumerate()
-                        .for_each(|(i, a)| *a = a.wrapping_add(at(i).to_i64()));
+                    acc.i = vec![0i64; len];
+                }
+                let mut k = k_lo;
+                while k < k_hi {
+                    let end = (k + OUTER_BLOCK).min(k_hi);
+                    part.iter_mut().for_each(|a| *a = S::A::default());
+                    for kk in k..end {
+                        slice_at(kk, &mut |xs| S::acc_add(&mut part, xs));
+                    }
+                    if float {
+                        acc.f
+                            .iter_mut()
+                            .zip(&part)
+                            .for_each(|(f, &a)| *f += S::a_f64(a));
+                    } else {
+                        let it = acc.i.iter_mut().zip(&part);
+                        it.for_each(|(f, &a)| *f = f.wrapping_add(S::a_i64(a)));
+                    }
+                    k = end;
+                }
+            }
+            Kind::Max | Kind::Min | Kind::ArgMax | Kind::ArgMin => {
+                acc.w.reserve(len);
+                slice_at(k_lo, &mut |xs| acc.w.extend(xs.iter().map(|&x| S::w_of(x))));
+                if kind.is_arg() {
+                    acc.i = vec![k_lo as i64; len];
+                }
+                let (w, idx) = (&mut acc.w, &mut acc.i);
+                for k in k_lo + 1..k_hi {
+                    slice_at(k, &mut |xs| match kind {
+                        Kind::Max => S::keep_into::<true>(w, xs),
+                        Kind::Min => S::keep_into::<false>(w, xs),
+                        Kind::ArgMax => S::arg_into::<true>(w, idx, xs, k as i64),
+                        _ => S::arg_into::<false>(w, idx, xs, k as i64),
+                    });
+                }
+            }
+            Kind::Prod | Kind::Var { .. } | Kind::Std { .. } => {
+                unreachable!("products never take the outer path; var/std are composed in ops")
+            }
+        }
+        acc
+    };
+    let threaded = big && blocks * spans > 1 && super::iter::threads_available();
+    let parts: Vec<ColAcc<S::W>> = if threaded {
+        crate::threads::install(|| (0..blocks * spans).into_par_iter().map(task).collect())
+    } else {
+        (0..blocks * spans).map(task).collect()
+    };
+    let finish = |blk: usize| {
+        let mut it = parts[blk * spans..(blk + 1) * spans].iter();
+        let first = it.next().expect("every block has a span");
+        let (mut f, mut i, mut w) = (first.f.clone(), first.i.clone(), first.w.clone());
+        for later in it {
+            match kind {
+                Kind::Sum | Kind::Mean => {
+                    f.iter_mut().zip(&later.f).for_each(|(a, b)| *a += b);
+                    i.iter_mut()
+                        .zip(&later.i)
+                        .for_each(|(a, b)| *a = a.wrapping_add(*b));
+                }
+                Kind::Max => fold::keep_into_w::<S::W, true>(&mut w, &later.w),
+                Kind::Min => fold::keep_into_w::<S::W, false>(&mut w, &later.w),
+                _ => {
+                    let max = kind == Kind::ArgMax;
+                    for (j, &b) in later.w.iter().enumerate() {
+                        let take = if max {
+                            fold::better::<S::W, true>(w[j], b)
+                        } else {
+                            fold::better::<S::W, false>(w[j], b)
+                        };
+                        if take {
+                            (w[j], i[j]) = (b, later.i[j]);
+                        }
+                    }
                 }
             }
         }
-        let k0 = row * kept.inner() + start;
-        for i in 0..len {
-            let v = if !float {
-                D::from_i64(iacc[i])
-            } else if kind == Kind::Mean {
-                D::from_f64(facc[i] / plan.count as f64)
-            } else {
-                D::from_f64(facc[i])
+        let (row, start) = (blk / per_row, (blk % per_row) * width);
+        let k0 = row * ki + start;
+        for j in 0..width.min(ki - start) {
+            let v = match kind {
+                Kind::Sum | Kind::Mean if !float => D::from_i64(i[j]),
+                Kind::Mean => D::from_f64(f[j] / plan.count as f64),
+                Kind::Sum => D::from_f64(f[j]),
+                Kind::ArgMax | Kind::ArgMin => D::from_i64(i[j]),
+                _ => S::w_out::<D>(w[j]),
             };
-            // SAFETY: output `k0 + i` belongs to this piece only; `out` holds every kept index.
-            unsafe { dst.get().add(k0 + i).write(v) };
+            // SAFETY: output `k0 + j` belongs to block `blk` only; `out` holds every kept
+            // index.
+            unsafe { dst.get().add(k0 + j).write(v) };
         }
-    });
+    };
+    if threaded && blocks > 1 {
+        crate::threads::install(|| (0..blocks).into_par_iter().for_each(finish));
+    } else {
+        (0..blocks).for_each(finish);
+    }
 }
 
 /// Runs the primitive reduction `rp` over the host tensor `t` into a fresh tensor.
@@ -371,46 +512,74 @@ pub(crate) fn reduce(rp: &ReducePlan, t: &Tensor) -> Result<Tensor> {
     let plan = plan(rp, t);
     let od = rp.out_dtype;
     let out = Tensor::alloc(&rp.out_shape, od, t.device(), false)?;
-    let n_out = out.numel();
-    if n_out == 0 {
+    if out.numel() == 0 {
         return Ok(out);
     }
-    if plan.count == 0 && !matches!(kind, Kind::Sum | Kind::Mean | Kind::Prod) {
+    if plan.count == 0 && !rp.op.has_identity() {
         return Err(Error::EmptyReduction { op: kind.name() });
     }
-    let big = n_out * plan.count.max(1) >= PARALLEL_MIN_ELEMS && super::iter::threads_available();
-    let par_inside = big && n_out < 2 * crate::threads::current_num_threads();
     let src = if t.dtype() == DType::Bool {
         t.to_dtype(DType::UInt8)?
     } else {
         t.clone()
     };
-    if use_outer(kind, &plan) {
-        super::num::dispatch_num!(src.dtype(), S => crate::dispatch_dtype!(od, D => {
-            // SAFETY: `out` is fresh and exclusive with one element per kept index.
-            unsafe { reduce_outer::<S, D>(kind, &src, &plan, &out) }
-        }), bool => unreachable!("bool inputs are read as UInt8"));
-        return Ok(out);
-    }
-    let dst = SendPtr(out.data_ptr());
     super::num::dispatch_num!(src.dtype(), S => crate::dispatch_dtype!(od, D => {
-        let one = |k: usize| -> Result<()> {
-            let [o] = plan.kept.row_offsets(k / plan.kept.inner());
-            let j = (k % plan.kept.inner()) as isize * plan.kept.inner_strides()[0];
-            let base = src.layout().offset() as isize + o + j;
-            // SAFETY: `base` is the offset of output element `k`'s first input element.
-            let acc = unsafe { reduce_one::<S>(kind, &src, &plan, base, par_inside) };
-            let v = finish::<D>(kind, acc, plan.count)?;
-            // SAFETY: `out` is a fresh exclusive allocation of `n_out` elements and `k < n_out`;
-            // each `k` is written by exactly one task.
-            unsafe { dst.get().cast::<D>().add(k).write(v) };
-            Ok(())
-        };
-        if big && !par_inside {
-            crate::threads::install(|| (0..n_out).into_par_iter().try_for_each(one))?;
-        } else {
-            (0..n_out).try_for_each(one)?;
+        if use_outer(kind, &plan) {
+            // SAFETY: `out` is fresh and exclusive with one element per kept index.
+            unsafe { reduce_outer::<S, D>(kind, &src, &plan, &out) };
+            return Ok(out);
+        }
+        let float = S::DTYPE.is_float();
+        match kind {
+            Kind::Sum | Kind::Mean if float || kind == Kind::Mean => {
+                reduce_inner::<S, D, _>(SumF { t: 0.0, mean: kind == Kind::Mean }, &src, &plan, &out)?
+            }
+            Kind::Sum | Kind::Mean => reduce_inner::<S, D, _>(SumI(0), &src, &plan, &out)?,
+            Kind::Prod if float => reduce_inner::<S, D, _>(ProdF(1.0), &src, &plan, &out)?,
+            Kind::Prod => reduce_inner::<S, D, _>(ProdI(1), &src, &plan, &out)?,
+            Kind::Max => reduce_inner::<S, D, _>(Best::<<S as RedElem>::W, true, false>::new(), &src, &plan, &out)?,
+            Kind::Min => reduce_inner::<S, D, _>(Best::<<S as RedElem>::W, false, false>::new(), &src, &plan, &out)?,
+            Kind::ArgMax => reduce_inner::<S, D, _>(Best::<<S as RedElem>::W, true, true>::new(), &src, &plan, &out)?,
+            Kind::ArgMin => reduce_inner::<S, D, _>(Best::<<S as RedElem>::W, false, true>::new(), &src, &plan, &out)?,
+            Kind::Var { .. } | Kind::Std { .. } => unreachable!("var/std are composed in ops"),
         }
     }), bool => unreachable!("bool inputs are read as UInt8"));
     Ok(out)
+}
+
+/// Inner reduction: each output folds its own rows. Few outputs → parallel inside each
+/// reduction; many → parallel across outputs, grouped so a task folds ≥ 2^15 elements.
+fn reduce_inner<S: RedElem, D: Element, F: Fold<S>>(
+    init: F,
+    src: &Tensor,
+    plan: &Plan,
+    out: &Tensor,
+) -> Result<()> {
+    let n_out = out.numel();
+    let big = n_out * plan.count.max(1) >= PARALLEL_MIN_ELEMS && super::iter::threads_available();
+    let par_inside = big && n_out < 2 * crate::threads::current_num_threads();
+    let dst = SendPtr(out.data_ptr().cast::<D>());
+    let one = |k: usize| -> Result<()> {
+        let [o] = plan.kept.row_offsets(k / plan.kept.inner());
+        let j = (k % plan.kept.inner()) as isize * plan.kept.inner_strides()[0];
+        let base = src.layout().offset() as isize + o + j;
+        // SAFETY: `base` is the offset of output element `k`'s first input element.
+        let acc = unsafe { reduce_one::<S, F>(init, src, plan, base, par_inside) };
+        let v = acc.finish::<D>(plan.count)?;
+        // SAFETY: `out` is a fresh exclusive allocation of `n_out` elements and `k < n_out`;
+        // each `k` is written by exactly one task.
+        unsafe { dst.get().add(k).write(v) };
+        Ok(())
+    };
+    if big && !par_inside {
+        let per_task = (1usize << 15).div_ceil(plan.count.max(1)).max(1);
+        crate::threads::install(|| {
+            (0..n_out)
+                .into_par_iter()
+                .with_min_len(per_task)
+                .try_for_each(one)
+        })
+    } else {
+        (0..n_out).try_for_each(one)
+    }
 }

@@ -1,0 +1,439 @@
+//! Per-type reduction kernels over contiguous chunks: the inner loops of the reduction
+//! engine (`reduce.rs`).
+//!
+//! Every kernel is a plain loop over a slice of at most [`CHUNK`] elements that accumulates
+//! in a fixed number of independent lanes of the element's natural type (`f32` max in `f32`
+//! lanes, `i8` sums in `i64` lanes), so the compiler vectorises it; the lanes are combined
+//! once per chunk. `Float16`/`BFloat16` chunks are first widened to `f32` with the `half`
+//! crate's slice conversion. No per-element enum and no `f64` round trip: `f64` appears only
+//! once per chunk, to add a chunk's `f32` sum to the running total.
+
+use half::slice::HalfFloatSliceExt;
+use half::{bf16, f16};
+
+use super::num::Num;
+use crate::dtype::Element;
+
+/// Elements per chunk: the unit of the f32 sum's blocked summation, and the size of the
+/// stack buffers that strided rows are gathered into.
+pub(crate) const CHUNK: usize = 1024;
+
+/// The reduction kernels of one element type.
+pub(crate) trait RedElem: Element + Num {
+    /// The type max/min compare in: `f32` for the half types, the type itself otherwise.
+    type W: Copy + PartialOrd + Send + Sync + Default + std::fmt::Debug;
+    /// The accumulator of outer (column) sums: `f32` for `f32` and the half types (added
+    /// into `f64` every [`OUTER_BLOCK`] steps), `f64` for `f64`, `i64` for integers.
+    type A: Copy + Send + Sync + Default;
+    /// Sum of a chunk as `f64` (floats; integer means use an exact `i64` sum per chunk).
+    fn sum_f(xs: &[Self]) -> f64;
+    /// Wrapping `i64` sum of a chunk (integers).
+    fn sum_i(xs: &[Self]) -> i64;
+    /// NaN-propagating maximum (`MAX`) or minimum of a non-empty slice.
+    fn best<const MAX: bool>(xs: &[Self]) -> Self::W;
+    /// Index of the first element equal to `m` (the first NaN when `m` is NaN), or `xs.len()`.
+    fn first_eq(xs: &[Self], m: Self::W) -> usize;
+    /// `acc[i] = keep(acc[i], xs[i])`: running column maxima (`MAX`) or minima.
+    fn keep_into<const MAX: bool>(acc: &mut [Self::W], xs: &[Self]);
+    /// Running column arg-maxima (`MAX`) or arg-minima: where `xs[i]` is strictly better
+    /// than `acc[i]`, `acc[i] = xs[i]` and `idx[i] = step`.
+    fn arg_into<const MAX: bool>(acc: &mut [Self::W], idx: &mut [i64], xs: &[Self], step: i64);
+    /// `acc[i] += xs[i]` in the accumulator type.
+    fn acc_add(acc: &mut [Self::A], xs: &[Self]);
+    /// An accumulator as `f64` / as wrapping `i64`.
+    fn a_f64(a: Self::A) -> f64;
+    /// An accumulator as `i64`.
+    fn a_i64(a: Self::A) -> i64;
+    /// One element as the compared type.
+    fn w_of(x: Self) -> Self::W;
+    /// A compared value as the output type.
+    fn w_out<D: Element>(w: Self::W) -> D;
+}
+
+/// Outer sums add this many reduced steps into their narrow accumulator before adding it
+/// into `f64`: each `f32` lane sums at most 64 elements, as in the inner blocked sum.
+pub(crate) const OUTER_BLOCK: usize = 64;
+
+/// Keeps `a` unless `v` is strictly better; a NaN `a` stays, a NaN `v` wins. Written with
+/// non-short-circuit operators so it compiles to compare-and-blend.
+#[inline(always)]
+pub(crate) fn keep<T: PartialOrd + Copy, const MAX: bool>(a: T, v: T) -> T {
+    #[allow(clippy::eq_op, reason = "x != x is the NaN test for a generic T")]
+    let a_nan = a != a;
+    let keep_a = if MAX { a >= v } else { a <= v };
+    if a_nan | keep_a {
+        a
+    } else {
+        v
+    }
+}
+
+/// Whether `b` is strictly better than `a` (so a later `b` replaces an earlier `a`): NaN beats
+/// every number and the first NaN stays.
+#[inline(always)]
+pub(crate) fn better<T: PartialOrd + Copy, const MAX: bool>(a: T, b: T) -> bool {
+    #[allow(clippy::eq_op, reason = "x != x is the NaN test for a generic T")]
+    let (a_nan, b_nan) = (a != a, b != b);
+    !a_nan && (b_nan || if MAX { b > a } else { b < a })
+}
+
+/// `keep` across `L` lanes of a non-empty slice.
+#[inline(always)]
+fn lane_best<T: PartialOrd + Copy, const L: usize, const MAX: bool>(w: &[T]) -> T {
+    let mut lanes = [w[0]; L];
+    let mut it = w.chunks_exact(L);
+    for c in &mut it {
+        for (l, &v) in lanes.iter_mut().zip(c) {
+            *l = keep::<T, MAX>(*l, v);
+        }
+    }
+    let mut b = it
+        .remainder()
+        .iter()
+        .fold(w[0], |a, &v| keep::<T, MAX>(a, v));
+    for &l in &lanes {
+        b = keep::<T, MAX>(b, l);
+    }
+    b
+}
+
+/// Index of the first `x == m` (first NaN when `m` is NaN), or `w.len()`: blocks of 16 are
+/// tested with a branch-free OR (vectorised) before the hit is located inside one.
+#[inline(always)]
+fn first_eq_w<T: PartialOrd + Copy>(w: &[T], m: T) -> usize {
+    #[allow(clippy::eq_op, reason = "x != x is the NaN test for a generic T")]
+    let m_nan = m != m;
+    #[allow(clippy::eq_op, reason = "x != x is the NaN test for a generic T")]
+    let hit = |x: T| (x == m) | (m_nan & (x != x));
+    let mut base = 0;
+    for c in w.chunks(16) {
+        if c.iter().fold(false, |a, &x| a | hit(x)) {
+            return base + c.iter().position(|&x| hit(x)).unwrap_or(c.len());
+        }
+        base += c.len();
+    }
+    w.len()
+}
+
+/// `acc[i] = keep(acc[i], w[i])`.
+#[inline(always)]
+pub(crate) fn keep_into_w<T: PartialOrd + Copy, const MAX: bool>(acc: &mut [T], w: &[T]) {
+    for (a, &v) in acc.iter_mut().zip(w) {
+        *a = keep::<T, MAX>(*a, v);
+    }
+}
+
+/// Where `w[i]` is strictly better than `acc[i]`, take it and its index `step`.
+#[inline(always)]
+pub(crate) fn arg_into_w<T: PartialOrd + Copy, const MAX: bool>(
+    acc: &mut [T],
+    idx: &mut [i64],
+    w: &[T],
+    step: i64,
+) {
+    for ((a, i), &v) in acc.iter_mut().zip(idx.iter_mut()).zip(w) {
+        let b = better::<T, MAX>(*a, v);
+        *a = if b { v } else { *a };
+        *i = if b { step } else { *i };
+    }
+}
+
+/// Sum in `L` lanes, combined pairwise.
+#[inline(always)]
+fn lane_sum<T: Copy + Default + std::ops::Add<Output = T>, const L: usize>(xs: &[T]) -> T {
+    let mut lanes = [T::default(); L];
+    let mut it = xs.chunks_exact(L);
+    for c in &mut it {
+        for (l, &v) in lanes.iter_mut().zip(c) {
+            *l = *l + v;
+        }
+    }
+    let tail = it.remainder().iter().fold(T::default(), |a, &v| a + v);
+    let mut w = L;
+    while w > 1 {
+        w /= 2;
+        for i in 0..w {
+            lanes[i] = lanes[i] + lanes[i + w];
+        }
+    }
+    lanes[0] + tail
+}
+
+macro_rules! int_red {
+    ($t:ty, $lanes:expr) => {
+        impl RedElem for $t {
+            type W = $t;
+            type A = i64;
+            #[inline]
+            fn sum_f(xs: &[$t]) -> f64 {
+                if <$t>::BITS < 64 {
+                    // Exact: a chunk of ≤ 1024 values under 2^32 cannot overflow `i64`.
+                    Self::sum_i(xs) as f64
+                } else {
+                    let mut lanes = [0f64; 8];
+                    let mut it = xs.chunks_exact(8);
+                    for c in &mut it {
+                        for (l, &v) in lanes.iter_mut().zip(c) {
+                            *l += v as f64;
+                        }
+                    }
+                    lanes.iter().sum::<f64>()
+                        + it.remainder().iter().map(|&v| v as f64).sum::<f64>()
+                }
+            }
+            #[inline]
+            fn sum_i(xs: &[$t]) -> i64 {
+                let mut lanes = [0i64; 16];
+                let mut it = xs.chunks_exact(16);
+                for c in &mut it {
+                    for (l, &v) in lanes.iter_mut().zip(c) {
+                        *l = l.wrapping_add(v as i64);
+                    }
+                }
+                let t = it
+                    .remainder()
+                    .iter()
+                    .fold(0i64, |a, &v| a.wrapping_add(v as i64));
+                lanes.iter().fold(t, |a, &l| a.wrapping_add(l))
+            }
+            #[inline]
+            fn best<const MAX: bool>(xs: &[$t]) -> $t {
+                lane_best::<$t, $lanes, MAX>(xs)
+            }
+            #[inline]
+            fn first_eq(xs: &[$t], m: $t) -> usize {
+                first_eq_w(xs, m)
+            }
+            #[inline]
+            fn keep_into<const MAX: bool>(acc: &mut [$t], xs: &[$t]) {
+                keep_into_w::<$t, MAX>(acc, xs)
+            }
+            #[inline]
+            fn arg_into<const MAX: bool>(acc: &mut [$t], idx: &mut [i64], xs: &[$t], step: i64) {
+                arg_into_w::<$t, MAX>(acc, idx, xs, step)
+            }
+            #[inline]
+            fn acc_add(acc: &mut [i64], xs: &[$t]) {
+                for (a, &v) in acc.iter_mut().zip(xs) {
+                    *a = a.wrapping_add(v as i64);
+                }
+            }
+            #[inline(always)]
+            fn a_f64(a: i64) -> f64 {
+                a as f64
+            }
+            #[inline(always)]
+            fn a_i64(a: i64) -> i64 {
+                a
+            }
+            #[inline(always)]
+            fn w_of(x: $t) -> $t {
+                x
+            }
+            #[inline(always)]
+            fn w_out<D: Element>(w: $t) -> D {
+                D::from_i64(w as i64)
+            }
+        }
+    };
+}
+
+int_red!(i8, 64);
+int_red!(u8, 64);
+int_red!(i16, 32);
+int_red!(i32, 16);
+int_red!(i64, 8);
+
+impl RedElem for f32 {
+    type W = f32;
+    type A = f32;
+    #[inline]
+    fn sum_f(xs: &[f32]) -> f64 {
+        f64::from(lane_sum::<f32, 16>(xs))
+    }
+    fn sum_i(xs: &[f32]) -> i64 {
+        xs.iter().fold(0i64, |a, v| a.wrapping_add(v.to_i64()))
+    }
+    #[inline]
+    fn best<const MAX: bool>(xs: &[f32]) -> f32 {
+        lane_best::<f32, 16, MAX>(xs)
+    }
+    #[inline]
+    fn first_eq(xs: &[f32], m: f32) -> usize {
+        first_eq_w(xs, m)
+    }
+    #[inline]
+    fn keep_into<const MAX: bool>(acc: &mut [f32], xs: &[f32]) {
+        keep_into_w::<f32, MAX>(acc, xs)
+    }
+    #[inline]
+    fn arg_into<const MAX: bool>(acc: &mut [f32], idx: &mut [i64], xs: &[f32], step: i64) {
+        arg_into_w::<f32, MAX>(acc, idx, xs, step)
+    }
+    #[inline]
+    fn acc_add(acc: &mut [f32], xs: &[f32]) {
+        for (a, &v) in acc.iter_mut().zip(xs) {
+            *a += v;
+        }
+    }
+    #[inline(always)]
+    fn a_f64(a: f32) -> f64 {
+        f64::from(a)
+    }
+    fn a_i64(a: f32) -> i64 {
+        a as i64
+    }
+    #[inline(always)]
+    fn w_of(x: f32) -> f32 {
+        x
+    }
+    #[inline(always)]
+    fn w_out<D: Element>(w: f32) -> D {
+        D::from_f64(f64::from(w))
+    }
+}
+
+impl RedElem for f64 {
+    type W = f64;
+    type A = f64;
+    #[inline]
+    fn sum_f(xs: &[f64]) -> f64 {
+        lane_sum::<f64, 8>(xs)
+    }
+    fn sum_i(xs: &[f64]) -> i64 {
+        xs.iter().fold(0i64, |a, v| a.wrapping_add(v.to_i64()))
+    }
+    #[inline]
+    fn best<const MAX: bool>(xs: &[f64]) -> f64 {
+        lane_best::<f64, 8, MAX>(xs)
+    }
+    #[inline]
+    fn first_eq(xs: &[f64], m: f64) -> usize {
+        first_eq_w(xs, m)
+    }
+    #[inline]
+    fn keep_into<const MAX: bool>(acc: &mut [f64], xs: &[f64]) {
+        keep_into_w::<f64, MAX>(acc, xs)
+    }
+    #[inline]
+    fn arg_into<const MAX: bool>(acc: &mut [f64], idx: &mut [i64], xs: &[f64], step: i64) {
+        arg_into_w::<f64, MAX>(acc, idx, xs, step)
+    }
+    #[inline]
+    fn acc_add(acc: &mut [f64], xs: &[f64]) {
+        for (a, &v) in acc.iter_mut().zip(xs) {
+            *a += v;
+        }
+    }
+    #[inline(always)]
+    fn a_f64(a: f64) -> f64 {
+        a
+    }
+    fn a_i64(a: f64) -> i64 {
+        a as i64
+    }
+    #[inline(always)]
+    fn w_of(x: f64) -> f64 {
+        x
+    }
+    #[inline(always)]
+    fn w_out<D: Element>(w: f64) -> D {
+        D::from_f64(w)
+    }
+}
+
+/// A chunk of at most [`CHUNK`] half-precision values widened into `buf`.
+#[inline(always)]
+fn widen<'a, H>(xs: &[H], buf: &'a mut [f32; CHUNK]) -> &'a [f32]
+where
+    [H]: HalfFloatSliceExt,
+{
+    let w = &mut buf[..xs.len()];
+    xs.convert_to_f32_slice(w);
+    w
+}
+
+macro_rules! half_red {
+    ($t:ty) => {
+        impl RedElem for $t {
+            type W = f32;
+            type A = f32;
+            #[inline]
+            fn sum_f(xs: &[$t]) -> f64 {
+                let mut buf = [0f32; CHUNK];
+                let mut total = 0f64;
+                // `xs` is at most one chunk, but a caller may hand a longer slice.
+                for c in xs.chunks(CHUNK) {
+                    total += f32::sum_f(widen(c, &mut buf));
+                }
+                total
+            }
+            fn sum_i(xs: &[$t]) -> i64 {
+                xs.iter().fold(0i64, |a, v| a.wrapping_add(v.to_i64()))
+            }
+            #[inline]
+            fn best<const MAX: bool>(xs: &[$t]) -> f32 {
+                let mut buf = [0f32; CHUNK];
+                let mut b = xs[0].to_f32();
+                for c in xs.chunks(CHUNK) {
+                    b = keep::<f32, MAX>(b, f32::best::<MAX>(widen(c, &mut buf)));
+                }
+                b
+            }
+            #[inline]
+            fn first_eq(xs: &[$t], m: f32) -> usize {
+                let mut buf = [0f32; CHUNK];
+                for (k, c) in xs.chunks(CHUNK).enumerate() {
+                    let i = first_eq_w(widen(c, &mut buf), m);
+                    if i < c.len() {
+                        return k * CHUNK + i;
+                    }
+                }
+                xs.len()
+            }
+            #[inline]
+            fn keep_into<const MAX: bool>(acc: &mut [f32], xs: &[$t]) {
+                let mut buf = [0f32; CHUNK];
+                for (a, c) in acc.chunks_mut(CHUNK).zip(xs.chunks(CHUNK)) {
+                    keep_into_w::<f32, MAX>(a, widen(c, &mut buf));
+                }
+            }
+            #[inline]
+            fn arg_into<const MAX: bool>(acc: &mut [f32], idx: &mut [i64], xs: &[$t], step: i64) {
+                let mut buf = [0f32; CHUNK];
+                let it = acc
+                    .chunks_mut(CHUNK)
+                    .zip(idx.chunks_mut(CHUNK))
+                    .zip(xs.chunks(CHUNK));
+                for ((a, i), c) in it {
+                    arg_into_w::<f32, MAX>(a, i, widen(c, &mut buf), step);
+                }
+            }
+            #[inline]
+            fn acc_add(acc: &mut [f32], xs: &[$t]) {
+                let mut buf = [0f32; CHUNK];
+                for (a, c) in acc.chunks_mut(CHUNK).zip(xs.chunks(CHUNK)) {
+                    f32::acc_add(a, widen(c, &mut buf));
+                }
+            }
+            #[inline(always)]
+            fn a_f64(a: f32) -> f64 {
+                f64::from(a)
+            }
+            fn a_i64(a: f32) -> i64 {
+                a as i64
+            }
+            #[inline(always)]
+            fn w_of(x: $t) -> f32 {
+                x.to_f32()
+            }
+            #[inline(always)]
+            fn w_out<D: Element>(w: f32) -> D {
+                D::from_f64(f64::from(w))
+            }
+        }
+    };
+}
+
+half_red!(f16);
+half_red!(bf16);

@@ -1,0 +1,229 @@
+//! Reduction semantics that the lane kernels must keep: NaN wins (and the first NaN is the
+//! argmax), ties keep the first index, empty reductions, integer wrap and widening, and the
+//! same answers on the inner (row) and outer (column) paths, across chunk boundaries (the
+//! kernels work in chunks of 1024) and on strided rows.
+
+use clika_rt::{ops, DType, Tensor};
+
+/// Reference max/min/argmax/argmin of a lane with the runtime's rules.
+fn best(v: &[f64], max: bool) -> (f64, i64) {
+    let (mut b, mut i) = (v[0], 0);
+    for (j, &x) in v.iter().enumerate().skip(1) {
+        if b.is_nan() {
+            break;
+        }
+        if x.is_nan() || (max && x > b) || (!max && x < b) {
+            b = x;
+            i = j as i64;
+        }
+    }
+    (b, i)
+}
+
+fn same(a: f64, b: f64) -> bool {
+    a == b || (a.is_nan() && b.is_nan())
+}
+
+/// Values with repeated extremes, NaNs and infinities placed around chunk boundaries.
+fn values(n: usize, seed: u64, nan_at: Option<usize>) -> Vec<f32> {
+    let mut s = seed;
+    let mut v: Vec<f32> = (0..n)
+        .map(|_| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((s >> 33) % 50) as f32 - 25.0
+        })
+        .collect();
+    // Ties: the extreme value appears several times, the first copy past a chunk edge.
+    for &k in &[1500usize, 1023, 2900, 40] {
+        if k < n {
+            v[k] = 1e30;
+        }
+    }
+    for &k in &[1700usize, 7, 2048] {
+        if k < n {
+            v[k] = -1e30;
+        }
+    }
+    if n > 300 {
+        v[300] = f32::NEG_INFINITY;
+    }
+    if let Some(k) = nan_at {
+        if k < n {
+            v[k] = f32::NAN;
+            if k + 1000 < n {
+                v[k + 1000] = f32::NAN;
+            }
+        }
+    }
+    v
+}
+
+fn check_all(t: &Tensor, dim: usize) {
+    let shape = t.shape().to_vec();
+    let xs = t.to_f64_vec().unwrap();
+    let (outer, n, inner) = (
+        shape[..dim].iter().product::<usize>(),
+        shape[dim],
+        shape[dim + 1..].iter().product::<usize>(),
+    );
+    let lane =
+        |o: usize, i: usize| -> Vec<f64> { (0..n).map(|j| xs[(o * n + j) * inner + i]).collect() };
+    let d = dim as isize;
+    let max = t.max_dims(&[d], false).unwrap().to_f64_vec().unwrap();
+    let min = t.min_dims(&[d], false).unwrap().to_f64_vec().unwrap();
+    let amax = t.argmax_dim(d, false).unwrap().to_vec::<i64>().unwrap();
+    let amin = t.argmin_dim(d, false).unwrap().to_vec::<i64>().unwrap();
+    for o in 0..outer {
+        for i in 0..inner {
+            let l = lane(o, i);
+            let k = o * inner + i;
+            let (bx, ix) = best(&l, true);
+            let (bn, i_n) = best(&l, false);
+            assert!(same(max[k], bx), "max {k}: {} vs {bx}", max[k]);
+            assert!(same(min[k], bn), "min {k}: {} vs {bn}", min[k]);
+            assert_eq!(amax[k], ix, "argmax {k} dim {dim} {:?}", t.strides());
+            assert_eq!(amin[k], i_n, "argmin {k} dim {dim} {:?}", t.strides());
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "thousands of elements are slow under Miri")]
+fn max_min_arg_keep_nan_and_first_ties_on_every_path() {
+    for dtype in [
+        DType::Float32,
+        DType::Float64,
+        DType::Float16,
+        DType::BFloat16,
+    ] {
+        for nan_at in [None, Some(5), Some(1030), Some(2999)] {
+            let v = values(3000, 7, nan_at);
+            let flat = Tensor::from_data(&v, &[3000])
+                .unwrap()
+                .to_dtype(dtype)
+                .unwrap();
+            // One long row (inner path), and as a column (outer path: 3000 × 20).
+            check_all(&flat.reshape(&[1, 3000]).unwrap(), 1);
+            let cols = flat.reshape(&[150, 20]).unwrap();
+            check_all(&cols, 0);
+            check_all(&cols, 1);
+            // Strided rows: the transpose reduces along a stride-20 lane.
+            check_all(&cols.t(), 1);
+            check_all(&cols.t(), 0);
+            let wide = Tensor::from_data(&values(3000 * 20, 3, nan_at), &[3000, 20])
+                .unwrap()
+                .to_dtype(dtype)
+                .unwrap();
+            check_all(&wide, 0);
+            check_all(&wide.t(), 1);
+            // Tall and narrow: big enough that the column path also splits the reduced
+            // steps into spans (merged in order).
+            let mut tv = values(8000 * 20, 5, nan_at.map(|k| k * 40));
+            // A tie for column 0's maximum in a later span (step 5000 vs step 2).
+            tv[5000 * 20] = 1e30;
+            let tall = Tensor::from_data(&tv, &[8000, 20])
+                .unwrap()
+                .to_dtype(dtype)
+                .unwrap();
+            check_all(&tall, 0);
+            // Whole-tensor reductions agree with the flattened lane.
+            let all = wide.to_f64_vec().unwrap();
+            let (bx, ix) = best(&all, true);
+            assert!(same(wide.max().unwrap().to_f64_vec().unwrap()[0], bx));
+            assert_eq!(wide.argmax().unwrap().item::<i64>().unwrap(), ix);
+        }
+    }
+}
+
+#[test]
+fn integer_reductions_are_exact_and_wrap_like_i64() {
+    // int8 sums widen: 3000 × 127 does not fit in int8 (nor int16 partials).
+    let t = Tensor::full(&[3000], 127.0, DType::Int8).unwrap();
+    assert_eq!(t.sum().unwrap().item::<i64>().unwrap(), 381_000);
+    let neg = Tensor::full(&[2, 1500], -128.0, DType::Int8).unwrap();
+    assert_eq!(
+        neg.sum_dims(&[0], false).unwrap().to_vec::<i64>().unwrap(),
+        vec![-256; 1500]
+    );
+    assert_eq!(
+        neg.sum_dims(&[1], false).unwrap().to_vec::<i64>().unwrap(),
+        vec![-192_000; 2]
+    );
+    // int64 sums wrap (two's complement), on the row path and the column path.
+    let big = Tensor::from_data(&[i64::MAX, 1, i64::MAX, 1], &[2, 2]).unwrap();
+    assert_eq!(
+        big.sum().unwrap().item::<i64>().unwrap(),
+        i64::MAX.wrapping_add(i64::MAX).wrapping_add(2)
+    );
+    assert_eq!(
+        big.sum_dims(&[1], false).unwrap().to_vec::<i64>().unwrap(),
+        vec![i64::MIN, i64::MIN]
+    );
+    // int64 max/min stay exact beyond 2^53.
+    let wide: Vec<i64> = (0..40).map(|i| i64::MAX - 1000 + i).collect();
+    let w = Tensor::from_data(&wide, &[2, 20]).unwrap();
+    assert_eq!(w.max().unwrap().item::<i64>().unwrap(), i64::MAX - 961);
+    assert_eq!(
+        w.max_dims(&[0], false).unwrap().to_vec::<i64>().unwrap(),
+        wide[20..].to_vec()
+    );
+    // Ties among integers: the first index, in rows and columns.
+    let ties = Tensor::from_data(&[5i32, 9, 9, 1, 9, 9], &[2, 3]).unwrap();
+    assert_eq!(ties.argmax().unwrap().item::<i64>().unwrap(), 1);
+    assert_eq!(
+        ties.argmax_dim(1, false).unwrap().to_vec::<i64>().unwrap(),
+        vec![1, 1]
+    );
+    assert_eq!(
+        ties.argmax_dim(0, false).unwrap().to_vec::<i64>().unwrap(),
+        vec![0, 0, 0]
+    );
+    let col = Tensor::full(&[4, 32], 2.0, DType::UInt8).unwrap();
+    assert_eq!(
+        col.argmin_dim(0, false).unwrap().to_vec::<i64>().unwrap(),
+        vec![0; 32]
+    );
+    // Integer means are exact sums divided once.
+    let m = Tensor::from_data(&[i32::MAX, i32::MAX, i32::MAX], &[3]).unwrap();
+    assert_eq!(
+        m.mean().unwrap().item::<f64>().unwrap(),
+        f64::from(i32::MAX)
+    );
+}
+
+#[test]
+fn empty_and_bool_reductions() {
+    let e = Tensor::zeros(&[0, 40], DType::Float32).unwrap();
+    assert!(e.max().is_err());
+    assert!(e.argmin_dim(0, false).is_err());
+    assert_eq!(
+        e.sum_dims(&[0], false).unwrap().to_vec::<f32>().unwrap(),
+        vec![0.0; 40]
+    );
+    assert!(e.mean_dims(&[0], false).unwrap().to_vec::<f32>().unwrap()[0].is_nan());
+    let b = Tensor::from_data(&[true, false, true, true], &[2, 2]).unwrap();
+    assert_eq!(b.sum().unwrap().item::<i64>().unwrap(), 3);
+    assert_eq!(b.argmin().unwrap().item::<i64>().unwrap(), 1);
+    assert!(ops::max(&b).unwrap().item::<bool>().unwrap());
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "large inputs are slow under Miri")]
+fn float_sums_agree_between_row_and_column_paths() {
+    // 0.1 is inexact: both paths must stay within the blocked-summation bound of f64 truth.
+    let t = Tensor::full(&[8000, 40], 0.1, DType::Float32).unwrap();
+    let want = 8000.0 * f64::from(0.1f32);
+    for s in t.sum_dims(&[0], false).unwrap().to_f64_vec().unwrap() {
+        assert!((s - want).abs() / want < 1e-6, "{s}");
+    }
+    for s in t.t().sum_dims(&[1], false).unwrap().to_f64_vec().unwrap() {
+        assert!((s - want).abs() / want < 1e-6, "{s}");
+    }
+    let h = t.to_dtype(DType::Float16).unwrap();
+    let wh = 8000.0 * half::f16::from_f32(0.1).to_f64();
+    for s in h.sum_dims(&[0], false).unwrap().to_f64_vec().unwrap() {
+        assert!((s - wh).abs() / wh < 1e-3, "{s} vs {wh}");
+    }
+}
