@@ -145,16 +145,19 @@ fn is_temporary(slf: &Bound<'_, PyTensor>) -> bool {
 }
 
 /// Writes `op(lhs, other)` into `lhs`'s own memory when `lhs` is a temporary and the core's
-/// buffer-reuse rule allows it ([`ops::can_reuse`]: `a + b + c` allocates once). Returns
+/// buffer-reuse rule allows it ([`ops::binary_into_temporary`]: `a + b + c` allocates once). Returns
 /// whether it did.
 fn try_reuse(py: Python<'_>, op: BinaryOp, lhs: &Bound<'_, PyTensor>, other: &Tensor) -> bool {
     let t = &lhs.get().inner;
-    if !is_temporary(lhs) || !ops::can_reuse(op, t, other) {
+    if !is_temporary(lhs) {
         return false;
     }
-    // SAFETY: the tensor object has no other reference and its storage no other tensor, so
-    // nothing else can read or write this memory during the call.
-    run(py, t.numel(), || unsafe { t.binary_shared(op, other) }).is_ok()
+    // SAFETY: the tensor object has no other reference (so no other thread can reach this
+    // tensor), and the core writes only when its storage has no other tensor either.
+    run(py, t.numel(), || unsafe {
+        ops::binary_into_temporary(op, t, other)
+    })
+    .unwrap_or(false)
 }
 
 /// `slf op other` for the operators: `NotImplemented` for an operand type no operation takes.

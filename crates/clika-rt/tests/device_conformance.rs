@@ -381,7 +381,8 @@ device_test!(
         assert!(err.to_string().contains(".to(Device::cpu())"), "{err}");
         // Ops without a device kernel refuse rather than touch device memory from the host.
         let on = a.to(device).unwrap();
-        let err = ops::cat(std::slice::from_ref(&on), 0).unwrap_err();
+        let mask = on.gt(&on).unwrap();
+        let err = ops::where_(&mask, &on, &on).unwrap_err();
         assert!(err.to_string().contains(".to(Device::cpu())"), "{err}");
         if device.kind() == DeviceKind::Gpu {
             // WGSL has no 64-bit floats (CUDA does).
@@ -391,6 +392,32 @@ device_test!(
                 .unwrap();
             let err = ops::exp(&f64s).unwrap_err();
             assert!(err.to_string().contains(".to(Device::cpu())"), "{err}");
+        }
+    }
+);
+
+device_test!(
+    fill_copy_and_cat_run_through_the_device_copy_kernel,
+    |device| {
+        let a = values(&[2, 3]);
+        let mut on = values(&[2, 3]).to(device).unwrap();
+        on.fill_(2.5).unwrap();
+        let full = Tensor::full(&[2, 3], 2.5, DType::Float32).unwrap();
+        assert_close(&on.to(Device::cpu()).unwrap(), &full, "fill_");
+        let mut dst = Tensor::zeros(&[2, 3], DType::Float32)
+            .unwrap()
+            .to(device)
+            .unwrap();
+        dst.copy_(&a.to(device).unwrap()).unwrap();
+        assert_close(&dst.to(Device::cpu()).unwrap(), &a, "copy_");
+        let both = ops::cat(&[on, dst], 0);
+        if device.kind() == DeviceKind::Gpu {
+            // wgpu kernels write outputs from their storage's start: the second slab is refused.
+            let err = both.unwrap_err();
+            assert!(err.to_string().contains(".to(Device::cpu())"), "{err}");
+        } else {
+            let want = ops::cat(&[full, a], 0).unwrap();
+            assert_close(&both.unwrap().to(Device::cpu()).unwrap(), &want, "cat");
         }
     }
 );

@@ -212,31 +212,73 @@ impl BinaryPlan {
 
 /// `op(a, b)` into a fresh tensor.
 pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    let plan = BinaryPlan::new(op, a, b)?;
+    binary_planned(&BinaryPlan::new(op, a, b)?, a, b)
+}
+
+/// Runs a plan made for `(a, b)` into a fresh tensor.
+fn binary_planned(plan: &BinaryPlan, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (a, b) = (plan.operand(a)?, plan.operand(b)?);
     let out = Tensor::alloc(&plan.shape, plan.out, plan.device, false)?;
     // SAFETY: `out` is fresh, exclusively held, of the plan's shape and dtype, on its
     // device, and disjoint from both inputs.
-    unsafe { backend(plan.device)?.binary(&plan, &a, &b, &out)? };
+    unsafe { backend(plan.device)?.binary(plan, &a, &b, &out)? };
     Ok(out)
+}
+
+/// The buffer-reuse rule for a plan made for `(a, b)`: see [`can_reuse`].
+fn reusable(plan: &BinaryPlan, a: &Tensor, b: &Tensor) -> bool {
+    plan.compute == plan.out
+        && a.may_hold_result(plan.out, &plan.shape)
+        && !b.storage().same_as(a.storage())
+}
+
+/// Runs a plan made for `(a, b)` into `a`'s own memory.
+///
+/// # Safety
+/// [`reusable`] holds for the plan, and nothing else reads or writes `a`'s memory during the
+/// call.
+unsafe fn binary_reusing(plan: &BinaryPlan, a: &Tensor, b: &Tensor) -> Result<()> {
+    let b = plan.operand(b)?;
+    // SAFETY: `a` is the only reference to its writable, reusable storage (`reusable`, and
+    // the caller), contiguous, of the result's shape and dtype; kernels allow the output to
+    // be an input exactly.
+    unsafe { backend(plan.device)?.binary(plan, a, &b, a) }
 }
 
 /// `op(a, b)`, writing into `a`'s memory when `a` is the only reference to runtime-owned or
 /// adopted memory of the result's shape and dtype (buffer reuse); otherwise like [`binary`].
+/// The op is planned once either way.
 pub fn binary_owned(op: BinaryOp, a: Tensor, b: &Tensor) -> Result<Tensor> {
-    if !can_reuse(op, &a, b) {
-        return binary(op, &a, b);
-    }
     let plan = BinaryPlan::new(op, &a, b)?;
-    let b = plan.operand(b)?;
-    // SAFETY: `a` is the only reference to its writable, reusable storage (checked by
-    // `may_hold_result`, and `b` does not share it), contiguous, of the result's shape and
-    // dtype; kernels allow the output to be an input exactly.
-    match unsafe { backend(plan.device)?.binary(&plan, &a, &b, &a) } {
+    if !reusable(&plan, &a, b) {
+        return binary_planned(&plan, &a, b);
+    }
+    // SAFETY: `reusable` holds, and `a` is owned here: its storage has no other reference.
+    match unsafe { binary_reusing(&plan, &a, b) } {
         Ok(()) => Ok(a),
         // A backend that cannot write this view in place (a device kernel writes whole
         // words from the storage's start) computes a fresh result instead.
-        Err(Error::UnsupportedOnDevice { .. }) => binary(op, &a, &b),
+        Err(Error::UnsupportedOnDevice { .. }) => binary_planned(&plan, &a, b),
+        Err(e) => Err(e),
+    }
+}
+
+/// `op(a, b)` written into `a`'s memory if the buffer-reuse rule allows it ([`can_reuse`]),
+/// planning the op once; returns whether it did (`false`: nothing was written, and the
+/// caller computes a fresh result). Bindings use it for operators on temporaries.
+///
+/// # Safety
+/// Nothing else may read or write `a`'s memory during the call (`a` is a temporary that
+/// only the caller can see).
+pub unsafe fn binary_into_temporary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<bool> {
+    let plan = BinaryPlan::new(op, a, b)?;
+    if !reusable(&plan, a, b) {
+        return Ok(false);
+    }
+    // SAFETY: `reusable` holds; exclusive access is the caller's promise.
+    match unsafe { binary_reusing(&plan, a, b) } {
+        Ok(()) => Ok(true),
+        Err(Error::UnsupportedOnDevice { .. }) => Ok(false),
         Err(e) => Err(e),
     }
 }
@@ -252,14 +294,9 @@ pub fn scalar_binary(op: BinaryOp, s: Scalar, a: &Tensor) -> Result<Tensor> {
 }
 
 /// Whether [`binary_owned`]`(op, a, b)` writes its result into `a`'s memory (the
-/// buffer-reuse rule: see [`Tensor::may_hold_result`]). Bindings that know `a` is a
-/// temporary use it to run `op` in place through `a`.
+/// buffer-reuse rule: see [`Tensor::may_hold_result`]).
 pub fn can_reuse(op: BinaryOp, a: &Tensor, b: &Tensor) -> bool {
-    BinaryPlan::new(op, a, b).is_ok_and(|plan| {
-        plan.compute == plan.out
-            && a.may_hold_result(plan.out, &plan.shape)
-            && !b.storage().same_as(a.storage())
-    })
+    BinaryPlan::new(op, a, b).is_ok_and(|plan| reusable(&plan, a, b))
 }
 
 macro_rules! named_binary {

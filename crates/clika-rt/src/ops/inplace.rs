@@ -6,7 +6,7 @@
 //! storage and make the caller promise no concurrent access (the C ABI and Python use them,
 //! with the same contract as PyTorch and numpy).
 
-use super::binary::{as_operand, broadcast_shapes, check_devices, BinaryOp, BinaryPlan};
+use super::binary::{as_operand, broadcast_shapes, same_device, BinaryOp, BinaryPlan};
 use crate::backend::{backend, kernel::map1};
 use crate::dtype::Element;
 use crate::error::dims_i64;
@@ -86,8 +86,13 @@ impl Tensor {
     /// The memory must be writable (a borrowed buffer must permit writes), and no other
     /// thread may read or write the elements this view reaches during the call.
     pub unsafe fn fill_shared(&self, value: f64) -> Result<()> {
-        self.ensure_cpu("fill_")?;
         self.ensure_writable()?;
+        if !self.device().is_cpu() {
+            // A device fills through its copy kernel from a broadcast one-element tensor.
+            let v = Tensor::full(&[], value, self.dtype())?.to(self.device())?;
+            // SAFETY: forwarded from the caller; `v` is fresh, so it does not overlap.
+            return unsafe { self.copy_shared(&v) };
+        }
         crate::dispatch_dtype!(self.dtype(), T => {
             let v = T::from_f64(value);
             // SAFETY: the caller excludes concurrent access; input and output are this
@@ -103,7 +108,7 @@ impl Tensor {
     /// # Safety
     /// As for [`fill_shared`](Tensor::fill_shared).
     pub unsafe fn copy_shared(&self, src: &Tensor) -> Result<()> {
-        check_devices("copy_", self, src)?;
+        same_device("copy_", self, src)?;
         self.ensure_writable()?;
         let shape = broadcast_shapes(src.shape(), self.shape())?;
         if shape.as_slice() != self.shape() {
@@ -125,7 +130,7 @@ impl Tensor {
     /// # Safety
     /// As for [`fill_shared`](Tensor::fill_shared).
     pub unsafe fn binary_shared(&self, op: BinaryOp, other: &Tensor) -> Result<()> {
-        check_devices(op.name(), self, other)?;
+        same_device(op.name(), self, other)?;
         self.ensure_writable()?;
         let plan = BinaryPlan::new(op, self, other)?;
         if plan.out != self.dtype()

@@ -14,7 +14,7 @@ pub fn cat(tensors: &[Tensor], dim: isize) -> Result<Tensor> {
     let mut dtype = first.dtype();
     let mut total = 0usize;
     for t in tensors {
-        super::binary::check_devices("cat", first, t)?;
+        super::binary::same_device("cat", first, t)?;
         let same = t.ndim() == nd && (0..nd).all(|i| i == d || t.shape()[i] == first.shape()[i]);
         if !same {
             return Err(Error::ShapeMismatch {

@@ -22,8 +22,8 @@ pub mod test_ops;
 mod unary;
 
 pub use binary::{
-    add, binary, binary_owned, binary_scalar, broadcast_shapes, can_reuse, div, eq, ge, gt, le, lt,
-    maximum, minimum, mul, ne, pow, scalar_binary, sub, BinaryOp,
+    add, binary, binary_into_temporary, binary_owned, binary_scalar, broadcast_shapes, can_reuse,
+    div, eq, ge, gt, le, lt, maximum, minimum, mul, ne, pow, scalar_binary, sub, BinaryOp,
 };
 pub(crate) use binary::{as_operand, BinaryPlan};
 pub use copy::{contiguous, to_dtype};

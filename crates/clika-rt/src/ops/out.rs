@@ -9,7 +9,7 @@
 //! The safe forms need `out` to be the only reference to its storage (see
 //! [`Tensor::is_exclusive`]); the `unsafe …_shared` forms write through shared views.
 
-use super::binary::{check_devices, BinaryOp, BinaryPlan};
+use super::binary::{same_device, BinaryOp, BinaryPlan};
 use super::unary::{UnaryOp, UnaryPlan};
 use crate::backend::backend;
 use crate::error::dims_i64;
@@ -42,8 +42,8 @@ pub fn binary_into(op: BinaryOp, a: &Tensor, b: &Tensor, out: &mut Tensor) -> Re
 /// `out`'s memory must be writable, and no other thread may read or write the elements it
 /// reaches during the call.
 pub unsafe fn binary_into_shared(op: BinaryOp, a: &Tensor, b: &Tensor, out: &Tensor) -> Result<()> {
-    check_devices(op.name(), a, b)?;
-    check_devices(op.name(), a, out)?;
+    same_device(op.name(), a, b)?;
+    same_device(op.name(), a, out)?;
     out.ensure_writable()?;
     let plan = BinaryPlan::new(op, a, b)?;
     check_shape(op.name(), out, &plan.shape)?;
@@ -70,7 +70,7 @@ pub fn unary_into(op: UnaryOp, t: &Tensor, out: &mut Tensor) -> Result<()> {
 /// # Safety
 /// As for [`binary_into_shared`].
 pub unsafe fn unary_into_shared(op: UnaryOp, t: &Tensor, out: &Tensor) -> Result<()> {
-    check_devices(op.name(), t, out)?;
+    same_device(op.name(), t, out)?;
     out.ensure_writable()?;
     let plan = UnaryPlan::new(op, t)?;
     check_shape(op.name(), out, t.shape())?;
