@@ -35,6 +35,10 @@ macro_rules! float_fn {
 /// # Safety
 /// As for [`map1`].
 pub(crate) unsafe fn run_unary(op: UnaryOp, src: &Tensor, out: &Tensor) {
+    // SAFETY: forwarded from this function's contract.
+    if unsafe { super::vmath::run_unary(op, src, out) } {
+        return;
+    }
     dispatch_num!(out.dtype(), T => {
         // SAFETY: forwarded from this function's contract.
         unsafe { run_num::<T>(op, src, out) }

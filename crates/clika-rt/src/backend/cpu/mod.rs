@@ -4,7 +4,8 @@
 //! - `iter`: dimension coalescing, row walking, the threading threshold;
 //! - `kernel`: the elementwise and copy loops over any layout;
 //! - `num`: arithmetic per element type;
-//! - `elementwise`, `reduce`, `matmul`: the kernels behind [`Backend`]'s methods.
+//! - `elementwise`, `reduce`, `matmul`: the kernels behind [`Backend`]'s methods;
+//! - `vmath`: vectorised transcendental functions (lane kernels dispatched with `pulp`).
 
 mod elementwise;
 mod fold;
@@ -14,6 +15,7 @@ pub(crate) mod kernel;
 mod matmul;
 pub(crate) mod num;
 mod reduce;
+mod vmath;
 
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
