@@ -44,6 +44,8 @@ packages-test packages-demo:
 
 test-rust:
 	$(CARGO) test --workspace
+	$(CARGO) test -p clika-rt --features ndarray,serde --test conventions --lib
+	$(CARGO) test -p clika-rt --features ndarray,serde --doc -- ndarray_interop serde_impl
 
 ## lint: formatting, clippy, rustdoc — all with warnings as errors; the C header is current;
 ## the Python stubs match the extension
@@ -54,9 +56,11 @@ fmt-check:
 
 clippy:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) clippy -p clika-rt --lib --test conventions --features ndarray,serde -- -D warnings
 
 doc:
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc -p clika-rt --no-deps --features ndarray,serde
 
 ## miri: the core's unsafe paths under Miri (needs nightly with the miri component). The core
 ## is built without default features, so the wgpu GPU backend is never compiled under Miri.

@@ -399,6 +399,16 @@ pub enum Error {
         /// What is wrong, and the fix.
         what: String,
     },
+    /// An operation that borrows the elements as one run needs a row-major tensor.
+    #[error("{op} needs a contiguous (row-major, gap-free) tensor, but this one has shape {shape:?} and strides {strides:?}; call contiguous() first (it copies only when needed)")]
+    NotContiguous {
+        /// The operation.
+        op: &'static str,
+        /// The tensor's shape.
+        shape: Vec<i64>,
+        /// Its strides, in elements.
+        strides: Vec<i64>,
+    },
     /// A panic or invariant violation inside the runtime, caught at a boundary.
     #[error("internal error: {message}")]
     Internal {
@@ -427,7 +437,7 @@ impl Error {
             E::DimOutOfRange { .. } | E::DuplicateDim { .. } | E::IndexOutOfRange { .. } => {
                 ErrorKind::Index
             }
-            E::NotViewable { .. } => ErrorKind::Layout,
+            E::NotViewable { .. } | E::NotContiguous { .. } => ErrorKind::Layout,
             E::DTypeMismatch { .. } | E::UnsupportedDType { .. } | E::ParseDType { .. } => {
                 ErrorKind::DType
             }

@@ -25,7 +25,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <array>
+#include <climits>
 #include <functional>
+#include <initializer_list>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -143,8 +147,57 @@ private:
 
 inline std::ostream& operator<<(std::ostream& os, Device d) { return os << d.str(); }
 
-/// Sizes or strides (strides are in elements).
-using Shape = std::vector<std::int64_t>;
+namespace detail {
+/// Whether R is a contiguous range of integers (not characters): std::vector, std::array,
+/// std::span, a C array, ... — anything with std::data and std::size.
+template <class R, class = void>
+struct is_int_range : std::false_type {};
+template <class R>
+struct is_int_range<R, std::void_t<decltype(std::data(std::declval<const R&>())),
+                                   decltype(std::size(std::declval<const R&>()))>> {
+    using E = std::remove_cv_t<std::remove_reference_t<decltype(*std::data(std::declval<const R&>()))>>;
+    static constexpr bool value = std::is_integral<E>::value && !std::is_same<E, bool>::value &&
+                                  !std::is_same<E, char>::value &&
+                                  !std::is_same<E, signed char>::value &&
+                                  !std::is_same<E, unsigned char>::value;
+};
+}  // namespace detail
+
+/// Sizes or strides (strides are in elements): a std::vector<std::int64_t> that also converts
+/// from any contiguous range of integers (std::vector<std::size_t>, std::array, std::span,
+/// C arrays) and from brace lists of any one integer type. An unsigned value above INT64_MAX
+/// throws Error(Status::InvalidShape).
+class Shape : public std::vector<std::int64_t> {
+public:
+    using std::vector<std::int64_t>::vector;
+    Shape() = default;
+    template <class R, std::enable_if_t<detail::is_int_range<R>::value &&
+                                            !std::is_base_of<std::vector<std::int64_t>, R>::value,
+                                        int> = 0>
+    Shape(const R& values) {  // NOLINT(google-explicit-constructor): a shape is its values
+        assign_from(std::data(values), std::size(values));
+    }
+    Shape(const std::vector<std::int64_t>& values) : std::vector<std::int64_t>(values) {}
+    template <class I, std::enable_if_t<std::is_integral<I>::value, int> = 0>
+    Shape(std::initializer_list<I> values) {
+        assign_from(values.begin(), values.size());
+    }
+
+private:
+    template <class I>
+    void assign_from(const I* p, std::size_t n) {
+        reserve(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            if constexpr (std::is_unsigned<I>::value) {
+                if (p[i] > static_cast<std::make_unsigned_t<std::int64_t>>(INT64_MAX))
+                    throw Error(Status::InvalidShape,
+                                "shape value " + std::to_string(p[i]) +
+                                    " does not fit int64_t; sizes and strides must be < 2^63");
+            }
+            push_back(static_cast<std::int64_t>(p[i]));
+        }
+    }
+};
 
 /// How Tensor::from_blob treats the memory; `{}` means: on the CPU, not pinned, writable.
 struct BlobOptions {
@@ -344,6 +397,55 @@ void catching_deleter(void* data, void* ctx) noexcept {
 /// `Tensor::from_blob`'s deleters or `catching_deleter`).
 inline std::uint64_t deleter_failures() noexcept { return crt_deleter_failures(); }
 
+/// A typed view of a host tensor's elements with N dimensions (Tensor::accessor<T, N>()):
+/// `a[i][j]` is a reference to element (i, j); `a.at(i, j)` checks the indices and throws
+/// Error(Status::Index). It holds sizes and strides by value but NOT the tensor: keep the
+/// tensor alive while using it. T is `const E` for read-only access.
+template <class T, std::size_t N>
+class TensorAccessor {
+    static_assert(N > 0, "a 0-d tensor has one element: use item<T>() or data_ptr<T>()");
+
+public:
+    TensorAccessor(T* data, const std::int64_t* sizes, const std::int64_t* strides) noexcept
+        : data_(data) {
+        std::copy(sizes, sizes + N, sizes_.begin());
+        std::copy(strides, strides + N, strides_.begin());
+    }
+    /// Element i of the first dimension: an accessor of N - 1 dimensions, or a reference.
+    decltype(auto) operator[](std::int64_t i) const noexcept {
+        if constexpr (N == 1) {
+            return static_cast<T&>(data_[i * strides_[0]]);
+        } else {
+            return TensorAccessor<T, N - 1>(data_ + i * strides_[0], sizes_.data() + 1,
+                                            strides_.data() + 1);
+        }
+    }
+    /// The element at (i0, ..., iN-1), bounds-checked.
+    template <class... I>
+    T& at(I... index) const {
+        static_assert(sizeof...(I) == N, "at() takes one index per dimension");
+        const std::int64_t idx[N] = {static_cast<std::int64_t>(index)...};
+        std::int64_t off = 0;
+        for (std::size_t d = 0; d < N; ++d) {
+            if (idx[d] < 0 || idx[d] >= sizes_[d])
+                throw Error(Status::Index, "accessor: index " + std::to_string(idx[d]) +
+                                               " is out of range for dimension " +
+                                               std::to_string(d) + " of size " +
+                                               std::to_string(sizes_[d]));
+            off += idx[d] * strides_[d];
+        }
+        return data_[off];
+    }
+    std::int64_t size(std::size_t dim) const noexcept { return sizes_[dim]; }
+    std::int64_t stride(std::size_t dim) const noexcept { return strides_[dim]; }
+    T* data() const noexcept { return data_; }
+
+private:
+    T* data_;
+    std::array<std::int64_t, N> sizes_{};
+    std::array<std::int64_t, N> strides_{};
+};
+
 /// An n-dimensional strided view of typed memory; see the top of this file for ownership.
 /// A default-constructed Tensor is undefined (defined() is false): using it throws.
 class Tensor {
@@ -387,6 +489,47 @@ public:
                             const BlobOptions& options, F&& deleter) {
         return wrap(data, shape, &strides, dtype, options,
                     detail::make_deleter(std::forward<F>(deleter)));
+    }
+
+    /// Borrows row-major memory of T's dtype: `from_blob(ptr, {2, 3})`.
+    template <class T, class = std::enable_if_t<detail::has_dtype<T>::value>>
+    static Tensor from_blob(T* data, const Shape& shape, const BlobOptions& options = {}) {
+        return wrap(data, shape, nullptr, detail::dtype_of<T>::value, options, nullptr);
+    }
+    /// Borrows strided memory of T's dtype.
+    template <class T, class = std::enable_if_t<detail::has_dtype<T>::value>>
+    static Tensor from_blob(T* data, const Shape& shape, const Shape& strides,
+                            const BlobOptions& options = {}) {
+        return wrap(data, shape, &strides, detail::dtype_of<T>::value, options, nullptr);
+    }
+    /// Borrows const memory: the tensor is READ-ONLY (every write through the runtime —
+    /// fill_, copy_, +=, data_ptr<T>() with a non-const T, a mutable accessor — throws
+    /// Error(Status::ReadOnly)); no const_cast needed.
+    template <class T, class = std::enable_if_t<detail::has_dtype<T>::value>>
+    static Tensor from_blob(const T* data, const Shape& shape, BlobOptions options = {}) {
+        options.read_only = true;
+        return wrap(const_cast<T*>(data), shape, nullptr, detail::dtype_of<T>::value, options,
+                    nullptr);
+    }
+    /// Borrows const strided memory, read-only.
+    template <class T, class = std::enable_if_t<detail::has_dtype<T>::value>>
+    static Tensor from_blob(const T* data, const Shape& shape, const Shape& strides,
+                            BlobOptions options = {}) {
+        options.read_only = true;
+        return wrap(const_cast<T*>(data), shape, &strides, detail::dtype_of<T>::value, options,
+                    nullptr);
+    }
+    /// Borrows const row-major memory of `dtype` (e.g. a 16-bit float buffer), read-only.
+    static Tensor from_blob(const void* data, const Shape& shape, DataType dtype,
+                            BlobOptions options = {}) {
+        options.read_only = true;
+        return wrap(const_cast<void*>(data), shape, nullptr, dtype, options, nullptr);
+    }
+    /// Borrows const strided memory of `dtype`, read-only.
+    static Tensor from_blob(const void* data, const Shape& shape, const Shape& strides,
+                            DataType dtype, BlobOptions options = {}) {
+        options.read_only = true;
+        return wrap(const_cast<void*>(data), shape, &strides, dtype, options, nullptr);
     }
 
     // ---- creating runtime-owned tensors ----
@@ -480,6 +623,34 @@ public:
         return p;
     }
     const void* const_data_ptr() const { return data_ptr(); }
+    /// Whether the memory may be written (false for from_blob(const T*, ...), read-only
+    /// options, mapped files).
+    bool is_writable() const {
+        std::uint8_t w = 0;
+        detail::call([&](crt_error** err) { return crt_tensor_is_writable(get(), &w, err); });
+        return w != 0;
+    }
+    /// The first element as T*. Throws Error(Status::DType) unless T (const or not) is the
+    /// tensor's dtype, Error(Status::ReadOnly) for a non-const T over read-only memory, and
+    /// Error(Status::Device) for device memory.
+    template <class T, class = std::enable_if_t<detail::has_dtype<std::remove_const_t<T>>::value>>
+    T* data_ptr() const {
+        check_typed<T>("data_ptr");
+        return static_cast<T*>(data_ptr());
+    }
+    /// A typed N-dimensional view of a host tensor of any strides (see TensorAccessor);
+    /// checks as data_ptr<T>() does, and that the tensor has N dimensions.
+    template <class T, std::size_t N>
+    TensorAccessor<T, N> accessor() const {
+        check_typed<T>("accessor");
+        const Shape sizes = shape();
+        if (sizes.size() != N)
+            throw Error(Status::InvalidShape,
+                        "accessor<T, " + std::to_string(N) + ">: the tensor has " +
+                            std::to_string(sizes.size()) + " dimensions");
+        const Shape st = strides();
+        return TensorAccessor<T, N>(static_cast<T*>(data_ptr()), sizes.data(), st.data());
+    }
     /// The single element, converted to T with the runtime's cast rules.
     template <class T>
     T item() const {
@@ -731,6 +902,20 @@ private:
         std::size_t n = 0;
         detail::call([&](crt_error** err) { return fn(get(), &p, &n, err); });
         return Shape(p, p + n);
+    }
+    template <class T>
+    void check_typed(const char* what) const {
+        using E = std::remove_const_t<T>;
+        if (dtype() != detail::dtype_of<E>::value)
+            throw Error(Status::DType, std::string(what) + ": tensor has dtype " +
+                                           dtype_name(dtype()) + ", not " +
+                                           dtype_name(detail::dtype_of<E>::value) +
+                                           "; convert first with to_dtype()");
+        if (!std::is_const<T>::value && !is_writable())
+            throw Error(Status::ReadOnly,
+                        std::string(what) +
+                            ": the tensor's memory is read-only; ask for a const element "
+                            "type (data_ptr<const T>()) or copy it: zeros(shape, dtype).copy_(t)");
     }
     template <class T>
     T item_as(DataType dtype) const {

@@ -44,5 +44,6 @@ void run_second_tu_tests();
 void run_ops_tests();
 // Defined in test_custom_ops.cpp: custom operators and mapped files.
 void run_custom_ops_tests();
+void run_conventions_tests();
 
 #endif

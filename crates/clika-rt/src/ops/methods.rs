@@ -74,8 +74,8 @@ impl Tensor {
 
 /// Operators on references allocate a result; `Tensor op &Tensor` may reuse the left
 /// operand's memory (see [`ops::binary_owned`](crate::ops::binary_owned)). They panic on
-/// error (shape mismatch, unsupported dtype), like indexing: use the named functions to
-/// handle errors.
+/// error (shape mismatch, unsupported dtype), like indexing: use the `try_*` forms or the
+/// named functions to handle errors. Scalar operands and `+=` are in `arith.rs`.
 macro_rules! operator {
     ($tr:ident, $method:ident, $op:ident) => {
         impl ops::$tr<&Tensor> for &Tensor {
@@ -88,13 +88,6 @@ macro_rules! operator {
             type Output = Tensor;
             fn $method(self, rhs: &Tensor) -> Tensor {
                 super::binary_owned(BinaryOp::$op, self, rhs).unwrap_or_else(|e| panic!("{e}"))
-            }
-        }
-        impl ops::$tr<f64> for &Tensor {
-            type Output = Tensor;
-            fn $method(self, rhs: f64) -> Tensor {
-                super::binary_scalar(BinaryOp::$op, self, Scalar::Float(rhs))
-                    .unwrap_or_else(|e| panic!("{e}"))
             }
         }
     };

@@ -3,6 +3,7 @@
 //! write their inputs, except the explicit in-place forms and the `*_owned` forms, which
 //! reuse an input's memory only when nothing else can see it.
 
+mod arith;
 mod binary;
 mod copy;
 mod index;

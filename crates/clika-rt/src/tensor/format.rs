@@ -76,8 +76,13 @@ impl Tensor {
     }
 }
 
+/// `{}` is the one-line form above; `{:#}` the multi-line one of
+/// [`Tensor::to_pretty_string`] with the default [`PrintOptions`](crate::PrintOptions).
 impl fmt::Display for Tensor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if f.alternate() {
+            return f.write_str(&self.to_pretty_string(&Default::default()));
+        }
         let shape: Vec<String> = self.shape().iter().map(ToString::to_string).collect();
         write!(
             f,

@@ -3,14 +3,22 @@
 
 mod access;
 mod blob;
+mod convert;
 mod create;
 mod format;
+#[cfg(feature = "ndarray")]
+mod ndarray_interop;
+mod pretty;
+#[cfg(feature = "serde")]
+mod serde_impl;
 mod view;
 mod view_more;
 
 pub use blob::{BlobOptions, ForeignMemory};
+pub use convert::{Elements, TypedView};
 pub use create::StableBytes;
 pub use format::format_g;
+pub use pretty::PrintOptions;
 
 use crate::layout::Layout;
 use crate::storage::{OwnerKind, Storage};
