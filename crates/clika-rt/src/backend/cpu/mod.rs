@@ -14,6 +14,7 @@ pub(crate) mod kernel;
 mod matmul;
 pub(crate) mod num;
 mod reduce;
+mod vision;
 
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
@@ -21,6 +22,7 @@ use std::sync::{Arc, OnceLock};
 use super::Backend;
 use crate::error::Result;
 use crate::memory::{CpuAllocator, Event, ManualEvent, Pool};
+use crate::ops::vision::VisionPlan;
 use crate::ops::{
     as_operand, matmul::Plan as MatmulPlan, BinaryPlan, IndexPlan, ReducePlan, UnaryPlan,
 };
@@ -131,6 +133,10 @@ impl Backend for Cpu {
 
     fn matmul(&self, plan: &MatmulPlan) -> Result<Tensor> {
         matmul::matmul(plan)
+    }
+
+    fn vision(&self, plan: &VisionPlan) -> Result<Tensor> {
+        vision::run(plan)
     }
 
     unsafe fn gather(&self, plan: &IndexPlan, out: &Tensor) -> Result<()> {
