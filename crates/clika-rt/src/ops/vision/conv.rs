@@ -206,7 +206,7 @@ fn conv(
         out_hw,
         dtype,
     };
-    let mut out = run(&VisionPlan::Conv(plan))?;
+    let mut out = run(&VisionPlan::Conv(Box::new(plan)))?;
     if spatial == 1 {
         out = out.squeeze(Some(2))?;
     }

@@ -19,9 +19,9 @@ use crate::{Error, Result, Tensor};
 /// A planned vision kernel, run by the backend of its input's device.
 pub(crate) enum VisionPlan {
     /// A 2-D convolution (the 1-D one is planned as a 2-D one of height 1).
-    Conv(ConvPlan),
+    Conv(Box<ConvPlan>),
     /// Max, average or adaptive-average pooling over the last two dims.
-    Pool(PoolPlan),
+    Pool(Box<PoolPlan>),
 }
 
 impl VisionPlan {

@@ -152,7 +152,7 @@ fn pool(x: &Tensor, opts: &PoolOptions, kind: PoolKind, dtype: DType) -> Result<
         out_hw,
         dtype,
     };
-    finish(run(&VisionPlan::Pool(plan))?, unbatched)
+    finish(run(&VisionPlan::Pool(Box::new(plan)))?, unbatched)
 }
 
 /// Average pooling of the last two dims of `x` to `output_size` (`[Ho, Wo]`, or one value for
@@ -177,7 +177,7 @@ pub fn adaptive_avg_pool2d(x: &Tensor, output_size: &[usize]) -> Result<Tensor> 
         out_hw: [out[0], out[1]],
         dtype: float_type(x.dtype()),
     };
-    finish(run(&VisionPlan::Pool(plan))?, unbatched)
+    finish(run(&VisionPlan::Pool(Box::new(plan)))?, unbatched)
 }
 
 fn finish(out: Tensor, unbatched: bool) -> Result<Tensor> {
