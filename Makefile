@@ -92,7 +92,7 @@ install: capi-lib
 	@case "$(PREFIX)" in "") echo "install: PREFIX is empty"; exit 1;; esac
 	$(eval P := $(abspath $(PREFIX)))
 	install -d $(P)/include/ClikaRT $(P)/lib/pkgconfig $(P)/lib/cmake/ClikaRT
-	install -m 644 $(CAPI_DIR)/include/ClikaRT/clika_rt_c.h $(CAPI_DIR)/include/ClikaRT/clika_rt.h $(P)/include/ClikaRT/
+	install -m 644 $(CAPI_DIR)/include/ClikaRT/clika_rt_c.h $(CAPI_DIR)/include/ClikaRT/clika_rt.h $(CAPI_DIR)/include/ClikaRT/clika_rt_vision.h $(P)/include/ClikaRT/
 	install -m 755 $(CAPI_LIB_DIR)/libclika_rt_capi.so $(P)/lib/libclika_rt.so.$(CAPI_VERSION)
 	ln -sf libclika_rt.so.$(CAPI_VERSION) $(P)/lib/libclika_rt.so.$(CAPI_MAJOR)
 	ln -sf libclika_rt.so.$(CAPI_MAJOR) $(P)/lib/libclika_rt.so

@@ -35,6 +35,7 @@ pub mod testing;
 pub mod types;
 pub mod views;
 pub mod views_more;
+pub mod vision;
 
 pub use compute::{crt_binary_op, crt_operand, crt_reduce_op, crt_scalar, crt_unary_op};
 pub use error::{crt_error, crt_status};

@@ -24,6 +24,7 @@ mod ops;
 mod tensor;
 mod tensor_ops;
 mod tensor_views;
+mod vision;
 
 use pyo3::prelude::*;
 
@@ -52,6 +53,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(f::reset_peak_stats, m)?)?;
     m.add_function(wrap_pyfunction!(f::_dlpack_live_exports, m)?)?;
     op_functions::register(m)?;
+    vision::register(m)?;
     custom_ops::register(m)?;
     m.add_function(wrap_pyfunction!(files::load_safetensors, m)?)?;
     m.add_function(wrap_pyfunction!(files::from_file, m)?)?;

@@ -1578,4 +1578,6 @@ inline std::string version() { return crt_version(); }
 
 }  // namespace ClikaRT
 
+#include <ClikaRT/clika_rt_vision.h>  // conv2d, pooling, linear, pad
+
 #endif  // CLIKA_RT_HPP

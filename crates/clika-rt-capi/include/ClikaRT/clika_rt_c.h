@@ -303,6 +303,16 @@ typedef struct crt_blob_options {
 } crt_blob_options;
 
 /**
+ * How a convolution pads: one of the `CRT_CONV_PADDING_*` numbers (stable).
+ */
+typedef uint32_t crt_conv_padding;
+
+/**
+ * How `crt_tensor_pad` fills: one of the `CRT_PAD_*` numbers (stable).
+ */
+typedef uint32_t crt_pad_mode;
+
+/**
  * Success.
  */
 #define CRT_STATUS_OK 0
@@ -630,6 +640,41 @@ typedef struct crt_blob_options {
  * A float: `float_value`.
  */
 #define CRT_SCALAR_FLOAT 2
+
+/**
+ * The explicit zero padding given per spatial dim.
+ */
+#define CRT_CONV_PADDING_EXPLICIT 0
+
+/**
+ * No padding (PyTorch's `"valid"`; the explicit values are ignored).
+ */
+#define CRT_CONV_PADDING_VALID 1
+
+/**
+ * Output size = input size (PyTorch's `"same"`, stride 1 only; extra element at the end).
+ */
+#define CRT_CONV_PADDING_SAME 2
+
+/**
+ * A constant `value`; negative pads crop.
+ */
+#define CRT_PAD_CONSTANT 0
+
+/**
+ * The mirror image without the edge; pads below the size.
+ */
+#define CRT_PAD_REFLECT 1
+
+/**
+ * The edge repeated.
+ */
+#define CRT_PAD_REPLICATE 2
+
+/**
+ * The other end (wrap around); pads at most the size.
+ */
+#define CRT_PAD_CIRCULAR 3
 
 #ifdef __cplusplus
 extern "C" {
@@ -1819,6 +1864,129 @@ crt_status crt_tensor_split(const struct crt_tensor *tensor,
                             int64_t dim,
                             struct crt_tensor_list **out,
                             struct crt_error **err);
+
+/**
+ * PyTorch's `conv2d` of `x` (`[N, C, H, W]` or `[C, H, W]`) with `weight`
+ * (`[O, C / groups, KH, KW]`) plus `bias` (`[O]`, or NULL): strides, explicit paddings and
+ * dilations per spatial dim (height, width), `padding_mode` a `CRT_CONV_PADDING_*`. The
+ * result has the inputs' promoted floating dtype.
+ *
+ * # Safety
+ * The header's pointer contract; `bias` may be NULL.
+ */
+crt_status crt_tensor_conv2d(const struct crt_tensor *x,
+                             const struct crt_tensor *weight,
+                             const struct crt_tensor *bias,
+                             int64_t stride_h,
+                             int64_t stride_w,
+                             int64_t pad_h,
+                             int64_t pad_w,
+                             int64_t dilation_h,
+                             int64_t dilation_w,
+                             int64_t groups,
+                             crt_conv_padding padding_mode,
+                             struct crt_tensor **out,
+                             struct crt_error **err);
+
+/**
+ * PyTorch's `conv1d` of `x` (`[N, C, L]` or `[C, L]`) with `weight` (`[O, C / groups, K]`)
+ * plus `bias` (or NULL); as `crt_tensor_conv2d` with one spatial dim.
+ *
+ * # Safety
+ * The header's pointer contract; `bias` may be NULL.
+ */
+crt_status crt_tensor_conv1d(const struct crt_tensor *x,
+                             const struct crt_tensor *weight,
+                             const struct crt_tensor *bias,
+                             int64_t stride,
+                             int64_t pad,
+                             int64_t dilation,
+                             int64_t groups,
+                             crt_conv_padding padding_mode,
+                             struct crt_tensor **out,
+                             struct crt_error **err);
+
+/**
+ * PyTorch's `max_pool2d` (values only) over the last two dims of `x` (`[N, C, H, W]` or
+ * `[C, H, W]`): window, stride (0 = the window), padding (at most half the window, `-inf`)
+ * and dilation per dim (height, width); `ceil_mode` non-zero rounds the output size up.
+ * The result keeps `x`'s dtype.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_max_pool2d(const struct crt_tensor *x,
+                                 int64_t kernel_h,
+                                 int64_t kernel_w,
+                                 int64_t stride_h,
+                                 int64_t stride_w,
+                                 int64_t pad_h,
+                                 int64_t pad_w,
+                                 int64_t dilation_h,
+                                 int64_t dilation_w,
+                                 uint8_t ceil_mode,
+                                 struct crt_tensor **out,
+                                 struct crt_error **err);
+
+/**
+ * PyTorch's `avg_pool2d`: as `crt_tensor_max_pool2d` without dilation, zero padding, and
+ * `count_include_pad` non-zero to count padded zeros in the divisor (PyTorch's default).
+ * The result has `x`'s floating dtype (integers give Float32).
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_avg_pool2d(const struct crt_tensor *x,
+                                 int64_t kernel_h,
+                                 int64_t kernel_w,
+                                 int64_t stride_h,
+                                 int64_t stride_w,
+                                 int64_t pad_h,
+                                 int64_t pad_w,
+                                 uint8_t ceil_mode,
+                                 uint8_t count_include_pad,
+                                 struct crt_tensor **out,
+                                 struct crt_error **err);
+
+/**
+ * PyTorch's `adaptive_avg_pool2d` of the last two dims of `x` to `out_h`×`out_w`; the
+ * result has `x`'s floating dtype.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_adaptive_avg_pool2d(const struct crt_tensor *x,
+                                          int64_t out_h,
+                                          int64_t out_w,
+                                          struct crt_tensor **out,
+                                          struct crt_error **err);
+
+/**
+ * `x @ weight^T + bias` (PyTorch's `linear`): `weight` `[out, in]`, `bias` `[out]` or NULL.
+ *
+ * # Safety
+ * The header's pointer contract; `bias` may be NULL.
+ */
+crt_status crt_tensor_linear(const struct crt_tensor *x,
+                             const struct crt_tensor *weight,
+                             const struct crt_tensor *bias,
+                             struct crt_tensor **out,
+                             struct crt_error **err);
+
+/**
+ * PyTorch's `pad`: `pads` holds `npads` values, (before, after) pairs from the last dim
+ * (`left, right, top, bottom, ..`); `mode` a `CRT_PAD_*`; `value` fills `CRT_PAD_CONSTANT`.
+ *
+ * # Safety
+ * The header's pointer contract; `pads` is readable for `npads` values.
+ */
+crt_status crt_tensor_pad(const struct crt_tensor *x,
+                          const int64_t *pads,
+                          size_t npads,
+                          crt_pad_mode mode,
+                          double value,
+                          struct crt_tensor **out,
+                          struct crt_error **err);
 
 #ifdef __cplusplus
 }  // extern "C"

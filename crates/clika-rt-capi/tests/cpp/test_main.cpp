@@ -268,6 +268,7 @@ int main() {
     everyday_api();
     run_second_tu_tests();
     run_ops_tests();
+    run_vision_tests();
     run_custom_ops_tests();
     run_conventions_tests();
     auto_placement_falls_back_to_cpu();

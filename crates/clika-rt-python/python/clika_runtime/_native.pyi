@@ -102,6 +102,13 @@ __all__ = [
     "where",
     "zeros",
     "__version__",
+    "adaptive_avg_pool2d",
+    "avg_pool2d",
+    "conv1d",
+    "conv2d",
+    "linear",
+    "max_pool2d",
+    "pad",
 ]
 
 _DTypeLike = Union["DType", npt.DTypeLike]
@@ -511,3 +518,25 @@ def clamp(
 ) -> Tensor: ...
 def cat(tensors: Sequence[Any], dim: int = 0) -> Tensor: ...
 def stack(tensors: Sequence[Any], dim: int = 0) -> Tensor: ...
+
+# Vision and inference (torch.nn.functional's names and defaults).
+_Size = Union[int, Sequence[int]]
+def conv1d(
+    input: Any, weight: Any, bias: Optional[Any] = None, stride: _Size = 1,
+    padding: Union[str, _Size] = 0, dilation: _Size = 1, groups: int = 1,
+) -> Tensor: ...
+def conv2d(
+    input: Any, weight: Any, bias: Optional[Any] = None, stride: _Size = 1,
+    padding: Union[str, _Size] = 0, dilation: _Size = 1, groups: int = 1,
+) -> Tensor: ...
+def max_pool2d(
+    input: Any, kernel_size: _Size, stride: Optional[_Size] = None, padding: _Size = 0,
+    dilation: _Size = 1, ceil_mode: builtins.bool = False,
+) -> Tensor: ...
+def avg_pool2d(
+    input: Any, kernel_size: _Size, stride: Optional[_Size] = None, padding: _Size = 0,
+    ceil_mode: builtins.bool = False, count_include_pad: builtins.bool = True,
+) -> Tensor: ...
+def adaptive_avg_pool2d(input: Any, output_size: _Size) -> Tensor: ...
+def linear(input: Any, weight: Any, bias: Optional[Any] = None) -> Tensor: ...
+def pad(input: Any, pad: Sequence[int], mode: str = "constant", value: Optional[float] = None) -> Tensor: ...

@@ -20,6 +20,7 @@ use std::sync::Arc;
 
 use crate::error::{Error, Result};
 use crate::memory::{Event, Pool};
+use crate::ops::vision::VisionPlan;
 use crate::ops::{matmul::Plan as MatmulPlan, BinaryPlan, IndexPlan, ReducePlan, UnaryPlan};
 use crate::{Device, DeviceKind, Tensor};
 
@@ -97,6 +98,11 @@ pub(crate) trait Backend: Send + Sync {
     /// The unsqueezed product `[batch.., m, n]` of the planned operands, in `plan.dtype`.
     fn matmul(&self, plan: &MatmulPlan) -> Result<Tensor> {
         Err(unsupported("matmul", plan.a.device(), "any dtype yet"))
+    }
+
+    /// A convolution or pooling (`ops::vision`) into a fresh tensor of the plan's dtype.
+    fn vision(&self, plan: &VisionPlan) -> Result<Tensor> {
+        Err(unsupported(plan.name(), plan.device(), "any dtype yet"))
     }
 
     /// Advanced indexing: `out[b, r..] = plan.src[offsets[b] + r..]` for every position `b`

@@ -21,6 +21,7 @@ pub(crate) mod strided;
 #[doc(hidden)]
 pub mod test_ops;
 mod unary;
+pub(crate) mod vision;
 
 pub use binary::{
     add, binary, binary_into_temporary, binary_owned, binary_scalar, broadcast_shapes, can_reuse,
@@ -51,4 +52,8 @@ pub(crate) use unary::UnaryPlan;
 pub use unary::{
     abs, cos, erf, exp, gelu, log, neg, relu, rsqrt, sigmoid, silu, sin, sqrt, tanh, unary,
     unary_owned, UnaryOp,
+};
+pub use vision::{
+    adaptive_avg_pool2d, avg_pool2d, conv1d, conv2d, linear, max_pool2d, pad, ConvOptions, PadMode,
+    Padding, PoolOptions,
 };

@@ -15,6 +15,7 @@ pub(crate) mod kernel;
 mod matmul;
 pub(crate) mod num;
 mod reduce;
+mod vision;
 mod vmath;
 
 use std::borrow::Cow;
@@ -23,6 +24,7 @@ use std::sync::{Arc, OnceLock};
 use super::Backend;
 use crate::error::Result;
 use crate::memory::{CpuAllocator, Event, ManualEvent, Pool};
+use crate::ops::vision::VisionPlan;
 use crate::ops::{
     as_operand, matmul::Plan as MatmulPlan, BinaryPlan, IndexPlan, ReducePlan, UnaryPlan,
 };
@@ -133,6 +135,10 @@ impl Backend for Cpu {
 
     fn matmul(&self, plan: &MatmulPlan) -> Result<Tensor> {
         matmul::matmul(plan)
+    }
+
+    fn vision(&self, plan: &VisionPlan) -> Result<Tensor> {
+        vision::run(plan)
     }
 
     unsafe fn gather(&self, plan: &IndexPlan, out: &Tensor) -> Result<()> {

@@ -1,0 +1,157 @@
+"""Vision ops: ClikaRT vs numpy (and PyTorch, when importable) on the same data, in one process.
+
+Each row times `conv2d` (3x3, depthwise 3x3, 1x1), pooling, `linear` and `pad` as a median of
+repeated calls and prints the ratio of our time to each peer's (below 1.0: we are faster).
+numpy has no convolution: its row is a vectorised reference (sliding windows + `tensordot`,
+per group), the fastest plain-numpy formulation, not a library kernel. Writes the table to
+bench/results/ops_vision.md unless `--out` names another file. `--quick` uses tiny sizes
+(a smoke test, seconds).
+"""
+
+import os
+import sys
+
+_SLOW_BLAS_VARS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+if any(v in os.environ for v in _SLOW_BLAS_VARS):
+    env = {k: v for k, v in os.environ.items() if k not in _SLOW_BLAS_VARS}
+    os.execve(sys.executable, [sys.executable, *sys.argv], env)
+
+import argparse  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+from numpy.lib.stride_tricks import sliding_window_view  # noqa: E402
+
+import clika_runtime as crt  # noqa: E402
+
+try:
+    import torch  # type: ignore[import-not-found]  # noqa: E402
+    import torch.nn.functional as F  # type: ignore[import-not-found]  # noqa: E402
+except ImportError:  # pragma: no cover - depends on the machine
+    torch = None
+    F = None
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def median_time(fn, repeats):
+    fn()
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def np_conv2d(x, w, stride=1, padding=0, groups=1):
+    """conv2d in numpy: pad, sliding windows, one tensordot per group."""
+    if padding:
+        x = np.pad(x, ((0, 0), (0, 0), (padding, padding), (padding, padding)))
+    kh, kw = w.shape[2:]
+    win = sliding_window_view(x, (kh, kw), axis=(2, 3))[:, :, ::stride, ::stride]
+    cg, og = x.shape[1] // groups, w.shape[0] // groups
+    outs = []
+    for g in range(groups):
+        wg = w[g * og:(g + 1) * og]
+        # win: [N, Cg, Ho, Wo, KH, KW] x wg: [Og, Cg, KH, KW] -> [N, Ho, Wo, Og]
+        outs.append(np.tensordot(win[:, g * cg:(g + 1) * cg], wg, axes=([1, 4, 5], [1, 2, 3])))
+    return np.concatenate(outs, axis=3).transpose(0, 3, 1, 2)
+
+
+def np_max_pool(x, k):
+    return sliding_window_view(x, (k, k), axis=(2, 3))[:, :, ::k, ::k].max(axis=(4, 5))
+
+
+def np_avg_pool(x, k):
+    return sliding_window_view(x, (k, k), axis=(2, 3))[:, :, ::k, ::k].mean(axis=(4, 5))
+
+
+def rows(quick):
+    r = np.random.default_rng(0)
+    n, c, s = (1, 8, 16) if quick else (8, 64, 56)
+    x = r.standard_normal((n, c, s, s)).astype(np.float32)
+    w3 = r.standard_normal((c, c, 3, 3)).astype(np.float32)
+    wd = r.standard_normal((c, 1, 3, 3)).astype(np.float32)
+    w1 = r.standard_normal((2 * c, c, 1, 1)).astype(np.float32)
+    feats, outf = (64, 32) if quick else (2048, 1000)
+    xl = r.standard_normal((n * 4, feats)).astype(np.float32)
+    wl = r.standard_normal((outf, feats)).astype(np.float32)
+    tx, tw3, twd, tw1 = (crt.from_numpy(a) for a in (x, w3, wd, w1))
+    txl, twl = crt.from_numpy(xl), crt.from_numpy(wl)
+    flops3 = 2 * n * c * c * 9 * s * s
+    table = [
+        ("conv2d 3x3 pad 1", flops3,
+         lambda: np_conv2d(x, w3, padding=1),
+         (lambda: F.conv2d(torch.from_numpy(x), torch.from_numpy(w3), padding=1)) if F else None,
+         lambda: crt.conv2d(tx, tw3, padding=1)),
+        ("conv2d depthwise 3x3", 2 * n * c * 9 * s * s,
+         lambda: np_conv2d(x, wd, padding=1, groups=c),
+         (lambda: F.conv2d(torch.from_numpy(x), torch.from_numpy(wd), padding=1, groups=c)) if F else None,
+         lambda: crt.conv2d(tx, twd, padding=1, groups=c)),
+        ("conv2d 1x1", 2 * n * c * 2 * c * s * s,
+         lambda: np_conv2d(x, w1),
+         (lambda: F.conv2d(torch.from_numpy(x), torch.from_numpy(w1))) if F else None,
+         lambda: crt.conv2d(tx, tw1)),
+        ("max_pool2d 2", x.nbytes,
+         lambda: np_max_pool(x, 2),
+         (lambda: F.max_pool2d(torch.from_numpy(x), 2)) if F else None,
+         lambda: crt.max_pool2d(tx, 2)),
+        ("avg_pool2d 2", x.nbytes,
+         lambda: np_avg_pool(x, 2),
+         (lambda: F.avg_pool2d(torch.from_numpy(x), 2)) if F else None,
+         lambda: crt.avg_pool2d(tx, 2)),
+        ("adaptive_avg_pool2d 1", x.nbytes,
+         lambda: x.mean(axis=(2, 3), keepdims=True),
+         (lambda: F.adaptive_avg_pool2d(torch.from_numpy(x), 1)) if F else None,
+         lambda: crt.adaptive_avg_pool2d(tx, 1)),
+        ("linear", 2 * xl.shape[0] * feats * outf,
+         lambda: xl @ wl.T,
+         (lambda: F.linear(torch.from_numpy(xl), torch.from_numpy(wl))) if F else None,
+         lambda: crt.linear(txl, twl)),
+        ("pad reflect 3", x.nbytes,
+         lambda: np.pad(x, ((0, 0), (0, 0), (3, 3), (3, 3)), mode="reflect"),
+         (lambda: F.pad(torch.from_numpy(x), (3, 3, 3, 3), mode="reflect")) if F else None,
+         lambda: crt.pad(tx, [3, 3, 3, 3], mode="reflect")),
+    ]
+    # The results agree before anything is timed.
+    for name, _, np_fn, _, crt_fn in table:
+        np.testing.assert_allclose(crt_fn().numpy(), np_fn(), rtol=2e-3, atol=2e-3, err_msg=name)
+    return table
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="tiny sizes: a smoke test")
+    ap.add_argument("--repeats", type=int, default=None)
+    ap.add_argument("--out", type=Path, default=RESULTS / "ops_vision.md")
+    args = ap.parse_args()
+    repeats = args.repeats or (3 if args.quick else 20)
+    lines = [
+        f"# Vision ops: medians of {repeats} calls, {os.cpu_count()} CPUs, "
+        f"{crt.__name__} threads as configured",
+        "",
+        "| op | clika_runtime | numpy | ratio vs numpy | torch | ratio vs torch | work/s |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, work, np_fn, torch_fn, crt_fn in rows(args.quick):
+        t_crt = median_time(crt_fn, repeats)
+        t_np = median_time(np_fn, repeats)
+        t_torch = median_time(torch_fn, repeats) if torch_fn else None
+        unit = "GFLOP/s" if "conv" in name or name == "linear" else "GB/s"
+        tt = f"{t_torch * 1e3:.3f} ms" if t_torch else "n/a"
+        rt = f"{t_crt / t_torch:.2f}" if t_torch else "n/a"
+        lines.append(
+            f"| {name} | {t_crt * 1e3:.3f} ms | {t_np * 1e3:.3f} ms | {t_crt / t_np:.2f} | "
+            f"{tt} | {rt} | {work / t_crt / 1e9:.1f} {unit} |"
+        )
+    text = "\n".join(lines) + "\n"
+    print(text)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+// ClikaRT vision and inference operations (C++17), included by clika_rt.h: convolutions,
+// pooling, linear and pad with PyTorch's semantics (torch.nn.functional), NCHW inputs.
+// Each is a thin wrapper over the crt_tensor_* function of the same name.
+#ifndef CLIKA_RT_VISION_HPP
+#define CLIKA_RT_VISION_HPP
+
+#include <array>
+
+namespace ClikaRT {
+namespace ops {
+
+/// How a convolution pads.
+enum class ConvPadding : crt_conv_padding {
+    Explicit = CRT_CONV_PADDING_EXPLICIT,  ///< the `padding` values, zeros on both sides
+    Valid = CRT_CONV_PADDING_VALID,        ///< no padding
+    Same = CRT_CONV_PADDING_SAME,          ///< output size = input size (stride 1 only)
+};
+
+/// The options of conv2d (height, width); conv1d uses the second (width) entries.
+struct ConvOptions {
+    std::array<std::int64_t, 2> stride{1, 1};
+    std::array<std::int64_t, 2> padding{0, 0};
+    std::array<std::int64_t, 2> dilation{1, 1};
+    std::int64_t groups = 1;
+    ConvPadding mode = ConvPadding::Explicit;
+};
+
+/// PyTorch's conv2d: x [N, C, H, W] (or [C, H, W]), weight [O, C / groups, KH, KW], optional
+/// bias [O]. Strided inputs are read as they are.
+inline Tensor conv2d(const Tensor& x, const Tensor& weight,
+                     const std::optional<Tensor>& bias = std::nullopt,
+                     const ConvOptions& o = {}) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_conv2d(x.get(), weight.get(), bias ? bias->get() : nullptr,
+                                 o.stride[0], o.stride[1], o.padding[0], o.padding[1],
+                                 o.dilation[0], o.dilation[1], o.groups,
+                                 static_cast<crt_conv_padding>(o.mode), out, err);
+    });
+}
+
+/// PyTorch's conv1d: x [N, C, L] (or [C, L]), weight [O, C / groups, K]; the options' second
+/// entries (width) apply.
+inline Tensor conv1d(const Tensor& x, const Tensor& weight,
+                     const std::optional<Tensor>& bias = std::nullopt,
+                     const ConvOptions& o = {}) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_conv1d(x.get(), weight.get(), bias ? bias->get() : nullptr,
+                                 o.stride[1], o.padding[1], o.dilation[1], o.groups,
+                                 static_cast<crt_conv_padding>(o.mode), out, err);
+    });
+}
+
+/// The options of max_pool2d / avg_pool2d (height, width); stride {0, 0} means the kernel.
+struct PoolOptions {
+    std::array<std::int64_t, 2> kernel{2, 2};
+    std::array<std::int64_t, 2> stride{0, 0};
+    std::array<std::int64_t, 2> padding{0, 0};
+    std::array<std::int64_t, 2> dilation{1, 1};  ///< max pooling only
+    bool ceil_mode = false;
+    bool count_include_pad = true;  ///< average pooling only
+};
+
+/// PyTorch's max_pool2d (values only); keeps x's dtype.
+inline Tensor max_pool2d(const Tensor& x, const PoolOptions& o = {}) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_max_pool2d(x.get(), o.kernel[0], o.kernel[1], o.stride[0],
+                                     o.stride[1], o.padding[0], o.padding[1], o.dilation[0],
+                                     o.dilation[1], o.ceil_mode ? 1 : 0, out, err);
+    });
+}
+
+/// PyTorch's avg_pool2d; x's floating dtype.
+inline Tensor avg_pool2d(const Tensor& x, const PoolOptions& o = {}) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_avg_pool2d(x.get(), o.kernel[0], o.kernel[1], o.stride[0],
+                                     o.stride[1], o.padding[0], o.padding[1],
+                                     o.ceil_mode ? 1 : 0, o.count_include_pad ? 1 : 0, out,
+                                     err);
+    });
+}
+
+/// PyTorch's adaptive_avg_pool2d to out_h x out_w.
+inline Tensor adaptive_avg_pool2d(const Tensor& x, std::int64_t out_h, std::int64_t out_w) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_adaptive_avg_pool2d(x.get(), out_h, out_w, out, err);
+    });
+}
+
+/// x @ weight^T + bias (PyTorch's linear).
+inline Tensor linear(const Tensor& x, const Tensor& weight,
+                     const std::optional<Tensor>& bias = std::nullopt) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_linear(x.get(), weight.get(), bias ? bias->get() : nullptr, out, err);
+    });
+}
+
+/// How pad fills.
+enum class PadMode : crt_pad_mode {
+    Constant = CRT_PAD_CONSTANT,
+    Reflect = CRT_PAD_REFLECT,
+    Replicate = CRT_PAD_REPLICATE,
+    Circular = CRT_PAD_CIRCULAR,
+};
+
+/// PyTorch's pad: (before, after) pairs from the last dim ({left, right, top, bottom, ..}).
+inline Tensor pad(const Tensor& x, const Shape& pads, PadMode mode = PadMode::Constant,
+                  double value = 0.0) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_pad(x.get(), pads.data(), pads.size(),
+                              static_cast<crt_pad_mode>(mode), value, out, err);
+    });
+}
+
+}  // namespace ops
+}  // namespace ClikaRT
+
+#endif  // CLIKA_RT_VISION_HPP

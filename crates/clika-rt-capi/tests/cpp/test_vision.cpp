@@ -1,0 +1,151 @@
+// Tests of the C++ vision API (ClikaRT::ops::conv2d, pooling, linear, pad) against naive
+// reference loops written here, on a transposed (strided) input, and its errors.
+#include <ClikaRT/clika_rt.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+#include "check.h"
+
+using ClikaRT::DataType;
+using ClikaRT::Shape;
+using ClikaRT::Status;
+using ClikaRT::Tensor;
+namespace ops = ClikaRT::ops;
+
+namespace {
+
+std::vector<double> vals(const Tensor& t) {
+    return t.to_dtype(DataType::Float64).to_vector<double>();
+}
+
+Tensor ramp(const Shape& shape, double scale) {
+    std::int64_t n = 1;
+    for (std::int64_t d : shape) n *= d;
+    std::vector<double> v(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = std::sin(static_cast<double>(i) * scale);
+    return Tensor::from_data(v, shape);
+}
+
+bool close(const std::vector<double>& got, const std::vector<double>& want) {
+    if (got.size() != want.size()) {
+        std::printf("      %zu elements, want %zu\n", got.size(), want.size());
+        return false;
+    }
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        if (std::fabs(got[i] - want[i]) > 1e-9) {
+            std::printf("      element %zu: got %.9g, want %.9g\n", i, got[i], want[i]);
+            return false;
+        }
+    }
+    return true;
+}
+
+void conv2d_matches_naive_loops() {
+    // x [1, 4, 5, 6] read through a transposed view of [1, 4, 6, 5].
+    const Tensor x = ramp({1, 4, 6, 5}, 0.37).transpose(2, 3);
+    const Tensor w = ramp({4, 2, 3, 2}, 0.91);
+    const Tensor b = ramp({4}, 1.3);
+    ops::ConvOptions o;
+    o.stride = {2, 1};
+    o.padding = {1, 0};
+    o.dilation = {1, 2};
+    o.groups = 2;
+    const Tensor y = ops::conv2d(x, w, b, o);
+    const std::vector<double> xv = vals(x), wv = vals(w), bv = vals(b);
+    const std::int64_t ho = (5 + 2 - 3) / 2 + 1, wo = (6 - 3) / 1 + 1;
+    std::vector<double> want;
+    for (std::int64_t oc = 0; oc < 4; ++oc) {
+        const std::int64_t g = oc / 2;
+        for (std::int64_t oy = 0; oy < ho; ++oy) {
+            for (std::int64_t ox = 0; ox < wo; ++ox) {
+                double s = bv[static_cast<std::size_t>(oc)];
+                for (std::int64_t ci = 0; ci < 2; ++ci) {
+                    for (std::int64_t ki = 0; ki < 3; ++ki) {
+                        for (std::int64_t kj = 0; kj < 2; ++kj) {
+                            const std::int64_t iy = oy * 2 + ki - 1, ix = ox + kj * 2;
+                            if (iy < 0 || iy >= 5 || ix >= 6) continue;
+                            s += xv[static_cast<std::size_t>(((g * 2 + ci) * 5 + iy) * 6 + ix)] *
+                                 wv[static_cast<std::size_t>(((oc * 2 + ci) * 3 + ki) * 2 + kj)];
+                        }
+                    }
+                }
+                want.push_back(s);
+            }
+        }
+    }
+    CHECK((y.shape() == Shape{1, 4, ho, wo}));
+    CHECK(close(vals(y), want));
+    // conv1d: the width entries of the options.
+    ops::ConvOptions o1;
+    o1.mode = ops::ConvPadding::Same;
+    const Tensor x1 = ramp({1, 2, 7}, 0.5), w1 = ramp({3, 2, 3}, 0.7);
+    const Tensor y1 = ops::conv1d(x1, w1, std::nullopt, o1);
+    const Tensor y2 = ops::conv2d(x1.unsqueeze(2), w1.unsqueeze(2), std::nullopt, o1).squeeze(2);
+    CHECK((y1.shape() == Shape{1, 3, 7}));
+    CHECK(close(vals(y1), vals(y2)));
+    std::printf("ok    conv2d/conv1d match naive loops (strided input, groups, dilation)\n");
+}
+
+void pooling_linear_pad() {
+    const Tensor x = ramp({1, 1, 4, 4}, 0.3);
+    const std::vector<double> xv = vals(x);
+    const Tensor m = ops::max_pool2d(x, {});
+    std::vector<double> want;
+    for (int oy = 0; oy < 2; ++oy) {
+        for (int ox = 0; ox < 2; ++ox) {
+            double mx = -INFINITY, sum = 0;
+            for (int i = 0; i < 2; ++i) {
+                for (int j = 0; j < 2; ++j) {
+                    const double v = xv[static_cast<std::size_t>((oy * 2 + i) * 4 + ox * 2 + j)];
+                    mx = std::fmax(mx, v);
+                    sum += v;
+                }
+            }
+            want.push_back(mx);
+            (void)sum;
+        }
+    }
+    CHECK(close(vals(m), want));
+    ops::PoolOptions po;
+    po.kernel = {4, 4};
+    double total = 0;
+    for (double v : xv) total += v;
+    CHECK(close(vals(ops::avg_pool2d(x, po)), {total / 16}));
+    CHECK(close(vals(ops::adaptive_avg_pool2d(x, 1, 1)), {total / 16}));
+
+    const Tensor a = ramp({2, 3}, 0.4), w = ramp({2, 3}, 0.8), b = ramp({2}, 0.2);
+    CHECK(close(vals(ops::linear(a, w, b)), vals(ops::matmul(a, w.transpose(0, 1)) + b)));
+
+    const Tensor r = Tensor::from_data(std::vector<double>{1, 2, 3}, {3});
+    CHECK(close(vals(ops::pad(r, {2, 1}, ops::PadMode::Reflect)), {3, 2, 1, 2, 3, 2}));
+    CHECK(close(vals(ops::pad(r, {1, 1}, ops::PadMode::Constant, 7)), {7, 1, 2, 3, 7}));
+    std::printf("ok    max/avg/adaptive pooling, linear, pad\n");
+}
+
+void vision_errors() {
+    const Tensor x = Tensor::zeros({1, 4, 5, 5});
+    const Tensor w = Tensor::zeros({6, 3, 3, 3});
+    CHECK_THROWS(ops::conv2d(x, w), Status::InvalidArgument);
+    ops::ConvOptions bad;
+    bad.groups = -1;
+    CHECK_THROWS(ops::conv2d(x, Tensor::zeros({6, 4, 3, 3}), std::nullopt, bad),
+                 Status::InvalidArgument);
+    CHECK_THROWS(ops::conv2d(Tensor(), w), Status::NullPointer);
+    ops::PoolOptions po;
+    po.kernel = {2, 2};
+    po.padding = {2, 2};
+    CHECK_THROWS(ops::max_pool2d(x, po), Status::InvalidArgument);
+    CHECK_THROWS(ops::pad(x, {9, 0}, ops::PadMode::Reflect), Status::InvalidArgument);
+    std::printf("ok    vision errors throw with the right status\n");
+}
+
+}  // namespace
+
+void run_vision_tests() {
+    conv2d_matches_naive_loops();
+    pooling_linear_pad();
+    vision_errors();
+}

@@ -1,0 +1,309 @@
+//! The vision and inference functions (`crt.conv2d`, `crt.max_pool2d`, `crt.linear`,
+//! `crt.pad`, …), with `torch.nn.functional`'s names, argument names and defaults.
+
+use clika_rt::ops::{self, ConvOptions, PadMode, Padding, PoolOptions};
+use clika_rt::Tensor;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+
+use crate::ops::{run, tensor_arg};
+use crate::tensor::PyTensor;
+
+/// An int or a sequence of ints (PyTorch's `_size_any_t`), each non-negative.
+fn sizes(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<usize>> {
+    let list: Vec<i64> = match obj.extract::<i64>() {
+        Ok(v) => vec![v],
+        Err(_) => obj.extract::<Vec<i64>>().map_err(|_| {
+            PyTypeError::new_err(format!("{what} must be an int or a tuple of ints"))
+        })?,
+    };
+    list.iter()
+        .map(|&v| {
+            usize::try_from(v)
+                .map_err(|_| PyValueError::new_err(format!("{what} must be non-negative, got {v}")))
+        })
+        .collect()
+}
+
+/// [`sizes`] of an optional argument; `default` when absent or `None`.
+fn sizes_or(
+    obj: Option<&Bound<'_, PyAny>>,
+    default: Vec<usize>,
+    what: &str,
+) -> PyResult<Vec<usize>> {
+    match obj.filter(|o| !o.is_none()) {
+        Some(o) => sizes(o, what),
+        None => Ok(default),
+    }
+}
+
+fn opt_tensor(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Tensor>> {
+    obj.filter(|o| !o.is_none()).map(tensor_arg).transpose()
+}
+
+fn conv_options(
+    stride: &Bound<'_, PyAny>,
+    padding: &Bound<'_, PyAny>,
+    dilation: &Bound<'_, PyAny>,
+    groups: i64,
+) -> PyResult<ConvOptions> {
+    let padding = match padding.extract::<String>() {
+        Ok(s) if s == "same" => Padding::Same,
+        Ok(s) if s == "valid" => Padding::Valid,
+        Ok(s) => {
+            return Err(PyValueError::new_err(format!(
+                "padding must be 'same', 'valid', an int or a tuple of ints, got '{s}'"
+            )))
+        }
+        Err(_) => Padding::Explicit(sizes(padding, "padding")?),
+    };
+    Ok(ConvOptions {
+        stride: sizes(stride, "stride")?,
+        padding,
+        dilation: sizes(dilation, "dilation")?,
+        groups: usize::try_from(groups)
+            .map_err(|_| PyValueError::new_err(format!("groups must be positive, got {groups}")))?,
+    })
+}
+
+type ConvFn = fn(&Tensor, &Tensor, Option<&Tensor>, &ConvOptions) -> clika_rt::Result<Tensor>;
+
+#[allow(clippy::too_many_arguments)]
+fn conv(
+    py: Python<'_>,
+    f: ConvFn,
+    input: &Bound<'_, PyAny>,
+    weight: &Bound<'_, PyAny>,
+    bias: Option<&Bound<'_, PyAny>>,
+    stride: &Bound<'_, PyAny>,
+    padding: &Bound<'_, PyAny>,
+    dilation: &Bound<'_, PyAny>,
+    groups: i64,
+) -> PyResult<PyTensor> {
+    let (x, w, b) = (tensor_arg(input)?, tensor_arg(weight)?, opt_tensor(bias)?);
+    let opts = conv_options(stride, padding, dilation, groups)?;
+    let work = x
+        .numel()
+        .saturating_mul(w.numel() / w.shape().first().copied().unwrap_or(1).max(1));
+    let inner = run(py, work, || f(&x, &w, b.as_ref(), &opts))?;
+    Ok(PyTensor { inner })
+}
+
+/// PyTorch's `conv2d`: `input` `[N, C, H, W]` (or `[C, H, W]`), `weight`
+/// `[O, C / groups, KH, KW]`, `bias` `[O]`; `padding` an int, a pair, `'same'` or `'valid'`.
+#[pyfunction]
+#[pyo3(
+    signature = (input, weight, bias=None, stride=None, padding=None, dilation=None, groups=1),
+    text_signature = "(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)"
+)]
+#[allow(clippy::too_many_arguments)]
+pub fn conv2d(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    weight: &Bound<'_, PyAny>,
+    bias: Option<&Bound<'_, PyAny>>,
+    stride: Option<&Bound<'_, PyAny>>,
+    padding: Option<&Bound<'_, PyAny>>,
+    dilation: Option<&Bound<'_, PyAny>>,
+    groups: i64,
+) -> PyResult<PyTensor> {
+    conv_defaults(
+        py,
+        ops::conv2d,
+        input,
+        weight,
+        bias,
+        stride,
+        padding,
+        dilation,
+        groups,
+    )
+}
+
+/// PyTorch's `conv1d`: `input` `[N, C, L]` (or `[C, L]`), `weight` `[O, C / groups, K]`.
+#[pyfunction]
+#[pyo3(
+    signature = (input, weight, bias=None, stride=None, padding=None, dilation=None, groups=1),
+    text_signature = "(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)"
+)]
+#[allow(clippy::too_many_arguments)]
+pub fn conv1d(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    weight: &Bound<'_, PyAny>,
+    bias: Option<&Bound<'_, PyAny>>,
+    stride: Option<&Bound<'_, PyAny>>,
+    padding: Option<&Bound<'_, PyAny>>,
+    dilation: Option<&Bound<'_, PyAny>>,
+    groups: i64,
+) -> PyResult<PyTensor> {
+    conv_defaults(
+        py,
+        ops::conv1d,
+        input,
+        weight,
+        bias,
+        stride,
+        padding,
+        dilation,
+        groups,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn conv_defaults(
+    py: Python<'_>,
+    f: ConvFn,
+    input: &Bound<'_, PyAny>,
+    weight: &Bound<'_, PyAny>,
+    bias: Option<&Bound<'_, PyAny>>,
+    stride: Option<&Bound<'_, PyAny>>,
+    padding: Option<&Bound<'_, PyAny>>,
+    dilation: Option<&Bound<'_, PyAny>>,
+    groups: i64,
+) -> PyResult<PyTensor> {
+    let one = 1i64.into_pyobject(py)?.into_any();
+    let zero = 0i64.into_pyobject(py)?.into_any();
+    conv(
+        py,
+        f,
+        input,
+        weight,
+        bias,
+        stride.unwrap_or(&one),
+        padding.unwrap_or(&zero),
+        dilation.unwrap_or(&one),
+        groups,
+    )
+}
+
+/// PyTorch's `max_pool2d` (values only; `stride=None` means the kernel size).
+#[pyfunction]
+#[pyo3(
+    signature = (input, kernel_size, stride=None, padding=None, dilation=None, ceil_mode=false),
+    text_signature = "(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False)"
+)]
+pub fn max_pool2d(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    kernel_size: &Bound<'_, PyAny>,
+    stride: Option<&Bound<'_, PyAny>>,
+    padding: Option<&Bound<'_, PyAny>>,
+    dilation: Option<&Bound<'_, PyAny>>,
+    ceil_mode: bool,
+) -> PyResult<PyTensor> {
+    let x = tensor_arg(input)?;
+    let opts = PoolOptions {
+        kernel: sizes(kernel_size, "kernel_size")?,
+        stride: sizes_or(stride, Vec::new(), "stride")?,
+        padding: sizes_or(padding, vec![0], "padding")?,
+        dilation: sizes_or(dilation, vec![1], "dilation")?,
+        ceil_mode,
+        count_include_pad: true,
+    };
+    let inner = run(py, x.numel(), || ops::max_pool2d(&x, &opts))?;
+    Ok(PyTensor { inner })
+}
+
+/// PyTorch's `avg_pool2d` (`stride=None` means the kernel size).
+#[pyfunction]
+#[pyo3(
+    signature = (input, kernel_size, stride=None, padding=None, ceil_mode=false, count_include_pad=true),
+    text_signature = "(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True)"
+)]
+pub fn avg_pool2d(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    kernel_size: &Bound<'_, PyAny>,
+    stride: Option<&Bound<'_, PyAny>>,
+    padding: Option<&Bound<'_, PyAny>>,
+    ceil_mode: bool,
+    count_include_pad: bool,
+) -> PyResult<PyTensor> {
+    let x = tensor_arg(input)?;
+    let opts = PoolOptions {
+        kernel: sizes(kernel_size, "kernel_size")?,
+        stride: sizes_or(stride, Vec::new(), "stride")?,
+        padding: sizes_or(padding, vec![0], "padding")?,
+        dilation: vec![1],
+        ceil_mode,
+        count_include_pad,
+    };
+    let inner = run(py, x.numel(), || ops::avg_pool2d(&x, &opts))?;
+    Ok(PyTensor { inner })
+}
+
+/// PyTorch's `adaptive_avg_pool2d`: `output_size` an int or a pair.
+#[pyfunction]
+pub fn adaptive_avg_pool2d(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    output_size: &Bound<'_, PyAny>,
+) -> PyResult<PyTensor> {
+    let x = tensor_arg(input)?;
+    let size = sizes(output_size, "output_size")?;
+    let inner = run(py, x.numel(), || ops::adaptive_avg_pool2d(&x, &size))?;
+    Ok(PyTensor { inner })
+}
+
+/// PyTorch's `linear`: `input @ weight.T + bias`.
+#[pyfunction]
+#[pyo3(signature = (input, weight, bias=None))]
+pub fn linear(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    weight: &Bound<'_, PyAny>,
+    bias: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyTensor> {
+    let (x, w, b) = (tensor_arg(input)?, tensor_arg(weight)?, opt_tensor(bias)?);
+    let inner = run(py, x.numel().max(w.numel()), || {
+        ops::linear(&x, &w, b.as_ref())
+    })?;
+    Ok(PyTensor { inner })
+}
+
+/// PyTorch's `pad`: `pad` holds (before, after) pairs from the last dim; `mode` one of
+/// `'constant'`, `'reflect'`, `'replicate'`, `'circular'`; `value` fills the constant mode.
+#[pyfunction]
+#[pyo3(signature = (input, pad, mode="constant", value=None))]
+pub fn pad(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    pad: Vec<isize>,
+    mode: &str,
+    value: Option<f64>,
+) -> PyResult<PyTensor> {
+    let x = tensor_arg(input)?;
+    let m = match mode {
+        "constant" => PadMode::Constant,
+        "reflect" => PadMode::Reflect,
+        "replicate" => PadMode::Replicate,
+        "circular" => PadMode::Circular,
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "mode must be 'constant', 'reflect', 'replicate' or 'circular', got '{mode}'"
+            )))
+        }
+    };
+    let inner = run(py, x.numel(), || {
+        ops::pad(&x, &pad, m, value.unwrap_or(0.0))
+    })?;
+    Ok(PyTensor { inner })
+}
+
+/// Adds every function above to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    macro_rules! add {
+        ($($f:ident),*) => { $( m.add_function(wrap_pyfunction!($f, m)?)?; )* };
+    }
+    add!(
+        conv1d,
+        conv2d,
+        max_pool2d,
+        avg_pool2d,
+        adaptive_avg_pool2d,
+        linear,
+        pad
+    );
+    Ok(())
+}

@@ -1,0 +1,357 @@
+//! The CPU's convolution and pooling kernels. A convolution is im2col + GEMM per
+//! (image, group), through the `gemm` crate (a 1×1 stride-1 convolution multiplies the input
+//! in place); the (image, group) blocks, and the pooled planes, run in parallel on the
+//! runtime's pool. Inputs are made contiguous in the compute dtype first (`Float64` stays
+//! `Float64`, everything else computes in `Float32`; max pooling of integers in `Float64`,
+//! which holds them exactly).
+
+use std::ops::{Add, Div, Mul};
+
+use rayon::prelude::*;
+
+use super::iter::threads_available;
+use crate::ops::vision::{ConvPlan, PoolKind, PoolPlan, VisionPlan};
+use crate::{DType, Device, Result, Tensor};
+
+/// Runs a planned convolution or pooling into a fresh tensor of the plan's dtype.
+pub(crate) fn run(plan: &VisionPlan) -> Result<Tensor> {
+    match plan {
+        VisionPlan::Conv(p) => {
+            let cd = compute_dtype(p.dtype);
+            let out = match cd {
+                DType::Float64 => conv::<f64>(p, cd)?,
+                _ => conv::<f32>(p, cd)?,
+            };
+            out.to_dtype(p.dtype)
+        }
+        VisionPlan::Pool(p) => {
+            let cd = if p.kind == PoolKind::Max && !p.x.dtype().is_float() {
+                DType::Float64
+            } else {
+                compute_dtype(p.dtype)
+            };
+            let out = match cd {
+                DType::Float64 => pool::<f64>(p, cd)?,
+                _ => pool::<f32>(p, cd)?,
+            };
+            out.to_dtype(p.dtype)
+        }
+    }
+}
+
+fn compute_dtype(d: DType) -> DType {
+    if d == DType::Float64 {
+        DType::Float64
+    } else {
+        DType::Float32
+    }
+}
+
+/// The arithmetic the kernels need, for `f32` and `f64`.
+trait Real:
+    'static
+    + Copy
+    + Send
+    + Sync
+    + Default
+    + PartialOrd
+    + Add<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + From<f32>
+{
+    const NEG_INF: Self;
+    fn is_nan(self) -> bool;
+    fn from_usize(n: usize) -> Self;
+}
+
+impl Real for f32 {
+    const NEG_INF: Self = f32::NEG_INFINITY;
+    fn is_nan(self) -> bool {
+        f32::is_nan(self)
+    }
+    fn from_usize(n: usize) -> Self {
+        n as f32
+    }
+}
+
+impl Real for f64 {
+    const NEG_INF: Self = f64::NEG_INFINITY;
+    fn is_nan(self) -> bool {
+        f64::is_nan(self)
+    }
+    fn from_usize(n: usize) -> Self {
+        n as f64
+    }
+}
+
+/// `t` in `cd`, contiguous (itself when it already is).
+fn dense(t: &Tensor, cd: DType) -> Result<Tensor> {
+    t.to_dtype(cd)?.contiguous()
+}
+
+/// The elements of a contiguous host tensor of `T`.
+///
+/// # Safety
+/// `t` is a contiguous CPU tensor of `T`'s dtype that nobody writes while the slice lives.
+unsafe fn elems<T>(t: &Tensor) -> &[T] {
+    if t.numel() == 0 {
+        return &[];
+    }
+    // SAFETY: per the contract, `numel` initialised `T`s start at the (aligned) data pointer.
+    unsafe { std::slice::from_raw_parts(t.const_data_ptr().cast::<T>(), t.numel()) }
+}
+
+/// A fresh contiguous CPU tensor of `shape` in `cd`, and its elements for writing.
+fn fresh<'a, T>(shape: &[usize], cd: DType) -> Result<(Tensor, &'a mut [T])> {
+    let out = Tensor::alloc(shape, cd, Device::cpu(), false)?;
+    let n = out.numel();
+    let s = if n == 0 {
+        &mut []
+    } else {
+        // SAFETY: `out` is fresh from the pool, contiguous, of `n` initialised `T`s (its
+        // dtype is `cd`, `T`'s), and only the returned slice writes it until it is returned;
+        // the pool keeps the block alive as long as `out`, which the caller holds.
+        unsafe { std::slice::from_raw_parts_mut(out.data_ptr().cast::<T>(), n) }
+    };
+    Ok((out, s))
+}
+
+fn conv<T: Real>(p: &ConvPlan, cd: DType) -> Result<Tensor> {
+    let x = dense(&p.x, cd)?;
+    let w = dense(&p.w, cd)?;
+    let b = p.bias.as_ref().map(|b| dense(b, cd)).transpose()?;
+    let (n, c, h, wd) = (x.shape()[0], x.shape()[1], x.shape()[2], x.shape()[3]);
+    let (o, cg, kh, kw) = (w.shape()[0], w.shape()[1], w.shape()[2], w.shape()[3]);
+    let [ho, wo] = p.out_hw;
+    let (out, dst) = fresh::<T>(&[n, o, ho, wo], cd)?;
+    if dst.is_empty() {
+        return Ok(out);
+    }
+    // SAFETY: `x`, `w`, `b` are contiguous CPU tensors of `T` that only this function holds
+    // fresh or reads.
+    let (xs, ws, bs) = unsafe {
+        (
+            elems::<T>(&x),
+            elems::<T>(&w),
+            b.as_ref().map(|b| elems::<T>(b)),
+        )
+    };
+    let g = p.groups;
+    let og = o / g;
+    let kk = cg * kh * kw;
+    let pp = ho * wo;
+    let direct = kh == 1 && kw == 1 && p.stride == [1, 1] && p.pad == [0, 0];
+    let tasks = n * g;
+    let threads = crate::threads::current_num_threads();
+    let par = threads_available();
+    let inner = if par && tasks < threads && og * kk * pp >= 1 << 18 {
+        gemm::Parallelism::Rayon(threads)
+    } else {
+        gemm::Parallelism::None
+    };
+    let geo = Geometry {
+        c: cg,
+        h,
+        w: wd,
+        kh,
+        kw,
+        ho,
+        wo,
+        stride: p.stride,
+        pad: p.pad,
+        dilation: p.dilation,
+    };
+    let block = |(t, dst): (usize, &mut [T])| {
+        let (ni, gi) = (t / g, t % g);
+        let xg = &xs[(ni * c + gi * cg) * h * wd..][..cg * h * wd];
+        let wg = &ws[gi * og * kk..][..og * kk];
+        if let Some(bs) = bs {
+            for (oi, row) in dst.chunks_mut(pp).enumerate() {
+                row.fill(bs[gi * og + oi]);
+            }
+        }
+        let owned;
+        let col: &[T] = if direct {
+            xg
+        } else {
+            owned = im2col(xg, &geo);
+            &owned
+        };
+        // SAFETY: `wg` is og×kk (row stride kk), `col` kk×pp (row stride pp), `dst` og×pp
+        // (row stride pp), all row-major slices of exactly those sizes; `dst` is this
+        // block's own part of the fresh output and overlaps neither input. With a bias the
+        // destination (prefilled with it) is read: dst = 1·dst + 1·(wg × col).
+        unsafe {
+            gemm::gemm::<T>(
+                og,
+                pp,
+                kk,
+                dst.as_mut_ptr(),
+                1,
+                pp as isize,
+                bs.is_some(),
+                wg.as_ptr(),
+                1,
+                kk as isize,
+                col.as_ptr(),
+                1,
+                pp as isize,
+                if bs.is_some() {
+                    T::from(1.0)
+                } else {
+                    T::default()
+                },
+                T::from(1.0),
+                false,
+                false,
+                false,
+                inner,
+            );
+        }
+    };
+    if par {
+        crate::threads::install(|| dst.par_chunks_mut(og * pp).enumerate().for_each(block));
+    } else {
+        dst.chunks_mut(og * pp).enumerate().for_each(block);
+    }
+    Ok(out)
+}
+
+/// The sizes of one (image, group) block of a convolution.
+struct Geometry {
+    c: usize,
+    h: usize,
+    w: usize,
+    kh: usize,
+    kw: usize,
+    ho: usize,
+    wo: usize,
+    stride: [usize; 2],
+    pad: [usize; 2],
+    dilation: [usize; 2],
+}
+
+/// The `[c*kh*kw, ho*wo]` matrix of input taps (zeros in the padding) of a `[c, h, w]` image.
+fn im2col<T: Real>(x: &[T], g: &Geometry) -> Vec<T> {
+    let pp = g.ho * g.wo;
+    let mut col = vec![T::default(); g.c * g.kh * g.kw * pp];
+    let mut rows = col.chunks_mut(pp);
+    for ci in 0..g.c {
+        let plane = &x[ci * g.h * g.w..][..g.h * g.w];
+        for ki in 0..g.kh {
+            for kj in 0..g.kw {
+                let row = rows.next().expect("one row per tap");
+                for oy in 0..g.ho {
+                    let iy = (oy * g.stride[0] + ki * g.dilation[0]) as isize - g.pad[0] as isize;
+                    if iy < 0 || iy >= g.h as isize {
+                        continue; // zeros already
+                    }
+                    let src = &plane[iy as usize * g.w..][..g.w];
+                    let out = &mut row[oy * g.wo..][..g.wo];
+                    for (ox, v) in out.iter_mut().enumerate() {
+                        let ix =
+                            (ox * g.stride[1] + kj * g.dilation[1]) as isize - g.pad[1] as isize;
+                        if ix >= 0 && (ix as usize) < g.w {
+                            *v = src[ix as usize];
+                        }
+                    }
+                }
+            }
+        }
+    }
+    col
+}
+
+fn pool<T: Real>(p: &PoolPlan, cd: DType) -> Result<Tensor> {
+    let x = dense(&p.x, cd)?;
+    let (n, c, h, w) = (x.shape()[0], x.shape()[1], x.shape()[2], x.shape()[3]);
+    let [ho, wo] = p.out_hw;
+    let (out, dst) = fresh::<T>(&[n, c, ho, wo], cd)?;
+    if dst.is_empty() {
+        return Ok(out);
+    }
+    // SAFETY: `x` is a contiguous CPU tensor of `T` that nobody writes during the call.
+    let xs = unsafe { elems::<T>(&x) };
+    let plane = |(i, dst): (usize, &mut [T])| {
+        let src = &xs[i * h * w..][..h * w];
+        for oy in 0..ho {
+            for ox in 0..wo {
+                dst[oy * wo + ox] = pool_at(p, src, h, w, oy, ox);
+            }
+        }
+    };
+    if threads_available() && dst.len() * p.kernel[0].max(1) * p.kernel[1].max(1) >= 1 << 15 {
+        crate::threads::install(|| dst.par_chunks_mut(ho * wo).enumerate().for_each(plane));
+    } else {
+        dst.chunks_mut(ho * wo).enumerate().for_each(plane);
+    }
+    Ok(out)
+}
+
+/// One output element of a pooling of the `h`×`w` plane `src`.
+fn pool_at<T: Real>(p: &PoolPlan, src: &[T], h: usize, w: usize, oy: usize, ox: usize) -> T {
+    let at = |y: usize, x: usize| src[y * w + x];
+    match p.kind {
+        PoolKind::Max => {
+            let mut m = T::NEG_INF;
+            for ki in 0..p.kernel[0] {
+                let iy = (oy * p.stride[0] + ki * p.dilation[0]) as isize - p.pad[0] as isize;
+                if iy < 0 || iy >= h as isize {
+                    continue;
+                }
+                for kj in 0..p.kernel[1] {
+                    let ix = (ox * p.stride[1] + kj * p.dilation[1]) as isize - p.pad[1] as isize;
+                    if ix < 0 || ix >= w as isize {
+                        continue;
+                    }
+                    let v = at(iy as usize, ix as usize);
+                    if v > m || v.is_nan() {
+                        m = v;
+                    }
+                }
+            }
+            m
+        }
+        PoolKind::Avg { count_include_pad } => {
+            // PyTorch's windows: clipped to the padded input for the divisor with padding,
+            // to the input for the sum.
+            let window = |o: usize, d: usize, size: usize| {
+                let start = (o * p.stride[d]) as isize - p.pad[d] as isize;
+                let end = (start + p.kernel[d] as isize).min((size + p.pad[d]) as isize);
+                let padded = (end - start) as usize;
+                (
+                    start.max(0) as usize,
+                    end.min(size as isize) as usize,
+                    padded,
+                )
+            };
+            let (y0, y1, py) = window(oy, 0, h);
+            let (x0, x1, px) = window(ox, 1, w);
+            let mut sum = T::default();
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    sum = sum + at(y, x);
+                }
+            }
+            let count = if count_include_pad {
+                py * px
+            } else {
+                (y1.saturating_sub(y0)) * (x1.saturating_sub(x0))
+            };
+            sum / T::from_usize(count)
+        }
+        PoolKind::AdaptiveAvg => {
+            let [th, tw] = p.out_hw;
+            let (y0, y1) = (oy * h / th, ((oy + 1) * h).div_ceil(th));
+            let (x0, x1) = (ox * w / tw, ((ox + 1) * w).div_ceil(tw));
+            let mut sum = T::default();
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    sum = sum + at(y, x);
+                }
+            }
+            sum / T::from_usize((y1 - y0) * (x1 - x0))
+        }
+    }
+}

@@ -1,0 +1,434 @@
+//! Convolutions, pooling, `linear` and `pad` against naive reference loops written here
+//! (PyTorch's definitions), on contiguous, transposed and sliced inputs, over random shapes,
+//! strides, paddings, dilations and groups (proptest).
+
+use clika_rt::ops::{self, ConvOptions, PadMode, Padding, PoolOptions};
+use clika_rt::{DType, Device, Tensor};
+use proptest::prelude::*;
+
+/// Deterministic values in [-1, 1).
+fn values(n: usize, seed: u64) -> Vec<f64> {
+    let mut s = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    (0..n)
+        .map(|_| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+        })
+        .collect()
+}
+
+fn tensor(shape: &[usize], seed: u64) -> Tensor {
+    let n = shape.iter().product();
+    Tensor::from_vec(values(n, seed), shape).unwrap()
+}
+
+/// Element `idx` of `t` read through its strides.
+fn get(t: &[f64], shape: &[usize], idx: &[usize]) -> f64 {
+    let mut off = 0;
+    for (d, &i) in idx.iter().enumerate() {
+        off = off * shape[d] + i;
+    }
+    t[off]
+}
+
+/// PyTorch's conv2d, naively: x [N,C,H,W], w [O,C/g,KH,KW], pads (top, left, bottom, right).
+#[allow(clippy::too_many_arguments)]
+fn ref_conv2d(
+    x: &Tensor,
+    w: &Tensor,
+    b: Option<&Tensor>,
+    stride: [usize; 2],
+    pad: [usize; 4],
+    dil: [usize; 2],
+    groups: usize,
+) -> (Vec<f64>, Vec<usize>) {
+    let (xs, wsh) = (x.shape().to_vec(), w.shape().to_vec());
+    let (xv, wv) = (x.to_f64_vec().unwrap(), w.to_f64_vec().unwrap());
+    let bv = b.map(|b| b.to_f64_vec().unwrap());
+    let (n, h, wd) = (xs[0], xs[2], xs[3]);
+    let (o, cg, kh, kw) = (wsh[0], wsh[1], wsh[2], wsh[3]);
+    let ho = (h + pad[0] + pad[2] - dil[0] * (kh - 1) - 1) / stride[0] + 1;
+    let wo = (wd + pad[1] + pad[3] - dil[1] * (kw - 1) - 1) / stride[1] + 1;
+    let og = o / groups;
+    let mut out = Vec::new();
+    for ni in 0..n {
+        for oi in 0..o {
+            let gi = oi / og;
+            for oy in 0..ho {
+                for ox in 0..wo {
+                    let mut s = bv.as_ref().map_or(0.0, |b| b[oi]);
+                    for ci in 0..cg {
+                        for ki in 0..kh {
+                            for kj in 0..kw {
+                                let iy = (oy * stride[0] + ki * dil[0]) as isize - pad[0] as isize;
+                                let ix = (ox * stride[1] + kj * dil[1]) as isize - pad[1] as isize;
+                                if iy < 0 || ix < 0 || iy >= h as isize || ix >= wd as isize {
+                                    continue;
+                                }
+                                let xv =
+                                    get(&xv, &xs, &[ni, gi * cg + ci, iy as usize, ix as usize]);
+                                s += xv * get(&wv, &wsh, &[oi, ci, ki, kj]);
+                            }
+                        }
+                    }
+                    out.push(s);
+                }
+            }
+        }
+    }
+    (out, vec![n, o, ho, wo])
+}
+
+fn assert_close(got: &Tensor, want: &[f64], shape: &[usize], tol: f64) {
+    assert_eq!(got.shape(), shape);
+    let g = got.to_f64_vec().unwrap();
+    for (i, (a, b)) in g.iter().zip(want).enumerate() {
+        assert!(
+            (a - b).abs() <= tol * (1.0 + b.abs()),
+            "element {i}: got {a}, want {b}"
+        );
+    }
+}
+
+#[test]
+fn conv2d_matches_reference_on_views_with_groups_dilation_and_bias() {
+    // A transposed (non-contiguous) input: [N, C, W, H] stored, viewed as [N, C, H, W].
+    let x = tensor(&[2, 4, 7, 6], 1).transpose(2, 3).unwrap();
+    assert!(!x.is_contiguous());
+    let w = tensor(&[6, 2, 3, 2], 2);
+    let b = tensor(&[6], 3);
+    let opts = ConvOptions {
+        stride: vec![2, 1],
+        padding: Padding::Explicit(vec![1, 2]),
+        dilation: vec![1, 2],
+        groups: 2,
+    };
+    let got = ops::conv2d(&x, &w, Some(&b), &opts).unwrap();
+    let (want, shape) = ref_conv2d(&x, &w, Some(&b), [2, 1], [1, 2, 1, 2], [1, 2], 2);
+    assert_close(&got, &want, &shape, 1e-12);
+    assert_eq!(got.dtype(), DType::Float64);
+}
+
+#[test]
+fn conv2d_same_valid_depthwise_float32_and_unbatched() {
+    let x = tensor(&[1, 3, 5, 6], 4).to_dtype(DType::Float32).unwrap();
+    let w = tensor(&[3, 1, 4, 3], 5).to_dtype(DType::Float32).unwrap();
+    let same = ConvOptions {
+        padding: Padding::Same,
+        groups: 3,
+        ..ConvOptions::default()
+    };
+    let got = ops::conv2d(&x, &w, None, &same).unwrap();
+    // kernel 4 high: total pad 3 -> 1 before, 2 after (PyTorch's split); width 3: 1 and 1.
+    let (want, shape) = ref_conv2d(&x, &w, None, [1, 1], [1, 1, 2, 1], [1, 1], 3);
+    assert_close(&got, &want, &shape, 1e-5);
+    assert_eq!(got.shape(), &[1, 3, 5, 6]);
+    assert_eq!(got.dtype(), DType::Float32);
+    let valid = ConvOptions {
+        padding: Padding::Valid,
+        groups: 3,
+        ..ConvOptions::default()
+    };
+    let x3 = x.select(0, 0).unwrap();
+    let got = ops::conv2d(&x3, &w, None, &valid).unwrap();
+    let (want, _) = ref_conv2d(&x, &w, None, [1, 1], [0; 4], [1, 1], 3);
+    assert_close(&got, &want, &[3, 2, 4], 1e-5);
+    // "same" with a stride is refused, naming the fix.
+    let bad = ConvOptions {
+        stride: vec![2],
+        ..same
+    };
+    let e = ops::conv2d(&x, &w, None, &bad).unwrap_err().to_string();
+    assert!(e.contains("stride 1"), "{e}");
+}
+
+#[test]
+fn conv2d_one_by_one_and_empty_batch() {
+    let x = tensor(&[2, 5, 3, 4], 6);
+    let w = tensor(&[7, 5, 1, 1], 7);
+    let got = ops::conv2d(&x, &w, None, &ConvOptions::default()).unwrap();
+    let (want, shape) = ref_conv2d(&x, &w, None, [1, 1], [0; 4], [1, 1], 1);
+    assert_close(&got, &want, &shape, 1e-12);
+    let empty = Tensor::zeros(&[0, 5, 3, 4], DType::Float32).unwrap();
+    let got = ops::conv2d(&empty, &w, None, &ConvOptions::default()).unwrap();
+    assert_eq!(got.shape(), &[0, 7, 3, 4]);
+}
+
+#[test]
+fn conv_errors_name_the_fix() {
+    let x = tensor(&[1, 4, 5, 5], 8);
+    let w = tensor(&[6, 3, 3, 3], 9);
+    let e = ops::conv2d(&x, &w, None, &ConvOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("input channels"), "{e}");
+    let opts = ConvOptions {
+        groups: 3,
+        ..ConvOptions::default()
+    };
+    let e = ops::conv2d(&x, &w, None, &opts).unwrap_err();
+    assert!(e.to_string().contains("groups=3"), "{e}");
+    let w = tensor(&[6, 4, 7, 7], 9);
+    let e = ops::conv2d(&x, &w, None, &ConvOptions::default()).unwrap_err();
+    assert!(
+        e.to_string().contains("smaller than the dilated kernel"),
+        "{e}"
+    );
+    let w = tensor(&[6, 4, 3, 3], 9);
+    let bad_bias = tensor(&[5], 1);
+    let e = ops::conv2d(&x, &w, Some(&bad_bias), &ConvOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("bias"), "{e}");
+}
+
+#[test]
+fn conv1d_is_conv2d_of_height_one() {
+    let x = tensor(&[2, 4, 11], 10);
+    let w = tensor(&[6, 2, 3], 11);
+    let b = tensor(&[6], 12);
+    let opts = ConvOptions {
+        stride: vec![2],
+        padding: Padding::Explicit(vec![2]),
+        dilation: vec![2],
+        groups: 2,
+    };
+    let got = ops::conv1d(&x, &w, Some(&b), &opts).unwrap();
+    let (want, shape) = ref_conv2d(
+        &x.unsqueeze(2).unwrap(),
+        &w.unsqueeze(2).unwrap(),
+        Some(&b),
+        [1, 2],
+        [0, 2, 0, 2],
+        [1, 2],
+        2,
+    );
+    assert_close(&got, &want, &[shape[0], shape[1], shape[3]], 1e-12);
+}
+
+/// PyTorch's max/avg pooling, naively (ceil mode and the divisor rules included).
+fn ref_pool(
+    x: &Tensor,
+    k: usize,
+    s: usize,
+    p: usize,
+    ceil: bool,
+    max: bool,
+    include_pad: bool,
+) -> (Vec<f64>, Vec<usize>) {
+    let sh = x.shape().to_vec();
+    let xv = x.to_f64_vec().unwrap();
+    let size = |n: usize| {
+        let room = n + 2 * p - k;
+        let mut o = if ceil {
+            room.div_ceil(s) + 1
+        } else {
+            room / s + 1
+        };
+        if ceil && (o - 1) * s >= n + p {
+            o -= 1;
+        }
+        o
+    };
+    let (ho, wo) = (size(sh[2]), size(sh[3]));
+    let mut out = Vec::new();
+    for n in 0..sh[0] {
+        for c in 0..sh[1] {
+            for oy in 0..ho {
+                for ox in 0..wo {
+                    let (ys, xs) = (
+                        (oy * s) as isize - p as isize,
+                        (ox * s) as isize - p as isize,
+                    );
+                    let mut vals = Vec::new();
+                    for y in ys..ys + k as isize {
+                        for xx in xs..xs + k as isize {
+                            if y >= 0 && xx >= 0 && y < sh[2] as isize && xx < sh[3] as isize {
+                                vals.push(get(&xv, &sh, &[n, c, y as usize, xx as usize]));
+                            }
+                        }
+                    }
+                    if max {
+                        out.push(vals.iter().cloned().fold(f64::NEG_INFINITY, f64::max));
+                    } else {
+                        let ye = (ys + k as isize).min((sh[2] + p) as isize);
+                        let xe = (xs + k as isize).min((sh[3] + p) as isize);
+                        let div = if include_pad {
+                            ((ye - ys) * (xe - xs)) as f64
+                        } else {
+                            vals.len() as f64
+                        };
+                        out.push(vals.iter().sum::<f64>() / div);
+                    }
+                }
+            }
+        }
+    }
+    (out, vec![sh[0], sh[1], ho, wo])
+}
+
+#[test]
+fn pooling_matches_reference_with_ceil_mode_and_padding() {
+    let x = tensor(&[2, 3, 9, 8], 13)
+        .slice(2, Some(1), Some(9), 1)
+        .unwrap();
+    for (k, s, p, ceil) in [
+        (2, 2, 0, false),
+        (3, 2, 1, true),
+        (3, 2, 0, true),
+        (2, 1, 1, false),
+    ] {
+        let opts = PoolOptions {
+            kernel: vec![k],
+            stride: vec![s],
+            padding: vec![p],
+            dilation: vec![1],
+            ceil_mode: ceil,
+            count_include_pad: true,
+        };
+        let (want, shape) = ref_pool(&x, k, s, p, ceil, true, true);
+        assert_close(&ops::max_pool2d(&x, &opts).unwrap(), &want, &shape, 0.0);
+        for inc in [true, false] {
+            let o = PoolOptions {
+                count_include_pad: inc,
+                ..opts.clone()
+            };
+            let (want, shape) = ref_pool(&x, k, s, p, ceil, false, inc);
+            assert_close(&ops::avg_pool2d(&x, &o).unwrap(), &want, &shape, 1e-12);
+        }
+    }
+    // Integers keep their dtype in max pooling.
+    let xi = x.to_dtype(DType::Int32).unwrap();
+    let got = ops::max_pool2d(&xi, &PoolOptions::new(2)).unwrap();
+    assert_eq!(got.dtype(), DType::Int32);
+    let e = ops::max_pool2d(
+        &x,
+        &PoolOptions {
+            padding: vec![2],
+            ..PoolOptions::new(3)
+        },
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("half the kernel"), "{e}");
+}
+
+#[test]
+fn adaptive_avg_pool_uses_pytorch_windows() {
+    let x = tensor(&[1, 2, 7, 5], 14);
+    let got = ops::adaptive_avg_pool2d(&x, &[3, 2]).unwrap();
+    let xv = x.to_f64_vec().unwrap();
+    let mut want = Vec::new();
+    for c in 0..2 {
+        for oy in 0..3usize {
+            for ox in 0..2usize {
+                let (y0, y1) = (oy * 7 / 3, ((oy + 1) * 7).div_ceil(3));
+                let (x0, x1) = (ox * 5 / 2, ((ox + 1) * 5).div_ceil(2));
+                let mut s = 0.0;
+                for y in y0..y1 {
+                    for xx in x0..x1 {
+                        s += get(&xv, &[1, 2, 7, 5], &[0, c, y, xx]);
+                    }
+                }
+                want.push(s / ((y1 - y0) * (x1 - x0)) as f64);
+            }
+        }
+    }
+    assert_close(&got, &want, &[1, 2, 3, 2], 1e-12);
+    let g = ops::adaptive_avg_pool2d(&x, &[1]).unwrap();
+    let m = x.mean_dims(&[2, 3], true).unwrap().to_f64_vec().unwrap();
+    assert_close(&g, &m, &[1, 2, 1, 1], 1e-12);
+}
+
+#[test]
+fn linear_and_pad() {
+    let x = tensor(&[3, 4], 15);
+    let w = tensor(&[5, 4], 16);
+    let b = tensor(&[5], 17);
+    let got = ops::linear(&x, &w, Some(&b)).unwrap();
+    let (xv, wv, bv) = (
+        x.to_f64_vec().unwrap(),
+        w.to_f64_vec().unwrap(),
+        b.to_f64_vec().unwrap(),
+    );
+    let want: Vec<f64> = (0..15)
+        .map(|i| {
+            (0..4)
+                .map(|k| xv[i / 5 * 4 + k] * wv[i % 5 * 4 + k])
+                .sum::<f64>()
+                + bv[i % 5]
+        })
+        .collect();
+    assert_close(&got, &want, &[3, 5], 1e-12);
+
+    let t = Tensor::arange(0.0, 4.0, 1.0, DType::Float32).unwrap();
+    let f = |m, l, r, v| ops::pad(&t, &[l, r], m, v).unwrap().to_f64_vec().unwrap();
+    assert_eq!(
+        f(PadMode::Reflect, 3, 2, 0.0),
+        [3., 2., 1., 0., 1., 2., 3., 2., 1.]
+    );
+    assert_eq!(
+        f(PadMode::Replicate, 2, 1, 0.0),
+        [0., 0., 0., 1., 2., 3., 3.]
+    );
+    assert_eq!(
+        f(PadMode::Circular, 1, 2, 0.0),
+        [3., 0., 1., 2., 3., 0., 1.]
+    );
+    assert_eq!(f(PadMode::Constant, 1, -2, 9.0), [9., 0., 1.]);
+    let e = ops::pad(&t, &[4, 0], PadMode::Reflect, 0.0).unwrap_err();
+    assert!(e.to_string().contains("out of range"), "{e}");
+    // Two dims: (left, right) of the last, (top, bottom) of the one before.
+    let m = Tensor::arange(0.0, 6.0, 1.0, DType::Float32)
+        .unwrap()
+        .view(&[2, 3])
+        .unwrap();
+    let got = ops::pad(&m, &[1, 0, 0, 1], PadMode::Constant, -1.0).unwrap();
+    assert_eq!(
+        got.to_f64_vec().unwrap(),
+        [-1., 0., 1., 2., -1., 3., 4., 5., -1., -1., -1., -1.]
+    );
+}
+
+#[test]
+fn gpu_devices_refuse_naming_the_move() {
+    // Only where a GPU backend can start; the CPU-only build refuses earlier.
+    let Ok(x) = tensor(&[1, 1, 4, 4], 1).to(Device::gpu(0)) else {
+        return;
+    };
+    let w = tensor(&[1, 1, 3, 3], 2).to(Device::gpu(0)).unwrap();
+    let e = ops::conv2d(&x, &w, None, &ConvOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("to(\"cpu\")") || e.contains("cpu"), "{e}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 2 } else { 48 }))]
+    #[test]
+    fn conv2d_random_geometry(
+        n in 1usize..3, cg in 1usize..3, og in 1usize..3, groups in 1usize..4,
+        h in 1usize..9, w in 1usize..9, kh in 1usize..4, kw in 1usize..4,
+        sh in 1usize..3, sw in 1usize..3, ph in 0usize..3, pw in 0usize..3,
+        dh in 1usize..3, dw in 1usize..3, bias: bool, transposed: bool, seed in 0u64..1000,
+    ) {
+        let c = cg * groups;
+        prop_assume!(h + 2 * ph > dh * (kh - 1) && w + 2 * pw > dw * (kw - 1));
+        let x = if transposed {
+            tensor(&[n, c, w, h], seed).transpose(2, 3).unwrap()
+        } else {
+            tensor(&[n, c, h, w], seed)
+        };
+        let wt = tensor(&[og * groups, cg, kh, kw], seed + 1);
+        let b = tensor(&[og * groups], seed + 2);
+        let opts = ConvOptions {
+            stride: vec![sh, sw],
+            padding: Padding::Explicit(vec![ph, pw]),
+            dilation: vec![dh, dw],
+            groups,
+        };
+        let got = ops::conv2d(&x, &wt, bias.then_some(&b), &opts).unwrap();
+        let (want, shape) =
+            ref_conv2d(&x, &wt, bias.then_some(&b), [sh, sw], [ph, pw, ph, pw], [dh, dw], groups);
+        assert_close(&got, &want, &shape, 1e-12);
+    }
+}
