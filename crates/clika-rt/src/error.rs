@@ -399,6 +399,19 @@ pub enum Error {
         /// What is wrong, and the fix.
         what: String,
     },
+    /// A dtype an operation refuses for a reason its message gives with the fix (bitwise ops
+    /// on floats, an in-place op whose result cannot be cast back, `int += float`).
+    #[error("{what}")]
+    DTypeRule {
+        /// What is wrong, and the fix.
+        what: String,
+    },
+    /// Integer division or remainder by zero (Python's `ZeroDivisionError`).
+    #[error("{op}: integer division by zero; make the divisor non-zero, or convert to a float dtype first (float division by zero gives inf/nan)")]
+    IntegerDivisionByZero {
+        /// The operation.
+        op: &'static str,
+    },
     /// A panic or invariant violation inside the runtime, caught at a boundary.
     #[error("internal error: {message}")]
     Internal {
@@ -428,9 +441,11 @@ impl Error {
                 ErrorKind::Index
             }
             E::NotViewable { .. } => ErrorKind::Layout,
-            E::DTypeMismatch { .. } | E::UnsupportedDType { .. } | E::ParseDType { .. } => {
-                ErrorKind::DType
-            }
+            E::DTypeMismatch { .. }
+            | E::UnsupportedDType { .. }
+            | E::ParseDType { .. }
+            | E::DTypeRule { .. } => ErrorKind::DType,
+            E::IntegerDivisionByZero { .. } => ErrorKind::InvalidArgument,
             E::NotScalar { .. }
             | E::EmptyReduction { .. }
             | E::ZeroStep
