@@ -538,6 +538,8 @@ pub unsafe extern "C" fn crt_tensor_binary_scalar_(
             Ok(unsafe { t.binary_shared(op, &st) }?)
         } else {
             let r = ops::binary_scalar(op, t, s)?;
+            // `int_tensor += 1.5` is refused, as numpy and PyTorch refuse it.
+            ops::check_in_place(op, r.dtype(), dtype)?;
             // SAFETY: the caller excludes concurrent access to these elements.
             Ok(unsafe { t.copy_shared(&r) }?)
         }

@@ -25,6 +25,7 @@ pub mod compute;
 pub mod custom_ops;
 pub mod deleters;
 pub mod device;
+pub mod elementwise_more;
 pub mod error;
 mod ffi;
 pub mod indexing;

@@ -41,6 +41,32 @@ pub const CRT_BINARY_LE: crt_binary_op = 10;
 pub const CRT_BINARY_GT: crt_binary_op = 11;
 /// `a >= b` → Bool.
 pub const CRT_BINARY_GE: crt_binary_op = 12;
+/// `atan2(a, b)` (integers compute as Float32).
+pub const CRT_BINARY_ATAN2: crt_binary_op = 13;
+/// `sqrt(a^2 + b^2)` (integers compute as Float32).
+pub const CRT_BINARY_HYPOT: crt_binary_op = 14;
+/// C's fmod: remainder with the sign of `a`; integer division by zero is an error.
+pub const CRT_BINARY_FMOD: crt_binary_op = 15;
+/// Python's `%`: remainder with the sign of `b`; integer division by zero is an error.
+pub const CRT_BINARY_REMAINDER: crt_binary_op = 16;
+/// Python's `//`: floor(a / b) in the operands' dtype; integer division by zero is an error.
+pub const CRT_BINARY_FLOOR_DIVIDE: crt_binary_op = 17;
+/// `a & b` (integers and Bool).
+pub const CRT_BINARY_BITWISE_AND: crt_binary_op = 18;
+/// `a | b` (integers and Bool).
+pub const CRT_BINARY_BITWISE_OR: crt_binary_op = 19;
+/// `a ^ b` (integers and Bool).
+pub const CRT_BINARY_BITWISE_XOR: crt_binary_op = 20;
+/// `a << b` (integers; out-of-range shifts give 0).
+pub const CRT_BINARY_BITWISE_LEFT_SHIFT: crt_binary_op = 21;
+/// `a >> b` (integers, arithmetic; out-of-range shifts give 0 or -1).
+pub const CRT_BINARY_BITWISE_RIGHT_SHIFT: crt_binary_op = 22;
+/// `a != 0 && b != 0` → Bool.
+pub const CRT_BINARY_LOGICAL_AND: crt_binary_op = 23;
+/// `a != 0 || b != 0` → Bool.
+pub const CRT_BINARY_LOGICAL_OR: crt_binary_op = 24;
+/// `(a != 0) != (b != 0)` → Bool.
+pub const CRT_BINARY_LOGICAL_XOR: crt_binary_op = 25;
 
 /// An elementwise unary operation: one of the `CRT_UNARY_*` numbers (stable).
 #[expect(
@@ -77,6 +103,48 @@ pub const CRT_UNARY_GELU: crt_unary_op = 11;
 pub const CRT_UNARY_SILU: crt_unary_op = 12;
 /// The error function.
 pub const CRT_UNARY_ERF: crt_unary_op = 13;
+/// Rounds half to even; integers unchanged.
+pub const CRT_UNARY_ROUND: crt_unary_op = 14;
+/// Floor; integers unchanged.
+pub const CRT_UNARY_FLOOR: crt_unary_op = 15;
+/// Ceiling; integers unchanged.
+pub const CRT_UNARY_CEIL: crt_unary_op = 16;
+/// Rounds toward zero; integers unchanged.
+pub const CRT_UNARY_TRUNC: crt_unary_op = 17;
+/// -1, 0 or 1 by sign (NaN stays NaN); keeps the dtype.
+pub const CRT_UNARY_SIGN: crt_unary_op = 18;
+/// Whether NaN → Bool.
+pub const CRT_UNARY_ISNAN: crt_unary_op = 19;
+/// Whether infinite → Bool.
+pub const CRT_UNARY_ISINF: crt_unary_op = 20;
+/// Whether finite → Bool.
+pub const CRT_UNARY_ISFINITE: crt_unary_op = 21;
+/// `ln(1 + x)`.
+pub const CRT_UNARY_LOG1P: crt_unary_op = 22;
+/// `e^x - 1`.
+pub const CRT_UNARY_EXPM1: crt_unary_op = 23;
+/// Base-2 logarithm.
+pub const CRT_UNARY_LOG2: crt_unary_op = 24;
+/// Base-10 logarithm.
+pub const CRT_UNARY_LOG10: crt_unary_op = 25;
+/// `2^x`.
+pub const CRT_UNARY_EXP2: crt_unary_op = 26;
+/// Tangent.
+pub const CRT_UNARY_TAN: crt_unary_op = 27;
+/// Inverse tangent.
+pub const CRT_UNARY_ATAN: crt_unary_op = 28;
+/// Inverse sine.
+pub const CRT_UNARY_ASIN: crt_unary_op = 29;
+/// Inverse cosine.
+pub const CRT_UNARY_ACOS: crt_unary_op = 30;
+/// Hyperbolic sine.
+pub const CRT_UNARY_SINH: crt_unary_op = 31;
+/// Hyperbolic cosine.
+pub const CRT_UNARY_COSH: crt_unary_op = 32;
+/// `~x` for integers and Bool (floats are refused).
+pub const CRT_UNARY_BITWISE_NOT: crt_unary_op = 33;
+/// `x == 0` → Bool, any dtype.
+pub const CRT_UNARY_LOGICAL_NOT: crt_unary_op = 34;
 
 /// A reduction: one of the `CRT_REDUCE_*` numbers (stable).
 #[expect(
@@ -197,12 +265,25 @@ mod tests {
             (CRT_BINARY_LE, BinaryOp::Le),
             (CRT_BINARY_GT, BinaryOp::Gt),
             (CRT_BINARY_GE, BinaryOp::Ge),
+            (CRT_BINARY_ATAN2, BinaryOp::Atan2),
+            (CRT_BINARY_HYPOT, BinaryOp::Hypot),
+            (CRT_BINARY_FMOD, BinaryOp::Fmod),
+            (CRT_BINARY_REMAINDER, BinaryOp::Remainder),
+            (CRT_BINARY_FLOOR_DIVIDE, BinaryOp::FloorDivide),
+            (CRT_BINARY_BITWISE_AND, BinaryOp::BitwiseAnd),
+            (CRT_BINARY_BITWISE_OR, BinaryOp::BitwiseOr),
+            (CRT_BINARY_BITWISE_XOR, BinaryOp::BitwiseXor),
+            (CRT_BINARY_BITWISE_LEFT_SHIFT, BinaryOp::BitwiseLeftShift),
+            (CRT_BINARY_BITWISE_RIGHT_SHIFT, BinaryOp::BitwiseRightShift),
+            (CRT_BINARY_LOGICAL_AND, BinaryOp::LogicalAnd),
+            (CRT_BINARY_LOGICAL_OR, BinaryOp::LogicalOr),
+            (CRT_BINARY_LOGICAL_XOR, BinaryOp::LogicalXor),
         ];
         assert_eq!(binary.len(), BinaryOp::ALL.len());
         for (n, op) in binary {
             assert_eq!(binary_op(n).unwrap(), op);
         }
-        assert!(binary_op(13).is_err());
+        assert!(binary_op(26).is_err());
         let unary = [
             (CRT_UNARY_NEG, UnaryOp::Neg),
             (CRT_UNARY_ABS, UnaryOp::Abs),
@@ -218,12 +299,33 @@ mod tests {
             (CRT_UNARY_GELU, UnaryOp::Gelu),
             (CRT_UNARY_SILU, UnaryOp::Silu),
             (CRT_UNARY_ERF, UnaryOp::Erf),
+            (CRT_UNARY_ROUND, UnaryOp::Round),
+            (CRT_UNARY_FLOOR, UnaryOp::Floor),
+            (CRT_UNARY_CEIL, UnaryOp::Ceil),
+            (CRT_UNARY_TRUNC, UnaryOp::Trunc),
+            (CRT_UNARY_SIGN, UnaryOp::Sign),
+            (CRT_UNARY_ISNAN, UnaryOp::IsNan),
+            (CRT_UNARY_ISINF, UnaryOp::IsInf),
+            (CRT_UNARY_ISFINITE, UnaryOp::IsFinite),
+            (CRT_UNARY_LOG1P, UnaryOp::Log1p),
+            (CRT_UNARY_EXPM1, UnaryOp::Expm1),
+            (CRT_UNARY_LOG2, UnaryOp::Log2),
+            (CRT_UNARY_LOG10, UnaryOp::Log10),
+            (CRT_UNARY_EXP2, UnaryOp::Exp2),
+            (CRT_UNARY_TAN, UnaryOp::Tan),
+            (CRT_UNARY_ATAN, UnaryOp::Atan),
+            (CRT_UNARY_ASIN, UnaryOp::Asin),
+            (CRT_UNARY_ACOS, UnaryOp::Acos),
+            (CRT_UNARY_SINH, UnaryOp::Sinh),
+            (CRT_UNARY_COSH, UnaryOp::Cosh),
+            (CRT_UNARY_BITWISE_NOT, UnaryOp::BitwiseNot),
+            (CRT_UNARY_LOGICAL_NOT, UnaryOp::LogicalNot),
         ];
         assert_eq!(unary.len(), UnaryOp::ALL.len());
         for (n, op) in unary {
             assert_eq!(unary_op(n).unwrap(), op);
         }
-        assert!(unary_op(14).is_err());
+        assert!(unary_op(35).is_err());
         let reduce = [
             (CRT_REDUCE_SUM, ReduceOp::Sum),
             (CRT_REDUCE_MEAN, ReduceOp::Mean),

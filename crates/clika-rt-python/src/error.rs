@@ -170,6 +170,10 @@ pub fn raise(kind: ErrorKind, message: impl Into<String>) -> PyErr {
 
 /// Converts a core error to its exception.
 pub fn to_py(err: Error) -> PyErr {
+    if let Error::IntegerDivisionByZero { .. } = err {
+        // Python's own exception for `1 // 0`, as PyTorch raises for integer tensors.
+        return pyo3::exceptions::PyZeroDivisionError::new_err(err.to_string());
+    }
     raise(err.kind(), pythonize(err.to_string()))
 }
 

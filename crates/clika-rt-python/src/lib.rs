@@ -20,9 +20,11 @@ mod native_registry;
 mod numpy_export;
 mod numpy_import;
 mod op_functions;
+mod op_functions_more;
 mod ops;
 mod tensor;
 mod tensor_ops;
+mod tensor_ops_more;
 mod tensor_views;
 mod vision;
 

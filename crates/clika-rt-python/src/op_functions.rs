@@ -259,5 +259,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         log_softmax
     );
     add!(matmul_fn, where_, clamp_fn, cat, stack);
-    Ok(())
+    crate::op_functions_more::register(m)
 }
+
+pub(crate) use {binary_fns, unary_fns};

@@ -13,13 +13,18 @@ use crate::ops as o;
 use crate::tensor::PyTensor;
 
 impl PyTensor {
-    fn binary(&self, py: Python<'_>, op: BinaryOp, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+    pub(crate) fn binary(
+        &self,
+        py: Python<'_>,
+        op: BinaryOp,
+        other: &Bound<'_, PyAny>,
+    ) -> PyResult<PyTensor> {
         let t = o::Operand::from(&self.inner);
         let inner = o::binary(py, op, t, o::fn_operand(other)?)?;
         Ok(PyTensor { inner })
     }
 
-    fn unary(&self, py: Python<'_>, op: UnaryOp) -> PyResult<PyTensor> {
+    pub(crate) fn unary(&self, py: Python<'_>, op: UnaryOp) -> PyResult<PyTensor> {
         Ok(PyTensor {
             inner: o::unary(py, op, &self.inner)?,
         })

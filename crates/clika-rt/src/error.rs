@@ -409,6 +409,19 @@ pub enum Error {
         /// Its strides, in elements.
         strides: Vec<i64>,
     },
+    /// A dtype an operation refuses for a reason its message gives with the fix (bitwise ops
+    /// on floats, an in-place op whose result cannot be cast back, `int += float`).
+    #[error("{what}")]
+    DTypeRule {
+        /// What is wrong, and the fix.
+        what: String,
+    },
+    /// Integer division or remainder by zero (Python's `ZeroDivisionError`).
+    #[error("{op}: integer division by zero; make the divisor non-zero, or convert to a float dtype first (float division by zero gives inf/nan)")]
+    IntegerDivisionByZero {
+        /// The operation.
+        op: &'static str,
+    },
     /// A panic or invariant violation inside the runtime, caught at a boundary.
     #[error("internal error: {message}")]
     Internal {
@@ -438,9 +451,11 @@ impl Error {
                 ErrorKind::Index
             }
             E::NotViewable { .. } | E::NotContiguous { .. } => ErrorKind::Layout,
-            E::DTypeMismatch { .. } | E::UnsupportedDType { .. } | E::ParseDType { .. } => {
-                ErrorKind::DType
-            }
+            E::DTypeMismatch { .. }
+            | E::UnsupportedDType { .. }
+            | E::ParseDType { .. }
+            | E::DTypeRule { .. } => ErrorKind::DType,
+            E::IntegerDivisionByZero { .. } => ErrorKind::InvalidArgument,
             E::NotScalar { .. }
             | E::EmptyReduction { .. }
             | E::ZeroStep

@@ -442,13 +442,14 @@ fn in_place_ops_need_exclusive_memory() {
     // SAFETY: single-threaded; `flip` overlaps `t`, which copy_shared must handle.
     unsafe { t.copy_shared(&flip).unwrap() };
     assert_eq!(t.to_vec::<f32>().unwrap(), [2., 1., 0., 2., 1., 0.]);
-    // In-place into an int tensor converts the float result back.
+    // In place, an int tensor refuses a float result (numpy's same_kind, PyTorch's canCast)
+    // and is left as it was; floor division keeps the dtype.
     let mut i = Tensor::full(&[2], 3.0, DType::Int32).unwrap();
-    i.binary_(
-        BinaryOp::Div,
-        &Tensor::full(&[2], 2.0, DType::Int32).unwrap(),
-    )
-    .unwrap();
+    let two = Tensor::full(&[2], 2.0, DType::Int32).unwrap();
+    let e = i.binary_(BinaryOp::Div, &two).unwrap_err();
+    assert_eq!(e.kind(), clika_rt::ErrorKind::DType);
+    assert_eq!(i.to_vec::<i32>().unwrap(), [3, 3]);
+    i.binary_(BinaryOp::FloorDivide, &two).unwrap();
     assert_eq!(i.to_vec::<i32>().unwrap(), [1, 1]);
 }
 

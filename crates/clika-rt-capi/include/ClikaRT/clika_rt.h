@@ -224,6 +224,19 @@ enum class BinaryOp : std::uint32_t {
     Le = CRT_BINARY_LE,
     Gt = CRT_BINARY_GT,
     Ge = CRT_BINARY_GE,
+    Atan2 = CRT_BINARY_ATAN2,
+    Hypot = CRT_BINARY_HYPOT,
+    Fmod = CRT_BINARY_FMOD,
+    Remainder = CRT_BINARY_REMAINDER,
+    FloorDivide = CRT_BINARY_FLOOR_DIVIDE,
+    BitwiseAnd = CRT_BINARY_BITWISE_AND,
+    BitwiseOr = CRT_BINARY_BITWISE_OR,
+    BitwiseXor = CRT_BINARY_BITWISE_XOR,
+    BitwiseLeftShift = CRT_BINARY_BITWISE_LEFT_SHIFT,
+    BitwiseRightShift = CRT_BINARY_BITWISE_RIGHT_SHIFT,
+    LogicalAnd = CRT_BINARY_LOGICAL_AND,
+    LogicalOr = CRT_BINARY_LOGICAL_OR,
+    LogicalXor = CRT_BINARY_LOGICAL_XOR,
 };
 
 /// Elementwise unary operations (the numbers are the C ABI's CRT_UNARY_*).
@@ -242,6 +255,27 @@ enum class UnaryOp : std::uint32_t {
     Gelu = CRT_UNARY_GELU,
     Silu = CRT_UNARY_SILU,
     Erf = CRT_UNARY_ERF,
+    Round = CRT_UNARY_ROUND,
+    Floor = CRT_UNARY_FLOOR,
+    Ceil = CRT_UNARY_CEIL,
+    Trunc = CRT_UNARY_TRUNC,
+    Sign = CRT_UNARY_SIGN,
+    IsNan = CRT_UNARY_ISNAN,
+    IsInf = CRT_UNARY_ISINF,
+    IsFinite = CRT_UNARY_ISFINITE,
+    Log1p = CRT_UNARY_LOG1P,
+    Expm1 = CRT_UNARY_EXPM1,
+    Log2 = CRT_UNARY_LOG2,
+    Log10 = CRT_UNARY_LOG10,
+    Exp2 = CRT_UNARY_EXP2,
+    Tan = CRT_UNARY_TAN,
+    Atan = CRT_UNARY_ATAN,
+    Asin = CRT_UNARY_ASIN,
+    Acos = CRT_UNARY_ACOS,
+    Sinh = CRT_UNARY_SINH,
+    Cosh = CRT_UNARY_COSH,
+    BitwiseNot = CRT_UNARY_BITWISE_NOT,
+    LogicalNot = CRT_UNARY_LOGICAL_NOT,
 };
 
 /// Reductions (the numbers are the C ABI's CRT_REDUCE_*).
@@ -840,6 +874,30 @@ public:
     Tensor& operator*=(Scalar other) { return mul_(other); }
     Tensor& operator/=(const Tensor& other) { return div_(other); }
     Tensor& operator/=(Scalar other) { return div_(other); }
+    Tensor& operator%=(const Tensor& other) { return binary_(BinaryOp::Remainder, other); }
+    Tensor& operator%=(Scalar other) { return binary_(BinaryOp::Remainder, other); }
+    Tensor& operator&=(const Tensor& other) { return binary_(BinaryOp::BitwiseAnd, other); }
+    Tensor& operator&=(Scalar other) { return binary_(BinaryOp::BitwiseAnd, other); }
+    Tensor& operator|=(const Tensor& other) { return binary_(BinaryOp::BitwiseOr, other); }
+    Tensor& operator|=(Scalar other) { return binary_(BinaryOp::BitwiseOr, other); }
+    Tensor& operator^=(const Tensor& other) { return binary_(BinaryOp::BitwiseXor, other); }
+    Tensor& operator^=(Scalar other) { return binary_(BinaryOp::BitwiseXor, other); }
+    Tensor& operator<<=(const Tensor& other) { return binary_(BinaryOp::BitwiseLeftShift, other); }
+    Tensor& operator<<=(Scalar other) { return binary_(BinaryOp::BitwiseLeftShift, other); }
+    Tensor& operator>>=(const Tensor& other) { return binary_(BinaryOp::BitwiseRightShift, other); }
+    Tensor& operator>>=(Scalar other) { return binary_(BinaryOp::BitwiseRightShift, other); }
+    /// Sets every element to zero.
+    Tensor& zero_() { return fill_(0.0); }
+    /// Limits every element to `[min, max]` in place (std::nullopt leaves a side open); a
+    /// float bound on an integer tensor throws (Status::DType), as `int += float` does.
+    Tensor& clamp_(std::optional<Scalar> min, std::optional<Scalar> max) {
+        detail::call([&](crt_error** err) {
+            crt_scalar none{};
+            return crt_tensor_clamp_(get(), min ? min->c() : none, min ? 1 : 0,
+                                     max ? max->c() : none, max ? 1 : 0, err);
+        });
+        return *this;
+    }
 
     // ---- the C handle ----
 
@@ -1018,6 +1076,20 @@ CLIKA_RT_BINARY_OP_(lt, Lt)
 CLIKA_RT_BINARY_OP_(le, Le)
 CLIKA_RT_BINARY_OP_(gt, Gt)
 CLIKA_RT_BINARY_OP_(ge, Ge)
+// Python's `//` and `%` signs; integer division by zero throws (CRT_STATUS_INVALID_ARGUMENT).
+CLIKA_RT_BINARY_OP_(atan2, Atan2)
+CLIKA_RT_BINARY_OP_(hypot, Hypot)
+CLIKA_RT_BINARY_OP_(fmod, Fmod)
+CLIKA_RT_BINARY_OP_(remainder, Remainder)
+CLIKA_RT_BINARY_OP_(floor_divide, FloorDivide)
+CLIKA_RT_BINARY_OP_(bitwise_and, BitwiseAnd)
+CLIKA_RT_BINARY_OP_(bitwise_or, BitwiseOr)
+CLIKA_RT_BINARY_OP_(bitwise_xor, BitwiseXor)
+CLIKA_RT_BINARY_OP_(bitwise_left_shift, BitwiseLeftShift)
+CLIKA_RT_BINARY_OP_(bitwise_right_shift, BitwiseRightShift)
+CLIKA_RT_BINARY_OP_(logical_and, LogicalAnd)
+CLIKA_RT_BINARY_OP_(logical_or, LogicalOr)
+CLIKA_RT_BINARY_OP_(logical_xor, LogicalXor)
 #undef CLIKA_RT_BINARY_OP_
 
 // ---- elementwise unary (neg/abs/relu keep the dtype; the rest give a float) ----
@@ -1044,7 +1116,48 @@ CLIKA_RT_UNARY_OP_(sigmoid, Sigmoid)
 CLIKA_RT_UNARY_OP_(gelu, Gelu)
 CLIKA_RT_UNARY_OP_(silu, Silu)
 CLIKA_RT_UNARY_OP_(erf, Erf)
+// Rounding and sign keep integer dtypes; isnan/isinf/isfinite/logical_not give Bool.
+CLIKA_RT_UNARY_OP_(round, Round)
+CLIKA_RT_UNARY_OP_(floor, Floor)
+CLIKA_RT_UNARY_OP_(ceil, Ceil)
+CLIKA_RT_UNARY_OP_(trunc, Trunc)
+CLIKA_RT_UNARY_OP_(sign, Sign)
+CLIKA_RT_UNARY_OP_(isnan, IsNan)
+CLIKA_RT_UNARY_OP_(isinf, IsInf)
+CLIKA_RT_UNARY_OP_(isfinite, IsFinite)
+CLIKA_RT_UNARY_OP_(log1p, Log1p)
+CLIKA_RT_UNARY_OP_(expm1, Expm1)
+CLIKA_RT_UNARY_OP_(log2, Log2)
+CLIKA_RT_UNARY_OP_(log10, Log10)
+CLIKA_RT_UNARY_OP_(exp2, Exp2)
+CLIKA_RT_UNARY_OP_(tan, Tan)
+CLIKA_RT_UNARY_OP_(atan, Atan)
+CLIKA_RT_UNARY_OP_(asin, Asin)
+CLIKA_RT_UNARY_OP_(acos, Acos)
+CLIKA_RT_UNARY_OP_(sinh, Sinh)
+CLIKA_RT_UNARY_OP_(cosh, Cosh)
+CLIKA_RT_UNARY_OP_(bitwise_not, BitwiseNot)
+CLIKA_RT_UNARY_OP_(logical_not, LogicalNot)
 #undef CLIKA_RT_UNARY_OP_
+
+/// Rounds to `decimals` decimal places, halves to even (numpy's `round(x, decimals)`).
+inline Tensor round(const Tensor& t, std::int32_t decimals) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_round_decimals(t.get(), decimals, out, err);
+    });
+}
+/// The lower triangle of the last two dims (`col - row <= diagonal` kept).
+inline Tensor tril(const Tensor& t, std::int64_t diagonal = 0) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_tril(t.get(), diagonal, out, err);
+    });
+}
+/// The upper triangle of the last two dims (`col - row >= diagonal` kept).
+inline Tensor triu(const Tensor& t, std::int64_t diagonal = 0) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_triu(t.get(), diagonal, out, err);
+    });
+}
 
 // ---- reductions ----
 
@@ -1294,9 +1407,18 @@ CLIKA_RT_OPERATOR_(<, lt)
 CLIKA_RT_OPERATOR_(<=, le)
 CLIKA_RT_OPERATOR_(>, gt)
 CLIKA_RT_OPERATOR_(>=, ge)
+// The integer operators (Python's semantics: `%` takes the divisor's sign; floats are
+// refused by the bitwise ones).
+CLIKA_RT_OPERATOR_(%, remainder)
+CLIKA_RT_OPERATOR_(&, bitwise_and)
+CLIKA_RT_OPERATOR_(|, bitwise_or)
+CLIKA_RT_OPERATOR_(^, bitwise_xor)
+CLIKA_RT_OPERATOR_(<<, bitwise_left_shift)
+CLIKA_RT_OPERATOR_(>>, bitwise_right_shift)
 #undef CLIKA_RT_OPERATOR_
 
 inline Tensor operator-(const Tensor& t) { return ops::neg(t); }
+inline Tensor operator~(const Tensor& t) { return ops::bitwise_not(t); }
 
 /// Device memory: the pool's statistics, giving its idle reserve back, the memory limit.
 namespace device {

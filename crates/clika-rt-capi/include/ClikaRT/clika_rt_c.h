@@ -511,6 +511,71 @@ typedef uint32_t crt_pad_mode;
 #define CRT_BINARY_GE 12
 
 /**
+ * `atan2(a, b)` (integers compute as Float32).
+ */
+#define CRT_BINARY_ATAN2 13
+
+/**
+ * `sqrt(a^2 + b^2)` (integers compute as Float32).
+ */
+#define CRT_BINARY_HYPOT 14
+
+/**
+ * C's fmod: remainder with the sign of `a`; integer division by zero is an error.
+ */
+#define CRT_BINARY_FMOD 15
+
+/**
+ * Python's `%`: remainder with the sign of `b`; integer division by zero is an error.
+ */
+#define CRT_BINARY_REMAINDER 16
+
+/**
+ * Python's `//`: floor(a / b) in the operands' dtype; integer division by zero is an error.
+ */
+#define CRT_BINARY_FLOOR_DIVIDE 17
+
+/**
+ * `a & b` (integers and Bool).
+ */
+#define CRT_BINARY_BITWISE_AND 18
+
+/**
+ * `a | b` (integers and Bool).
+ */
+#define CRT_BINARY_BITWISE_OR 19
+
+/**
+ * `a ^ b` (integers and Bool).
+ */
+#define CRT_BINARY_BITWISE_XOR 20
+
+/**
+ * `a << b` (integers; out-of-range shifts give 0).
+ */
+#define CRT_BINARY_BITWISE_LEFT_SHIFT 21
+
+/**
+ * `a >> b` (integers, arithmetic; out-of-range shifts give 0 or -1).
+ */
+#define CRT_BINARY_BITWISE_RIGHT_SHIFT 22
+
+/**
+ * `a != 0 && b != 0` → Bool.
+ */
+#define CRT_BINARY_LOGICAL_AND 23
+
+/**
+ * `a != 0 || b != 0` → Bool.
+ */
+#define CRT_BINARY_LOGICAL_OR 24
+
+/**
+ * `(a != 0) != (b != 0)` → Bool.
+ */
+#define CRT_BINARY_LOGICAL_XOR 25
+
+/**
  * `-x` (integers wrap; not defined for Bool).
  */
 #define CRT_UNARY_NEG 0
@@ -579,6 +644,111 @@ typedef uint32_t crt_pad_mode;
  * The error function.
  */
 #define CRT_UNARY_ERF 13
+
+/**
+ * Rounds half to even; integers unchanged.
+ */
+#define CRT_UNARY_ROUND 14
+
+/**
+ * Floor; integers unchanged.
+ */
+#define CRT_UNARY_FLOOR 15
+
+/**
+ * Ceiling; integers unchanged.
+ */
+#define CRT_UNARY_CEIL 16
+
+/**
+ * Rounds toward zero; integers unchanged.
+ */
+#define CRT_UNARY_TRUNC 17
+
+/**
+ * -1, 0 or 1 by sign (NaN stays NaN); keeps the dtype.
+ */
+#define CRT_UNARY_SIGN 18
+
+/**
+ * Whether NaN → Bool.
+ */
+#define CRT_UNARY_ISNAN 19
+
+/**
+ * Whether infinite → Bool.
+ */
+#define CRT_UNARY_ISINF 20
+
+/**
+ * Whether finite → Bool.
+ */
+#define CRT_UNARY_ISFINITE 21
+
+/**
+ * `ln(1 + x)`.
+ */
+#define CRT_UNARY_LOG1P 22
+
+/**
+ * `e^x - 1`.
+ */
+#define CRT_UNARY_EXPM1 23
+
+/**
+ * Base-2 logarithm.
+ */
+#define CRT_UNARY_LOG2 24
+
+/**
+ * Base-10 logarithm.
+ */
+#define CRT_UNARY_LOG10 25
+
+/**
+ * `2^x`.
+ */
+#define CRT_UNARY_EXP2 26
+
+/**
+ * Tangent.
+ */
+#define CRT_UNARY_TAN 27
+
+/**
+ * Inverse tangent.
+ */
+#define CRT_UNARY_ATAN 28
+
+/**
+ * Inverse sine.
+ */
+#define CRT_UNARY_ASIN 29
+
+/**
+ * Inverse cosine.
+ */
+#define CRT_UNARY_ACOS 30
+
+/**
+ * Hyperbolic sine.
+ */
+#define CRT_UNARY_SINH 31
+
+/**
+ * Hyperbolic cosine.
+ */
+#define CRT_UNARY_COSH 32
+
+/**
+ * `~x` for integers and Bool (floats are refused).
+ */
+#define CRT_UNARY_BITWISE_NOT 33
+
+/**
+ * `x == 0` → Bool, any dtype.
+ */
+#define CRT_UNARY_LOGICAL_NOT 34
 
 /**
  * Sum (floats keep their dtype; integers and bools give Int64, wrapping).
@@ -1275,6 +1445,58 @@ crt_status crt_device_reset_peak_stats(struct crt_device device,
  * back to the CPU goes to stderr: non-zero (the default) prints it, zero silences it.
  */
 void crt_device_set_fallback_warnings(int32_t enabled);
+
+/**
+ * Rounds to `decimals` decimal places, halves to even (numpy's `round(x, decimals)`);
+ * `decimals` 0 is `CRT_UNARY_ROUND`. Integer tensors are returned unchanged for
+ * `decimals >= 0`; negative decimals need a float tensor (`CRT_STATUS_DTYPE`).
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_round_decimals(const struct crt_tensor *tensor,
+                                     int32_t decimals,
+                                     struct crt_tensor **out,
+                                     struct crt_error **err);
+
+/**
+ * The lower triangle of the last two dims (`col - row <= diagonal` kept, the rest zero;
+ * `torch.tril`). Needs at least 2 dims.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_tril(const struct crt_tensor *tensor,
+                           int64_t diagonal,
+                           struct crt_tensor **out,
+                           struct crt_error **err);
+
+/**
+ * The upper triangle of the last two dims (`col - row >= diagonal` kept, the rest zero;
+ * `torch.triu`). Needs at least 2 dims.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_triu(const struct crt_tensor *tensor,
+                           int64_t diagonal,
+                           struct crt_tensor **out,
+                           struct crt_error **err);
+
+/**
+ * Limits every element of `tensor` to `[min, max]` in place; `has_min`/`has_max` zero
+ * leaves that side open. A float bound on an integer tensor is refused
+ * (`CRT_STATUS_DTYPE`), as for every in-place op whose result the dtype cannot hold.
+ *
+ * # Safety
+ * As for `crt_tensor_fill_`.
+ */
+crt_status crt_tensor_clamp_(const struct crt_tensor *tensor,
+                             struct crt_scalar min,
+                             int32_t has_min,
+                             struct crt_scalar max,
+                             int32_t has_max,
+                             struct crt_error **err);
 
 /**
  * The status of `err`; `CRT_STATUS_NULL_POINTER` when `err` is NULL.

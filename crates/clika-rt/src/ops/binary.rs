@@ -37,11 +37,37 @@ pub enum BinaryOp {
     Gt,
     /// `a >= b` → `Bool`.
     Ge,
+    /// `atan2(a, b)`: the angle of the point `(b, a)`; integers compute as `Float32`.
+    Atan2,
+    /// `sqrt(a² + b²)` without overflow; integers compute as `Float32`.
+    Hypot,
+    /// C's `fmod`: the remainder of truncated division, with the sign of `a` (`torch.fmod`, `np.fmod`). Integer division by zero is an error.
+    Fmod,
+    /// Python's `%`: the remainder of floor division, with the sign of `b` (`torch.remainder`, `np.remainder`). Integer division by zero is an error.
+    Remainder,
+    /// Python's `//`: `floor(a / b)` in the operands' dtype (`torch.floor_divide`, `np.floor_divide`). Integer division by zero is an error.
+    FloorDivide,
+    /// `a & b` for integers and `Bool`.
+    BitwiseAnd,
+    /// `a | b` for integers and `Bool`.
+    BitwiseOr,
+    /// `a ^ b` for integers and `Bool`.
+    BitwiseXor,
+    /// `a << b` for integers (a shift by a negative amount or by the width or more gives 0).
+    BitwiseLeftShift,
+    /// `a >> b` for integers, arithmetic for signed types (a shift by a negative amount or by the width or more gives 0, or -1 for negative `a`).
+    BitwiseRightShift,
+    /// `a != 0 and b != 0` → `Bool`, for any dtypes.
+    LogicalAnd,
+    /// `a != 0 or b != 0` → `Bool`, for any dtypes.
+    LogicalOr,
+    /// `(a != 0) != (b != 0)` → `Bool`, for any dtypes.
+    LogicalXor,
 }
 
 impl BinaryOp {
     /// Every binary op.
-    pub const ALL: [BinaryOp; 13] = [
+    pub const ALL: [BinaryOp; 26] = [
         BinaryOp::Add,
         BinaryOp::Sub,
         BinaryOp::Mul,
@@ -55,6 +81,19 @@ impl BinaryOp {
         BinaryOp::Le,
         BinaryOp::Gt,
         BinaryOp::Ge,
+        BinaryOp::Atan2,
+        BinaryOp::Hypot,
+        BinaryOp::Fmod,
+        BinaryOp::Remainder,
+        BinaryOp::FloorDivide,
+        BinaryOp::BitwiseAnd,
+        BinaryOp::BitwiseOr,
+        BinaryOp::BitwiseXor,
+        BinaryOp::BitwiseLeftShift,
+        BinaryOp::BitwiseRightShift,
+        BinaryOp::LogicalAnd,
+        BinaryOp::LogicalOr,
+        BinaryOp::LogicalXor,
     ];
 
     /// The op's name (`"add"`).
@@ -73,6 +112,19 @@ impl BinaryOp {
             BinaryOp::Le => "le",
             BinaryOp::Gt => "gt",
             BinaryOp::Ge => "ge",
+            BinaryOp::Atan2 => "atan2",
+            BinaryOp::Hypot => "hypot",
+            BinaryOp::Fmod => "fmod",
+            BinaryOp::Remainder => "remainder",
+            BinaryOp::FloorDivide => "floor_divide",
+            BinaryOp::BitwiseAnd => "bitwise_and",
+            BinaryOp::BitwiseOr => "bitwise_or",
+            BinaryOp::BitwiseXor => "bitwise_xor",
+            BinaryOp::BitwiseLeftShift => "bitwise_left_shift",
+            BinaryOp::BitwiseRightShift => "bitwise_right_shift",
+            BinaryOp::LogicalAnd => "logical_and",
+            BinaryOp::LogicalOr => "logical_or",
+            BinaryOp::LogicalXor => "logical_xor",
         }
     }
 
@@ -87,6 +139,9 @@ impl BinaryOp {
     /// The dtype the op computes in and the dtype of its result, for operand dtypes `a`, `b`.
     pub fn dtypes(self, a: DType, b: DType) -> Result<(DType, DType)> {
         let p = result_type(a, b);
+        if let Some(r) = super::elementwise_more::binary_dtypes(self, p) {
+            return r;
+        }
         match self {
             BinaryOp::Div => Ok((float_type(p), float_type(p))),
             BinaryOp::Sub | BinaryOp::Pow if p == DType::Bool => Err(Error::UnsupportedDType {
@@ -311,4 +366,9 @@ macro_rules! named_binary {
 }
 
 named_binary!(add => Add, sub => Sub, mul => Mul, div => Div, pow => Pow, maximum => Maximum,
-    minimum => Minimum, eq => Eq, ne => Ne, lt => Lt, le => Le, gt => Gt, ge => Ge);
+    minimum => Minimum, eq => Eq, ne => Ne, lt => Lt, le => Le, gt => Gt, ge => Ge,
+    atan2 => Atan2, hypot => Hypot, fmod => Fmod, remainder => Remainder,
+    floor_divide => FloorDivide, bitwise_and => BitwiseAnd, bitwise_or => BitwiseOr,
+    bitwise_xor => BitwiseXor, bitwise_left_shift => BitwiseLeftShift,
+    bitwise_right_shift => BitwiseRightShift, logical_and => LogicalAnd,
+    logical_or => LogicalOr, logical_xor => LogicalXor);

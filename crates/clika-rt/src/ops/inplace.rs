@@ -133,6 +133,7 @@ impl Tensor {
         same_device(op.name(), self, other)?;
         self.ensure_writable()?;
         let plan = BinaryPlan::new(op, self, other)?;
+        super::elementwise_more::check_in_place(op, plan.out, self.dtype())?;
         if plan.out != self.dtype()
             || plan.compute != plan.out
             || plan.shape.as_slice() != self.shape()

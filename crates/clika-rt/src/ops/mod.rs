@@ -6,6 +6,7 @@
 mod arith;
 mod binary;
 mod copy;
+mod elementwise_more;
 mod index;
 mod inplace;
 mod join;
@@ -24,11 +25,15 @@ mod unary;
 pub(crate) mod vision;
 
 pub use binary::{
-    add, binary, binary_into_temporary, binary_owned, binary_scalar, broadcast_shapes, can_reuse,
-    div, eq, ge, gt, le, lt, maximum, minimum, mul, ne, pow, scalar_binary, sub, BinaryOp,
+    add, atan2, binary, binary_into_temporary, binary_owned, binary_scalar, bitwise_and,
+    bitwise_left_shift, bitwise_or, bitwise_right_shift, bitwise_xor, broadcast_shapes, can_reuse,
+    div, eq, floor_divide, fmod, ge, gt, hypot, le, logical_and, logical_or, logical_xor, lt,
+    maximum, minimum, mul, ne, pow, remainder, scalar_binary, sub, BinaryOp,
 };
 pub(crate) use binary::{as_operand, BinaryPlan};
 pub use copy::{contiguous, to_dtype};
+pub(crate) use elementwise_more::{binary_dtypes_owned, divides};
+pub use elementwise_more::{can_cast_in_place, check_in_place, round_decimals, tril, triu};
 pub(crate) use index::IndexPlan;
 pub use index::{
     index, index_put_, index_put_shared, index_select, masked_fill, masked_select, nonzero,
@@ -50,8 +55,9 @@ pub use registry::{
 pub use select::{clamp, where_};
 pub(crate) use unary::UnaryPlan;
 pub use unary::{
-    abs, cos, erf, exp, gelu, log, neg, relu, rsqrt, sigmoid, silu, sin, sqrt, tanh, unary,
-    unary_owned, UnaryOp,
+    abs, acos, asin, atan, bitwise_not, ceil, cos, cosh, erf, exp, exp2, expm1, floor, gelu,
+    isfinite, isinf, isnan, log, log10, log1p, log2, logical_not, neg, relu, round, rsqrt, sigmoid,
+    sign, silu, sin, sinh, sqrt, tan, tanh, trunc, unary, unary_owned, UnaryOp,
 };
 pub use vision::{
     adaptive_avg_pool2d, avg_pool2d, conv1d, conv2d, linear, max_pool2d, pad, ConvOptions, PadMode,

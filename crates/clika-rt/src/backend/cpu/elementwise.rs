@@ -25,6 +25,7 @@ macro_rules! float_fn {
             UnaryOp::Neg => |x| -x,
             UnaryOp::Abs => |x| x.abs(),
             UnaryOp::Relu => |x| if x > 0.0 || x.is_nan() { x } else { 0.0 },
+            _ => unreachable!("elementwise_more runs {}", $op.name()),
         };
         f
     }};
@@ -35,6 +36,10 @@ macro_rules! float_fn {
 /// # Safety
 /// As for [`map1`].
 pub(crate) unsafe fn run_unary(op: UnaryOp, src: &Tensor, out: &Tensor) {
+    if super::elementwise_more::owns_unary(op) {
+        // SAFETY: forwarded from this function's contract.
+        return unsafe { super::elementwise_more::run_unary(op, src, out) };
+    }
     // SAFETY: forwarded from this function's contract.
     if unsafe { super::vmath::run_unary(op, src, out) } {
         return;
@@ -85,6 +90,10 @@ unsafe fn run_num<T: Num>(op: UnaryOp, src: &Tensor, out: &Tensor) {
 /// not accessed by anyone else during the call, and is either exactly `a` or disjoint from
 /// both inputs.
 pub(crate) unsafe fn run_binary(op: BinaryOp, a: &Tensor, b: &Tensor, out: &Tensor, cd: DType) {
+    if super::elementwise_more::owns_binary(op) {
+        // SAFETY: forwarded from this function's contract.
+        return unsafe { super::elementwise_more::run_binary(op, a, b, out, cd) };
+    }
     dispatch_num!(cd, T => {
         // SAFETY: forwarded from this function's contract.
         unsafe { run_binary_num::<T>(op, a, b, out) }
@@ -116,6 +125,7 @@ unsafe fn run_binary_num<T: Num>(op: BinaryOp, a: &Tensor, b: &Tensor, out: &Ten
             B::Le => map2::<T, T, bool>(a, b, out, |x, y| x <= y),
             B::Gt => map2::<T, T, bool>(a, b, out, |x, y| x > y),
             B::Ge => map2::<T, T, bool>(a, b, out, |x, y| x >= y),
+            _ => unreachable!("elementwise_more runs {}", op.name()),
         }
     }
 }
@@ -135,7 +145,7 @@ unsafe fn run_bool(op: BinaryOp, a: &Tensor, b: &Tensor, out: &Tensor) {
         B::Le => |x, y| !x | y,
         B::Gt => |x, y| x & !y,
         B::Ge => |x, y| x | !y,
-        B::Sub | B::Pow | B::Div => unreachable!("rejected by BinaryOp::dtypes"),
+        _ => unreachable!("rejected by BinaryOp::dtypes or run by elementwise_more"),
     };
     // SAFETY: forwarded from this function's contract.
     unsafe { map2::<bool, bool, bool>(a, b, out, f) }

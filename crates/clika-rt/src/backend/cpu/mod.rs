@@ -8,6 +8,7 @@
 //! - `vmath`: vectorised transcendental functions (lane kernels dispatched with `pulp`).
 
 mod elementwise;
+mod elementwise_more;
 mod fold;
 mod index;
 pub(crate) mod iter;
@@ -97,7 +98,7 @@ impl Backend for Cpu {
     }
 
     unsafe fn unary(&self, plan: &UnaryPlan, src: &Tensor, out: &Tensor) -> Result<()> {
-        let src = src.to_dtype(plan.out)?;
+        let src = src.to_dtype(plan.compute)?;
         // SAFETY: forwarded from the trait's contract; a converted `src` is fresh, so it is
         // disjoint from `out`.
         unsafe { elementwise::run_unary(plan.op, &src, out) };
@@ -109,6 +110,7 @@ impl Backend for Cpu {
         // `a + b` of like tensors) run as they are; only the others are converted/broadcast.
         let a = operand(a, plan.compute, &plan.shape)?;
         let b = operand(b, plan.compute, &plan.shape)?;
+        elementwise_more::check_divisor(plan.op, &b)?;
         // SAFETY: forwarded from the trait's contract; converted operands are fresh and
         // broadcast ones are views of the inputs, so `out` is still an input exactly or
         // disjoint from both.

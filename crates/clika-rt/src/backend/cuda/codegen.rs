@@ -177,6 +177,15 @@ pub(super) fn unary_expr(op: UnaryOp, ct: DType) -> Option<String> {
         // NaN stays NaN (x0 < 0 is false for it).
         UnaryOp::Relu if ct == DType::Bool => "x0".to_string(),
         UnaryOp::Relu => "(x0 < 0 ? 0 : x0)".to_string(),
+        // The predicates compute in another dtype than their result: not generated yet.
+        op if op.is_predicate() => return None,
+        UnaryOp::Round | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Trunc if !float => {
+            "x0".to_string()
+        }
+        UnaryOp::BitwiseNot if ct == DType::Bool => "!x0".to_string(),
+        UnaryOp::BitwiseNot if !float => "~x0".to_string(),
+        UnaryOp::Sign if ct == DType::Bool => "x0".to_string(),
+        UnaryOp::Sign if !float => "(x0 > 0) - (x0 < 0)".to_string(),
         _ if !float => return None,
         UnaryOp::Exp => format!("{}(x0)", m("exp")),
         UnaryOp::Log => format!("{}(x0)", m("log")),
@@ -192,6 +201,25 @@ pub(super) fn unary_expr(op: UnaryOp, ct: DType) -> Option<String> {
             m("erf")
         ),
         UnaryOp::Erf => format!("{}(x0)", m("erf")),
+        // rint rounds half to even in the default rounding mode.
+        UnaryOp::Round => format!("{}(x0)", m("rint")),
+        UnaryOp::Floor => format!("{}(x0)", m("floor")),
+        UnaryOp::Ceil => format!("{}(x0)", m("ceil")),
+        UnaryOp::Trunc => format!("{}(x0)", m("trunc")),
+        UnaryOp::Log1p => format!("{}(x0)", m("log1p")),
+        UnaryOp::Expm1 => format!("{}(x0)", m("expm1")),
+        UnaryOp::Log2 => format!("{}(x0)", m("log2")),
+        UnaryOp::Log10 => format!("{}(x0)", m("log10")),
+        UnaryOp::Exp2 => format!("{}(x0)", m("exp2")),
+        UnaryOp::Tan => format!("{}(x0)", m("tan")),
+        UnaryOp::Atan => format!("{}(x0)", m("atan")),
+        UnaryOp::Asin => format!("{}(x0)", m("asin")),
+        UnaryOp::Acos => format!("{}(x0)", m("acos")),
+        UnaryOp::Sinh => format!("{}(x0)", m("sinh")),
+        UnaryOp::Cosh => format!("{}(x0)", m("cosh")),
+        UnaryOp::Sign => "(x0 > 0 ? 1 : (x0 < 0 ? -1 : x0))".to_string(),
+        UnaryOp::BitwiseNot => return None,
+        UnaryOp::IsNan | UnaryOp::IsInf | UnaryOp::IsFinite | UnaryOp::LogicalNot => return None,
     })
 }
 
@@ -222,6 +250,33 @@ pub(super) fn binary_expr(op: BinaryOp, ct: DType) -> Option<(String, DType)> {
         BinaryOp::Le => return cmp("<="),
         BinaryOp::Gt => return cmp(">"),
         BinaryOp::Ge => return cmp(">="),
+        BinaryOp::Atan2 if float => format!("{}(x0, x1)", math("atan2", ct)),
+        BinaryOp::Hypot if float => format!("{}(x0, x1)", math("hypot", ct)),
+        BinaryOp::Fmod if float => format!("{}(x0, x1)", math("fmod", ct)),
+        BinaryOp::BitwiseAnd if boolean => "x0 && x1".to_string(),
+        BinaryOp::BitwiseOr if boolean => "x0 || x1".to_string(),
+        BinaryOp::BitwiseXor if boolean => "x0 != x1".to_string(),
+        BinaryOp::BitwiseAnd if !float => "x0 & x1".to_string(),
+        BinaryOp::BitwiseOr if !float => "x0 | x1".to_string(),
+        BinaryOp::BitwiseXor if !float => "x0 ^ x1".to_string(),
+        BinaryOp::LogicalAnd if boolean => "x0 && x1".to_string(),
+        BinaryOp::LogicalOr if boolean => "x0 || x1".to_string(),
+        BinaryOp::LogicalXor if boolean => "x0 != x1".to_string(),
+        // Integer division ops need the divisor check and Python's signs; shifts need the
+        // out-of-range rule: CPU only for now.
+        BinaryOp::Atan2
+        | BinaryOp::Hypot
+        | BinaryOp::Fmod
+        | BinaryOp::Remainder
+        | BinaryOp::FloorDivide
+        | BinaryOp::BitwiseAnd
+        | BinaryOp::BitwiseOr
+        | BinaryOp::BitwiseXor
+        | BinaryOp::BitwiseLeftShift
+        | BinaryOp::BitwiseRightShift
+        | BinaryOp::LogicalAnd
+        | BinaryOp::LogicalOr
+        | BinaryOp::LogicalXor => return None,
     };
     Some((e, ct))
 }

@@ -256,6 +256,8 @@ fn binary_expr(op: BinaryOp, ct: Ct) -> Option<String> {
             BinaryOp::Le => "x0 <= x1",
             BinaryOp::Gt => "x0 > x1",
             BinaryOp::Ge => "x0 >= x1",
+            BinaryOp::Atan2 if float => "atan2(x0, x1)",
+            BinaryOp::Fmod if float => "x0 - x1 * trunc(x0 / x1)",
             _ => return None,
         }
         .to_string(),
@@ -265,7 +267,8 @@ fn binary_expr(op: BinaryOp, ct: Ct) -> Option<String> {
 /// `out = op(t)` on the GPU.
 pub(super) fn unary(gpu: &Gpu, plan: &UnaryPlan, t: &Tensor, out: &Tensor) -> Result<()> {
     let (op, od) = (plan.op, plan.out);
-    let ct = compute_type(od);
+    // The predicates (`isnan`, `logical_not`, …) compute in another dtype than their result.
+    let ct = compute_type(od).filter(|_| plan.compute == od);
     let expr = ct.and_then(|ct| unary_expr(op, ct));
     let (Some(ct), Some(expr)) = (ct, expr) else {
         return Err(unsupported(op.name(), t.device(), format!("{od} results")));
@@ -290,6 +293,22 @@ fn unary_expr(op: UnaryOp, ct: Ct) -> Option<&'static str> {
         UnaryOp::Tanh if float => "tanh(clamp(x0, -20.0, 20.0))",
         UnaryOp::Sigmoid if float => "1.0 / (1.0 + exp(-x0))",
         UnaryOp::Silu if float => "x0 / (1.0 + exp(-x0))",
+        // WGSL's round is half to even, as numpy's.
+        UnaryOp::Round if float => "round(x0)",
+        UnaryOp::Floor if float => "floor(x0)",
+        UnaryOp::Ceil if float => "ceil(x0)",
+        UnaryOp::Trunc if float => "trunc(x0)",
+        UnaryOp::Round | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Trunc => "x0",
+        UnaryOp::Sign if float => "select(sign(x0), x0, x0 != x0)",
+        UnaryOp::Sign => "sign(x0)",
+        UnaryOp::Log2 if float => "log2(x0)",
+        UnaryOp::Exp2 if float => "exp2(x0)",
+        UnaryOp::Tan if float => "tan(x0)",
+        UnaryOp::Atan if float => "atan(x0)",
+        UnaryOp::Asin if float => "asin(x0)",
+        UnaryOp::Acos if float => "acos(x0)",
+        UnaryOp::Sinh if float => "sinh(x0)",
+        UnaryOp::Cosh if float => "cosh(x0)",
         _ => return None,
     })
 }
