@@ -268,6 +268,7 @@ int main() {
     everyday_api();
     run_second_tu_tests();
     run_ops_tests();
+    run_algorithm_tests();
     run_custom_ops_tests();
     auto_placement_falls_back_to_cpu();
     std::printf("%d passed, %d failed\n", test::passed(), test::failed());

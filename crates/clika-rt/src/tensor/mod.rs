@@ -4,7 +4,9 @@
 mod access;
 mod blob;
 mod create;
+mod create_more;
 mod format;
+pub mod random;
 mod view;
 mod view_more;
 
