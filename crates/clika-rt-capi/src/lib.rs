@@ -20,6 +20,7 @@
 pub mod abi;
 mod abi_check;
 pub mod access;
+pub mod algorithms;
 mod boundary;
 pub mod compute;
 pub mod custom_ops;

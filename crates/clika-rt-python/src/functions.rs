@@ -17,7 +17,10 @@ use crate::{dlpack, numpy_import};
 const DEFAULT: DType = DType::Float32;
 
 /// Creates on the CPU, then moves to `device` (a no-op for the CPU).
-fn placed(t: clika_rt::Result<Tensor>, device: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
+pub(crate) fn placed(
+    t: clika_rt::Result<Tensor>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyTensor> {
     let py = t_py(device);
     let device = device::resolve_opt(device)?;
     device.ensure_available().py()?;

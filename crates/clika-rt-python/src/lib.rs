@@ -5,7 +5,9 @@
 //! The layer only translates: argument parsing, the core call (with the GIL released
 //! around compute), result conversion, and error mapping.
 
+mod algorithms;
 mod args;
+mod creation;
 mod custom_ops;
 mod device;
 mod dlpack;
@@ -22,6 +24,7 @@ mod numpy_import;
 mod op_functions;
 mod op_functions_more;
 mod ops;
+mod random;
 mod tensor;
 mod tensor_ops;
 mod tensor_ops_more;
@@ -56,6 +59,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(f::_dlpack_live_exports, m)?)?;
     op_functions::register(m)?;
     vision::register(m)?;
+    algorithms::register(m)?;
+    creation::register(m)?;
+    random::register(m)?;
     custom_ops::register(m)?;
     m.add_function(wrap_pyfunction!(files::load_safetensors, m)?)?;
     m.add_function(wrap_pyfunction!(files::from_file, m)?)?;

@@ -104,7 +104,31 @@ macro_rules! reduce_fns {
     )*};
 }
 
-reduce_fns! { sum => Sum; mean => Mean; prod => Prod; max => Max; min => Min; }
+reduce_fns! { sum => Sum; mean => Mean; prod => Prod; }
+
+macro_rules! extreme_fns {
+    ($($name:ident => $kind:ident, $dim_fn:ident;)*) => {$(
+        #[doc = concat!("`", stringify!($name), "` over all elements or over dims (a tuple); with one int `dim`, the pair `(values, indices)` as PyTorch.")]
+        #[pyfunction]
+        #[pyo3(signature = (input, dim=None, keepdim=false))]
+        pub fn $name<'py>(
+            py: Python<'py>,
+            input: &Bound<'py, PyAny>,
+            dim: Option<&Bound<'py, PyAny>>,
+            keepdim: bool,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            let t = tensor_arg(input)?;
+            if let Some(d) = crate::algorithms::single_dim(dim, None, None, None, &None) {
+                let r = run(py, t.numel(), || ops::$dim_fn(&t, d, keepdim))?;
+                return Ok(Bound::new(py, crate::algorithms::pair(py, r)?)?.into_any());
+            }
+            let inner = reduce(py, ReduceOp::$kind, &t, dim, keepdim)?;
+            Ok(Bound::new(py, PyTensor { inner })?.into_any())
+        }
+    )*};
+}
+
+extreme_fns! { max => Max, max_dim; min => Min, min_dim; }
 
 /// Index of the maximum over the flattened input, or along `dim`.
 #[pyfunction]

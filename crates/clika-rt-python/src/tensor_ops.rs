@@ -398,7 +398,8 @@ impl PyTensor {
         o::reduce_call(py, ReduceOp::Prod, &self.inner, a)
     }
 
-    /// Maximum values over all elements, or over `dim` (values only, like `torch.amax`).
+    /// The maximum over all elements or over dims; with one int `dim` (PyTorch's form), the
+    /// pair `(values, indices)` like `torch.max(t, dim)`.
     ///
     /// numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.max(t)`
     /// calls this method.
@@ -417,6 +418,12 @@ impl PyTensor {
         dtype: Option<&Bound<'py, PyAny>>,
         out: Option<Bound<'py, PyTensor>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(d) = crate::algorithms::single_dim(dim, axis, keepdims, dtype, &out) {
+            let r = o::run(py, self.inner.numel(), || {
+                clika_rt::ops::max_dim(&self.inner, d, keepdim.unwrap_or(false))
+            })?;
+            return Ok(Bound::new(py, crate::algorithms::pair(py, r)?)?.into_any());
+        }
         let a = o::ReduceArgs {
             dim,
             keepdim,
@@ -428,7 +435,8 @@ impl PyTensor {
         o::reduce_call(py, ReduceOp::Max, &self.inner, a)
     }
 
-    /// Minimum values over all elements, or over `dim` (values only, like `torch.amin`).
+    /// The minimum over all elements or over dims; with one int `dim` (PyTorch's form), the
+    /// pair `(values, indices)` like `torch.min(t, dim)`.
     ///
     /// numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.min(t)`
     /// calls this method.
@@ -447,6 +455,12 @@ impl PyTensor {
         dtype: Option<&Bound<'py, PyAny>>,
         out: Option<Bound<'py, PyTensor>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(d) = crate::algorithms::single_dim(dim, axis, keepdims, dtype, &out) {
+            let r = o::run(py, self.inner.numel(), || {
+                clika_rt::ops::min_dim(&self.inner, d, keepdim.unwrap_or(false))
+            })?;
+            return Ok(Bound::new(py, crate::algorithms::pair(py, r)?)?.into_any());
+        }
         let a = o::ReduceArgs {
             dim,
             keepdim,

@@ -43,6 +43,7 @@ pub use error::{Error, ErrorKind, Result};
 pub use layout::{Layout, MAX_DIMS};
 pub use memory::MemoryStats;
 pub use storage::{Deleter, Owner, OwnerKind, Storage};
+pub use tensor::random::{manual_seed, Generator};
 pub use tensor::{BlobOptions, ForeignMemory, PrintOptions, StableBytes, Tensor};
 
 /// This crate's version, `"MAJOR.MINOR.PATCH"`: the workspace version in the root

@@ -1695,6 +1695,236 @@ inline Tensor call(const std::string& name, const std::vector<Tensor>& inputs) {
 
 }  // namespace ops
 
+// ---- sorting, selection, scans, creation, random ----
+
+/// Values and the Int64 indices they came from along a dim (PyTorch's return_types).
+struct ValuesIndices {
+    Tensor values;
+    Tensor indices;
+};
+
+namespace detail {
+template <class F>
+ValuesIndices pair(F&& f) {
+    crt_tensor* v = nullptr;
+    crt_tensor* i = nullptr;
+    call([&](crt_error** err) { return f(&v, &i, err); });
+    return ValuesIndices{Tensor(v), Tensor(i)};
+}
+inline Tensor reduce_more(const Tensor& t, std::uint32_t which, double p, const Shape* dims,
+                          bool keepdim) {
+    return result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_reduce_more(t.get(), which, p, dims ? dims->data() : nullptr,
+                                      dims ? dims->size() : 0, dims ? 0 : 1, keepdim, out, err);
+    });
+}
+}  // namespace detail
+
+/// A seedable counter-based random generator (Philox4x32-10): a call's values depend only on
+/// the seed, the calls made since seeding and each element's index (never on threads).
+class Generator {
+public:
+    explicit Generator(std::uint64_t seed) {
+        crt_generator* g = nullptr;
+        detail::call([&](crt_error** err) { return crt_generator_new(seed, &g, err); });
+        handle_.reset(g);
+    }
+    /// Reseeds: the next calls repeat those after construction with `seed`.
+    void manual_seed(std::uint64_t seed) { crt_generator_manual_seed(handle_.get(), seed); }
+    crt_generator* get() const noexcept { return handle_.get(); }
+
+private:
+    struct Free {
+        void operator()(crt_generator* g) const noexcept { crt_generator_free(g); }
+    };
+    std::unique_ptr<crt_generator, Free> handle_;
+};
+
+/// Seeds the process-wide default generator (used when no Generator is passed).
+inline void manual_seed(std::uint64_t seed) { crt_generator_manual_seed(nullptr, seed); }
+
+namespace ops {
+
+/// Sorted along `dim` with the source indices (NaN last ascending; ties keep their order).
+inline ValuesIndices sort(const Tensor& t, std::int64_t dim = -1, bool descending = false,
+                          bool stable = false) {
+    return detail::pair([&](crt_tensor** v, crt_tensor** i, crt_error** err) {
+        return crt_tensor_sort(t.get(), dim, descending, stable, v, i, err);
+    });
+}
+/// The indices that sort `t` along `dim`.
+inline Tensor argsort(const Tensor& t, std::int64_t dim = -1, bool descending = false) {
+    return sort(t, dim, descending).indices;
+}
+/// The `k` largest (or smallest) along `dim`.
+inline ValuesIndices topk(const Tensor& t, std::int64_t k, std::int64_t dim = -1,
+                          bool largest = true, bool sorted = true) {
+    return detail::pair([&](crt_tensor** v, crt_tensor** i, crt_error** err) {
+        return crt_tensor_topk(t.get(), k, dim, largest, sorted, v, i, err);
+    });
+}
+/// The `k`-th smallest (1-based) along `dim`.
+inline ValuesIndices kthvalue(const Tensor& t, std::int64_t k, std::int64_t dim = -1,
+                              bool keepdim = false) {
+    return detail::pair([&](crt_tensor** v, crt_tensor** i, crt_error** err) {
+        return crt_tensor_kthvalue(t.get(), k, dim, keepdim, v, i, err);
+    });
+}
+namespace detail_select {
+inline ValuesIndices along(const Tensor& t, std::uint32_t which, std::int64_t dim,
+                           bool keepdim) {
+    return detail::pair([&](crt_tensor** v, crt_tensor** i, crt_error** err) {
+        return crt_tensor_select_dim(t.get(), which, dim, keepdim, v, i, err);
+    });
+}
+}  // namespace detail_select
+/// The lower median of all elements (NaN when there is one).
+inline Tensor median(const Tensor& t) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_median(t.get(), out, err);
+    });
+}
+/// The lower median along `dim` and its index.
+inline ValuesIndices median(const Tensor& t, std::int64_t dim, bool keepdim = false) {
+    return detail_select::along(t, 0, dim, keepdim);
+}
+/// The maximum along `dim` and the index of its first occurrence (NaN propagates).
+inline ValuesIndices max_dim(const Tensor& t, std::int64_t dim, bool keepdim = false) {
+    return detail_select::along(t, 1, dim, keepdim);
+}
+/// The minimum along `dim` and the index of its first occurrence (NaN propagates).
+inline ValuesIndices min_dim(const Tensor& t, std::int64_t dim, bool keepdim = false) {
+    return detail_select::along(t, 2, dim, keepdim);
+}
+/// Whether any element (over `dims`; all when omitted) is non-zero.
+inline Tensor any(const Tensor& t) { return detail::reduce_more(t, 0, 0, nullptr, false); }
+inline Tensor any(const Tensor& t, const Shape& dims, bool keepdim = false) {
+    return detail::reduce_more(t, 0, 0, &dims, keepdim);
+}
+/// Whether every element (over `dims`; all when omitted) is non-zero.
+inline Tensor all(const Tensor& t) { return detail::reduce_more(t, 1, 0, nullptr, false); }
+inline Tensor all(const Tensor& t, const Shape& dims, bool keepdim = false) {
+    return detail::reduce_more(t, 1, 0, &dims, keepdim);
+}
+/// log(sum(exp(t))) computed stably (over `dims`; all when omitted).
+inline Tensor logsumexp(const Tensor& t) { return detail::reduce_more(t, 2, 0, nullptr, false); }
+inline Tensor logsumexp(const Tensor& t, const Shape& dims, bool keepdim = false) {
+    return detail::reduce_more(t, 2, 0, &dims, keepdim);
+}
+/// The vector p-norm (p = 2, 1, ±infinity, 0 or any other p) over `dims` (all when omitted).
+inline Tensor norm(const Tensor& t, double p = 2.0) {
+    return detail::reduce_more(t, 3, p, nullptr, false);
+}
+inline Tensor norm(const Tensor& t, double p, const Shape& dims, bool keepdim = false) {
+    return detail::reduce_more(t, 3, p, &dims, keepdim);
+}
+/// Running sum along `dim` (integers and bools give Int64).
+inline Tensor cumsum(const Tensor& t, std::int64_t dim) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_cumulative(t.get(), 0, dim, out, err);
+    });
+}
+/// Running product along `dim` (integers and bools give Int64).
+inline Tensor cumprod(const Tensor& t, std::int64_t dim) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_cumulative(t.get(), 1, dim, out, err);
+    });
+}
+/// Shifts along `dims` by `shifts`, wrapping (the flattened tensor when `dims` is empty).
+inline Tensor roll(const Tensor& t, const Shape& shifts, const Shape& dims = {}) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_roll(t.get(), shifts.data(), shifts.size(), dims.data(), dims.size(),
+                               out, err);
+    });
+}
+/// The sorted distinct elements, the index of each input element's value, and the counts.
+struct UniqueResult {
+    Tensor values;
+    Tensor inverse;
+    Tensor counts;
+};
+inline UniqueResult unique(const Tensor& t) {
+    crt_tensor* v = nullptr;
+    crt_tensor* i = nullptr;
+    crt_tensor* c = nullptr;
+    detail::call([&](crt_error** err) { return crt_tensor_unique(t.get(), &v, &i, &c, err); });
+    return UniqueResult{Tensor(v), Tensor(i), Tensor(c)};
+}
+/// `steps` evenly spaced values from `start` to `end` inclusive.
+inline Tensor linspace(double start, double end, std::int64_t steps,
+                       DataType dtype = DataType::Float32) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_linspace(start, end, steps, 0.0, static_cast<crt_dtype>(dtype), out,
+                                   err);
+    });
+}
+/// `base ** linspace(start, end, steps)`.
+inline Tensor logspace(double start, double end, std::int64_t steps, double base = 10.0,
+                       DataType dtype = DataType::Float32) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_linspace(start, end, steps, base, static_cast<crt_dtype>(dtype), out,
+                                   err);
+    });
+}
+/// An `n x m` identity matrix (`m < 0`: square).
+inline Tensor eye(std::int64_t n, std::int64_t m = -1, DataType dtype = DataType::Float32) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_eye(n, m < 0 ? n : m, static_cast<crt_dtype>(dtype), out, err);
+    });
+}
+/// `t`'s shape and device, `dtype`, filled with `value`.
+inline Tensor full_like(const Tensor& t, double value, DataType dtype) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_full_like(t.get(), value, static_cast<crt_dtype>(dtype), out, err);
+    });
+}
+inline Tensor zeros_like(const Tensor& t) { return full_like(t, 0.0, t.dtype()); }
+inline Tensor ones_like(const Tensor& t) { return full_like(t, 1.0, t.dtype()); }
+
+namespace detail_random {
+inline Tensor draw(Generator* g, std::uint32_t which, double a, double b, const Shape& shape,
+                   DataType dtype) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_random(g ? g->get() : nullptr, which, a, b, shape.data(), shape.size(),
+                                 static_cast<crt_dtype>(dtype), out, err);
+    });
+}
+}  // namespace detail_random
+/// Uniform in [0, 1) from `g` (nullptr: the default generator).
+inline Tensor rand(const Shape& shape, DataType dtype = DataType::Float32,
+                   Generator* g = nullptr) {
+    return detail_random::draw(g, 0, 0.0, 1.0, shape, dtype);
+}
+/// Standard normal values.
+inline Tensor randn(const Shape& shape, DataType dtype = DataType::Float32,
+                    Generator* g = nullptr) {
+    return detail_random::draw(g, 1, 0.0, 1.0, shape, dtype);
+}
+/// Uniform in [low, high).
+inline Tensor uniform(double low, double high, const Shape& shape,
+                      DataType dtype = DataType::Float32, Generator* g = nullptr) {
+    return detail_random::draw(g, 0, low, high, shape, dtype);
+}
+/// Normal with `mean` and `std`.
+inline Tensor normal(double mean, double std, const Shape& shape,
+                     DataType dtype = DataType::Float32, Generator* g = nullptr) {
+    return detail_random::draw(g, 1, mean, std, shape, dtype);
+}
+/// Integers uniform in [low, high).
+inline Tensor randint(std::int64_t low, std::int64_t high, const Shape& shape,
+                      DataType dtype = DataType::Int64, Generator* g = nullptr) {
+    return detail_random::draw(g, 2, static_cast<double>(low), static_cast<double>(high), shape,
+                               dtype);
+}
+/// Ones with probability `probs[i]`, zeros otherwise.
+inline Tensor bernoulli(const Tensor& probs, Generator* g = nullptr) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_bernoulli(g ? g->get() : nullptr, probs.get(), out, err);
+    });
+}
+
+}  // namespace ops
+
 /// The library version, "MAJOR.MINOR.PATCH": crt_version(), the workspace version in Cargo.toml.
 inline std::string version() { return crt_version(); }
 

@@ -43,6 +43,12 @@
 typedef struct crt_error crt_error;
 
 /**
+ * A seedable counter-based random generator (Philox4x32-10): a call's values depend only
+ * on the seed, the number of calls since seeding and each element's index.
+ */
+typedef struct crt_generator crt_generator;
+
+/**
  * Where a kernel puts its result (valid during the kernel call only): either the pool
  * tensor from `crt_op_output_pooled`, written by the kernel, or any tensor of the promised
  * spec handed over with `crt_op_output_set` (typically the kernel's own buffer wrapped by
@@ -1006,6 +1012,228 @@ crt_status crt_tensor_to(const struct crt_tensor *tensor,
                          struct crt_device device,
                          struct crt_tensor **out,
                          struct crt_error **err);
+
+/**
+ * Sorts along `dim` (ascending puts NaN last; non-zero `descending` puts it first); ties
+ * keep their order, so every sort is stable and `stable` is accepted for symmetry.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_sort(const struct crt_tensor *tensor,
+                           int64_t dim,
+                           uint8_t descending,
+                           uint8_t stable,
+                           struct crt_tensor **values,
+                           struct crt_tensor **indices,
+                           struct crt_error **err);
+
+/**
+ * The `k` largest (`largest` non-zero) or smallest elements along `dim`, in order when
+ * `sorted` is non-zero.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_topk(const struct crt_tensor *tensor,
+                           int64_t k,
+                           int64_t dim,
+                           uint8_t largest,
+                           uint8_t sorted,
+                           struct crt_tensor **values,
+                           struct crt_tensor **indices,
+                           struct crt_error **err);
+
+/**
+ * The `k`-th smallest element (1-based) along `dim`.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_kthvalue(const struct crt_tensor *tensor,
+                               int64_t k,
+                               int64_t dim,
+                               uint8_t keepdim,
+                               struct crt_tensor **values,
+                               struct crt_tensor **indices,
+                               struct crt_error **err);
+
+/**
+ * `which`: 0 the lower median, 1 the maximum, 2 the minimum along `dim`, with the index
+ * of the (first) element chosen.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_select_dim(const struct crt_tensor *tensor,
+                                 uint32_t which,
+                                 int64_t dim,
+                                 uint8_t keepdim,
+                                 struct crt_tensor **values,
+                                 struct crt_tensor **indices,
+                                 struct crt_error **err);
+
+/**
+ * The lower median of all elements (0-d; NaN when there is one).
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_median(const struct crt_tensor *tensor,
+                             struct crt_tensor **out,
+                             struct crt_error **err);
+
+/**
+ * `which`: 0 `any`, 1 `all`, 2 `logsumexp`, 3 the `p`-norm (`p` may be ±infinity) — over
+ * the `ndims` dims in `dims`, or over every element when `all_dims` is non-zero.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_reduce_more(const struct crt_tensor *tensor,
+                                  uint32_t which,
+                                  double p,
+                                  const int64_t *dims,
+                                  size_t ndims,
+                                  uint8_t all_dims,
+                                  uint8_t keepdim,
+                                  struct crt_tensor **out,
+                                  struct crt_error **err);
+
+/**
+ * The running sum (`product` zero) or product along `dim`; integers and bools give Int64.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_cumulative(const struct crt_tensor *tensor,
+                                 uint8_t product,
+                                 int64_t dim,
+                                 struct crt_tensor **out,
+                                 struct crt_error **err);
+
+/**
+ * Shifts by `shifts[i]` along `dims[i]`, wrapping around; with `ndims` 0 the flattened
+ * tensor rolls by the one shift.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_roll(const struct crt_tensor *tensor,
+                           const int64_t *shifts,
+                           size_t nshifts,
+                           const int64_t *dims,
+                           size_t ndims,
+                           struct crt_tensor **out,
+                           struct crt_error **err);
+
+/**
+ * The sorted distinct elements (1-D); `inverse` (the input's shape) and `counts` are
+ * written when non-NULL.
+ *
+ * # Safety
+ * The header's pointer contract; `inverse` and `counts` may be NULL.
+ */
+crt_status crt_tensor_unique(const struct crt_tensor *tensor,
+                             struct crt_tensor **values,
+                             struct crt_tensor **inverse,
+                             struct crt_tensor **counts,
+                             struct crt_error **err);
+
+/**
+ * `steps` evenly spaced values from `start` to `end` inclusive; with `log_base` non-zero,
+ * `log_base ** value` (logspace).
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_linspace(double start,
+                               double end,
+                               int64_t steps,
+                               double log_base,
+                               crt_dtype dtype,
+                               struct crt_tensor **out,
+                               struct crt_error **err);
+
+/**
+ * An `n × m` identity matrix.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_eye(int64_t n,
+                          int64_t m,
+                          crt_dtype dtype,
+                          struct crt_tensor **out,
+                          struct crt_error **err);
+
+/**
+ * A tensor of `tensor`'s shape and device, of `dtype`, filled with `value`.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_full_like(const struct crt_tensor *tensor,
+                                double value,
+                                crt_dtype dtype,
+                                struct crt_tensor **out,
+                                struct crt_error **err);
+
+/**
+ * A new generator seeded with `seed`; free it with `crt_generator_free`.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_generator_new(uint64_t seed,
+                             struct crt_generator **out,
+                             struct crt_error **err);
+
+/**
+ * Frees a generator (NULL is ignored).
+ *
+ * # Safety
+ * `generator` is NULL or a live handle nobody uses afterwards.
+ */
+void crt_generator_free(struct crt_generator *generator);
+
+/**
+ * Reseeds `generator`, or the process-wide default generator when it is NULL.
+ *
+ * # Safety
+ * `generator` is NULL or a live handle.
+ */
+void crt_generator_manual_seed(struct crt_generator *generator,
+                               uint64_t seed);
+
+/**
+ * `which`: 0 uniform in `[a, b)`, 1 normal with mean `a` and standard deviation `b`,
+ * 2 integers in `[a, b)` (truncated to integers), 3 ones with probability `a` — of `shape`
+ * and `dtype` on the CPU, from `generator` (NULL: the default generator).
+ *
+ * # Safety
+ * The header's pointer contract; `generator` is NULL or a live handle.
+ */
+crt_status crt_tensor_random(struct crt_generator *generator,
+                             uint32_t which,
+                             double a,
+                             double b,
+                             const int64_t *shape,
+                             size_t ndim,
+                             crt_dtype dtype,
+                             struct crt_tensor **out,
+                             struct crt_error **err);
+
+/**
+ * Ones with probability `probs[i]`, zeros otherwise (`probs`' shape, dtype and device).
+ *
+ * # Safety
+ * The header's pointer contract; `generator` is NULL or a live handle.
+ */
+crt_status crt_tensor_bernoulli(struct crt_generator *generator,
+                                const struct crt_tensor *probs,
+                                struct crt_tensor **out,
+                                struct crt_error **err);
 
 /**
  * `op(a, b)` elementwise with numpy broadcasting (trailing dimensions aligned; sizes equal

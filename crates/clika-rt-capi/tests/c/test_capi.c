@@ -761,6 +761,44 @@ static void test_in_place_through_views(void) {
     printf("ok    in place through views: fill_, copy_, op_ visible through the parent\n");
 }
 
+/* sort (two out handles), topk, unique with optional outputs, a seeded generator. */
+static void test_sort_unique_random(void) {
+    float buf[5] = {3.0F, 1.0F, 2.0F, 1.0F, 5.0F};
+    int64_t shape[1] = {5};
+    crt_tensor *t = NULL, *v = NULL, *i = NULL, *first = NULL, *u = NULL, *c = NULL;
+    crt_tensor *a = NULL, *b = NULL;
+    crt_generator *g = NULL;
+    int64_t zero = 0;
+    float x = 0.0F, y = 0.0F;
+    CHECK(crt_tensor_from_blob(buf, shape, 1, NULL, CRT_DTYPE_FLOAT32, NULL, &t, NULL) ==
+          CRT_STATUS_OK);
+    CHECK(crt_tensor_sort(t, 0, 1, 1, &v, &i, NULL) == CRT_STATUS_OK);
+    CHECK(crt_tensor_select(v, 0, 0, &first, NULL) == CRT_STATUS_OK && item_f32(first) == 5.0F);
+    crt_tensor_free(first);
+    crt_tensor_free(v);
+    crt_tensor_free(i);
+    CHECK(crt_tensor_topk(t, 9, 0, 1, 1, &v, &i, NULL) == CRT_STATUS_INVALID_ARGUMENT);
+    CHECK(v == NULL && i == NULL);
+    CHECK(crt_tensor_unique(t, &u, NULL, &c, NULL) == CRT_STATUS_OK);
+    CHECK(crt_tensor_select(u, 0, zero, &first, NULL) == CRT_STATUS_OK && item_f32(first) == 1.0F);
+    crt_tensor_free(first);
+    crt_tensor_free(u);
+    crt_tensor_free(c);
+    CHECK(crt_generator_new(7, &g, NULL) == CRT_STATUS_OK);
+    CHECK(crt_tensor_random(g, 0, 0.0, 1.0, NULL, 0, CRT_DTYPE_FLOAT32, &a, NULL) == CRT_STATUS_OK);
+    crt_generator_manual_seed(g, 7);
+    CHECK(crt_tensor_random(g, 0, 0.0, 1.0, NULL, 0, CRT_DTYPE_FLOAT32, &b, NULL) == CRT_STATUS_OK);
+    x = item_f32(a);
+    y = item_f32(b);
+    CHECK(x == y && x >= 0.0F && x < 1.0F);
+    crt_tensor_free(a);
+    CHECK(crt_tensor_random(g, 9, 0.0, 1.0, NULL, 0, CRT_DTYPE_FLOAT32, &a, NULL) == CRT_STATUS_INVALID_ARGUMENT);
+    CHECK(a == NULL);
+    crt_tensor_free(b);
+    crt_generator_free(g);
+    crt_tensor_free(t);
+}
+
 int main(void) {
     test_borrow_aliases();
     test_deleter_once_after_views();
@@ -773,6 +811,7 @@ int main(void) {
     test_unary_and_reductions();
     test_matmul_join_select();
     test_in_place_through_views();
+    test_sort_unique_random();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -270,6 +270,7 @@ int main() {
     run_ops_tests();
     run_vision_tests();
     run_elementwise_tests();
+    run_algorithm_tests();
     run_custom_ops_tests();
     run_conventions_tests();
     auto_placement_falls_back_to_cpu();

@@ -1,7 +1,7 @@
 # Hand-written stubs for the Rust extension; checked by `mypy.stubtest` in `make lint`.
 import builtins
 import os
-from typing import Any, ClassVar, Dict, List, Optional, SupportsFloat, SupportsIndex, Sequence, Tuple, Union, final
+from typing import Any, ClassVar, Dict, Iterator, List, Optional, SupportsFloat, SupportsIndex, Sequence, Tuple, Union, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -15,6 +15,7 @@ __all__ = [
     "DTypeError",
     "Device",
     "DeviceError",
+    "Generator",
     "IndexOutOfRangeError",
     "InternalError",
     "InvalidArgumentError",
@@ -25,6 +26,7 @@ __all__ = [
     "ReadOnlyError",
     "ShapeError",
     "Tensor",
+    "ValuesIndices",
     "_dlpack_live_exports",
     "_op_call",
     "_op_link_native",
@@ -37,12 +39,16 @@ __all__ = [
     "abs",
     "acos",
     "add",
+    "all",
+    "any",
     "arange",
     "argmax",
     "argmin",
     "asin",
     "atan",
     "atan2",
+    "argsort",
+    "bernoulli",
     "bfloat16",
     "bitwise_and",
     "bitwise_left_shift",
@@ -56,13 +62,17 @@ __all__ = [
     "clamp",
     "cos",
     "cosh",
+    "cumprod",
+    "cumsum",
     "div",
     "empty",
+    "empty_like",
     "eq",
     "erf",
     "exp",
     "exp2",
     "expm1",
+    "eye",
     "float16",
     "float32",
     "float64",
@@ -73,6 +83,7 @@ __all__ = [
     "from_file",
     "from_numpy",
     "full",
+    "full_like",
     "ge",
     "gelu",
     "gt",
@@ -84,7 +95,9 @@ __all__ = [
     "isfinite",
     "isinf",
     "isnan",
+    "kthvalue",
     "le",
+    "linspace",
     "load_safetensors",
     "log",
     "log10",
@@ -95,25 +108,36 @@ __all__ = [
     "logical_not",
     "logical_or",
     "logical_xor",
+    "logspace",
+    "logsumexp",
     "lt",
+    "manual_seed",
     "matmul",
     "max",
     "maximum",
     "mean",
+    "median",
     "memory_stats",
     "min",
     "minimum",
     "mul",
     "ne",
     "neg",
+    "norm",
+    "normal",
     "ones",
+    "ones_like",
     "pow",
     "prod",
+    "rand",
+    "randint",
+    "randn",
     "release_cached_memory",
     "relu",
     "remainder",
     "reset_peak_stats",
     "round",
+    "roll",
     "rsqrt",
     "set_memory_limit",
     "sigmoid",
@@ -122,6 +146,7 @@ __all__ = [
     "sin",
     "sinh",
     "softmax",
+    "sort",
     "sqrt",
     "stack",
     "std",
@@ -133,10 +158,14 @@ __all__ = [
     "tril",
     "triu",
     "trunc",
+    "topk",
     "uint8",
+    "uniform",
+    "unique",
     "var",
     "where",
     "zeros",
+    "zeros_like",
     "__version__",
     "adaptive_avg_pool2d",
     "avg_pool2d",
@@ -236,6 +265,24 @@ class MemoryStats:
 _Index = Union[SupportsIndex, slice, None, "builtins.ellipsis", "Tensor", npt.NDArray[Any], Sequence[Any]]
 
 @final
+class ValuesIndices:
+    @property
+    def values(self) -> Tensor: ...
+    @property
+    def indices(self) -> Tensor: ...
+    def __len__(self) -> int: ...
+    def __getitem__(self, key: int, /) -> Tensor: ...
+    def __iter__(self) -> Iterator[Tensor]: ...
+
+@final
+class Generator:
+    def __new__(cls, device: Optional[_DeviceLike] = None) -> Generator: ...
+    def manual_seed(self, seed: int) -> Generator: ...
+    def initial_seed(self) -> int: ...
+    @property
+    def offset(self) -> int: ...
+
+@final
 class Tensor:
     @property
     def shape(self) -> Tuple[int, ...]: ...
@@ -282,9 +329,12 @@ class Tensor:
         dtype: Optional[_DTypeLike] = None,
         out: Optional[Tensor] = None,
     ) -> Tensor: ...
+    @overload
+    def max(self, dim: int, keepdim: Optional[builtins.bool] = None) -> ValuesIndices: ...
+    @overload
     def max(
         self,
-        dim: _Dims = None,
+        dim: Union[None, Sequence[int]] = None,
         keepdim: Optional[builtins.bool] = None,
         *,
         axis: _Dims = None,
@@ -292,16 +342,57 @@ class Tensor:
         dtype: Optional[_DTypeLike] = None,
         out: Optional[Tensor] = None,
     ) -> Tensor: ...
+    @overload
+    def min(self, dim: int, keepdim: Optional[builtins.bool] = None) -> ValuesIndices: ...
+    @overload
     def min(
+        self,
+        dim: Union[None, Sequence[int]] = None,
+        keepdim: Optional[builtins.bool] = None,
+        *,
+        axis: _Dims = None,
+        keepdims: Optional[builtins.bool] = None,
+        dtype: Optional[_DTypeLike] = None,
+        out: Optional[Tensor] = None,
+    ) -> Tensor: ...
+    def sort(self, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> ValuesIndices: ...
+    def argsort(self, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> Tensor: ...
+    def topk(self, k: int, dim: int = -1, largest: builtins.bool = True, sorted: builtins.bool = True) -> ValuesIndices: ...
+    def kthvalue(self, k: int, dim: int = -1, keepdim: builtins.bool = False) -> ValuesIndices: ...
+    @overload
+    def median(self, dim: None = None, keepdim: builtins.bool = False) -> Tensor: ...
+    @overload
+    def median(self, dim: int, keepdim: builtins.bool = False) -> ValuesIndices: ...
+    def any(
         self,
         dim: _Dims = None,
         keepdim: Optional[builtins.bool] = None,
         *,
         axis: _Dims = None,
         keepdims: Optional[builtins.bool] = None,
-        dtype: Optional[_DTypeLike] = None,
         out: Optional[Tensor] = None,
     ) -> Tensor: ...
+    def all(
+        self,
+        dim: _Dims = None,
+        keepdim: Optional[builtins.bool] = None,
+        *,
+        axis: _Dims = None,
+        keepdims: Optional[builtins.bool] = None,
+        out: Optional[Tensor] = None,
+    ) -> Tensor: ...
+    def cumsum(self, dim: int, *, dtype: Optional[_DTypeLike] = None) -> Tensor: ...
+    def cumprod(self, dim: int, *, dtype: Optional[_DTypeLike] = None) -> Tensor: ...
+    def logsumexp(self, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
+    def norm(self, p: Union[float, str, None] = None, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
+    def unique(
+        self,
+        sorted: builtins.bool = True,
+        return_inverse: builtins.bool = False,
+        return_counts: builtins.bool = False,
+        dim: Optional[int] = None,
+    ) -> Any: ...
+    def roll(self, shifts: Union[int, Sequence[int]], dims: _Dims = None) -> Tensor: ...
     def argmax(
         self,
         dim: Optional[int] = None,
@@ -639,8 +730,14 @@ def triu(input: Any, diagonal: int = 0) -> Tensor: ...
 def sum(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
 def mean(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
 def prod(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
-def max(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
-def min(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
+@overload
+def max(input: Any, dim: int, keepdim: builtins.bool = False) -> ValuesIndices: ...
+@overload
+def max(input: Any, dim: Union[None, Sequence[int]] = None, keepdim: builtins.bool = False) -> Tensor: ...
+@overload
+def min(input: Any, dim: int, keepdim: builtins.bool = False) -> ValuesIndices: ...
+@overload
+def min(input: Any, dim: Union[None, Sequence[int]] = None, keepdim: builtins.bool = False) -> Tensor: ...
 def argmax(input: Any, dim: Optional[int] = None, keepdim: builtins.bool = False) -> Tensor: ...
 def argmin(input: Any, dim: Optional[int] = None, keepdim: builtins.bool = False) -> Tensor: ...
 def var(input: Any, dim: _Dims = None, *, correction: int = 1, keepdim: builtins.bool = False) -> Tensor: ...
@@ -676,3 +773,89 @@ def avg_pool2d(
 def adaptive_avg_pool2d(input: Any, output_size: _Size) -> Tensor: ...
 def linear(input: Any, weight: Any, bias: Optional[Any] = None) -> Tensor: ...
 def pad(input: Any, pad: Sequence[int], mode: str = "constant", value: Optional[float] = None) -> Tensor: ...
+def sort(input: Any, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> ValuesIndices: ...
+def argsort(input: Any, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> Tensor: ...
+def topk(
+    input: Any, k: int, dim: int = -1, largest: builtins.bool = True, sorted: builtins.bool = True
+) -> ValuesIndices: ...
+def kthvalue(input: Any, k: int, dim: int = -1, keepdim: builtins.bool = False) -> ValuesIndices: ...
+@overload
+def median(input: Any, dim: None = None, keepdim: builtins.bool = False) -> Tensor: ...
+@overload
+def median(input: Any, dim: int, keepdim: builtins.bool = False) -> ValuesIndices: ...
+def any(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
+def all(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
+def cumsum(input: Any, dim: int, *, dtype: Optional[_DTypeLike] = None) -> Tensor: ...
+def cumprod(input: Any, dim: int, *, dtype: Optional[_DTypeLike] = None) -> Tensor: ...
+def logsumexp(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
+def norm(input: Any, p: Union[float, str, None] = None, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
+def unique(
+    input: Any,
+    sorted: builtins.bool = True,
+    return_inverse: builtins.bool = False,
+    return_counts: builtins.bool = False,
+    dim: Optional[int] = None,
+) -> Any: ...
+def roll(input: Any, shifts: Union[int, Sequence[int]], dims: _Dims = None) -> Tensor: ...
+def linspace(
+    start: float, end: float, steps: int, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None
+) -> Tensor: ...
+def logspace(
+    start: float,
+    end: float,
+    steps: int,
+    base: float = 10.0,
+    *,
+    dtype: Optional[_DTypeLike] = None,
+    device: Optional[_DeviceLike] = None,
+) -> Tensor: ...
+def eye(
+    n: int, m: Optional[int] = None, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None
+) -> Tensor: ...
+def full_like(
+    input: Any, fill_value: float, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None
+) -> Tensor: ...
+def zeros_like(input: Any, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor: ...
+def ones_like(input: Any, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor: ...
+def empty_like(input: Any, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor: ...
+def manual_seed(seed: int) -> Generator: ...
+def rand(
+    *shape: _Shape,
+    size: Optional[_Shape] = None,
+    generator: Optional[Generator] = None,
+    dtype: Optional[_DTypeLike] = None,
+    device: Optional[_DeviceLike] = None,
+) -> Tensor: ...
+def randn(
+    *shape: _Shape,
+    size: Optional[_Shape] = None,
+    generator: Optional[Generator] = None,
+    dtype: Optional[_DTypeLike] = None,
+    device: Optional[_DeviceLike] = None,
+) -> Tensor: ...
+def randint(
+    *args: Any,
+    size: Optional[_Shape] = None,
+    generator: Optional[Generator] = None,
+    dtype: Optional[_DTypeLike] = None,
+    device: Optional[_DeviceLike] = None,
+) -> Tensor: ...
+def normal(
+    mean: float = 0.0,
+    std: float = 1.0,
+    size: Optional[_Shape] = None,
+    *,
+    generator: Optional[Generator] = None,
+    dtype: Optional[_DTypeLike] = None,
+    device: Optional[_DeviceLike] = None,
+) -> Tensor: ...
+def uniform(
+    low: float = 0.0,
+    high: float = 1.0,
+    size: Optional[_Shape] = None,
+    *,
+    generator: Optional[Generator] = None,
+    dtype: Optional[_DTypeLike] = None,
+    device: Optional[_DeviceLike] = None,
+) -> Tensor: ...
+def bernoulli(input: Any, p: Optional[float] = None, *, generator: Optional[Generator] = None) -> Tensor: ...

@@ -21,7 +21,9 @@ use std::sync::Arc;
 use crate::error::{Error, Result};
 use crate::memory::{Event, Pool};
 use crate::ops::vision::VisionPlan;
-use crate::ops::{matmul::Plan as MatmulPlan, BinaryPlan, IndexPlan, ReducePlan, UnaryPlan};
+use crate::ops::{
+    matmul::Plan as MatmulPlan, BinaryPlan, IndexPlan, ReducePlan, RowSelect, ScanOp, UnaryPlan,
+};
 use crate::{Device, DeviceKind, Tensor};
 
 pub(crate) use auto::fall_back;
@@ -133,6 +135,19 @@ pub(crate) trait Backend: Send + Sync {
             plan.src.device(),
             "any dtype yet",
         ))
+    }
+
+    /// Sorting or selection `op` along each row of `rows`, a contiguous `[r, n]` tensor of
+    /// any dtype but `Bool` on this device: values (`rows`' dtype) and `Int64` indices into
+    /// the row, both `[r, m]`.
+    fn select_rows(&self, op: RowSelect, rows: &Tensor) -> Result<(Tensor, Tensor)> {
+        Err(unsupported(op.name(), rows.device(), "any dtype yet"))
+    }
+
+    /// The inclusive scan `op` along each row of `rows`, a contiguous `[r, n]` tensor of
+    /// `Float32`, `Float64` or `Int64` on this device, into a fresh tensor like it.
+    fn scan_rows(&self, op: ScanOp, rows: &Tensor) -> Result<Tensor> {
+        Err(unsupported(op.name(), rows.device(), "any dtype yet"))
     }
 }
 

@@ -16,8 +16,12 @@ mod operand;
 mod out;
 mod promote;
 mod reduce;
+mod reduce_more;
 pub(crate) mod registry;
+mod scan;
 mod select;
+mod sort;
+mod sort_methods;
 pub(crate) mod strided;
 #[doc(hidden)]
 pub mod test_ops;
@@ -49,10 +53,16 @@ pub use reduce::{
     argmax, argmax_dim, argmin, argmin_dim, log_softmax, max, max_dims, mean, mean_dims, min,
     min_dims, prod, prod_dims, reduce, softmax, std_dims, sum, sum_dims, var_dims, ReduceOp,
 };
+pub use reduce_more::{all, any, logsumexp, norm};
 pub use registry::{
     call, output_spec, register, registered, unregister, Kernel, Output, Rule, TensorSpec,
 };
+pub use scan::{cumprod, cumsum, roll, scan, ScanOp};
 pub use select::{clamp, where_};
+pub use sort::{
+    argsort, kthvalue, max_dim, median, median_dim, min_dim, sort, topk, unique, RowSelect, Unique,
+    ValuesIndices,
+};
 pub(crate) use unary::UnaryPlan;
 pub use unary::{
     abs, acos, asin, atan, bitwise_not, ceil, cos, cosh, erf, exp, exp2, expm1, floor, gelu,

@@ -5,12 +5,14 @@ mod access;
 mod blob;
 mod convert;
 mod create;
+mod create_more;
 mod format;
 #[cfg(feature = "ndarray")]
 mod ndarray_interop;
 mod pretty;
 #[cfg(feature = "serde")]
 mod serde_impl;
+pub mod random;
 mod view;
 mod view_more;
 

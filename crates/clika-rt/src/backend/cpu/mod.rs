@@ -18,6 +18,7 @@ pub(crate) mod num;
 mod reduce;
 mod vision;
 mod vmath;
+mod sort;
 
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
@@ -27,7 +28,8 @@ use crate::error::Result;
 use crate::memory::{CpuAllocator, Event, ManualEvent, Pool};
 use crate::ops::vision::VisionPlan;
 use crate::ops::{
-    as_operand, matmul::Plan as MatmulPlan, BinaryPlan, IndexPlan, ReducePlan, UnaryPlan,
+    as_operand, matmul::Plan as MatmulPlan, BinaryPlan, IndexPlan, ReducePlan, RowSelect, ScanOp,
+    UnaryPlan,
 };
 use crate::{Device, Tensor};
 
@@ -153,5 +155,13 @@ impl Backend for Cpu {
         // SAFETY: forwarded from the trait's contract.
         unsafe { index::scatter(plan, value) };
         Ok(())
+    }
+
+    fn select_rows(&self, op: RowSelect, rows: &Tensor) -> Result<(Tensor, Tensor)> {
+        sort::select_rows(op, rows)
+    }
+
+    fn scan_rows(&self, op: ScanOp, rows: &Tensor) -> Result<Tensor> {
+        sort::scan_rows(op, rows)
     }
 }

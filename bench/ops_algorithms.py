@@ -1,0 +1,78 @@
+"""ClikaRT vs numpy (and PyTorch, when importable) for the sorting, selection, scan, roll,
+creation and random operations, on the same data in one process, written like compare.py.
+
+    python bench/ops_algorithms.py [--size N] [--repeats R]
+
+Prints a table of medians and the ratio of our time to each peer's (below 1.0: we are
+faster), and writes it to bench/results/ops_algorithms.md. `--size 64` checks that every row
+runs in a second or two.
+"""
+
+import argparse
+
+import numpy as np
+
+# compare.py re-executes without the slow OpenBLAS variables on import and finds torch.
+from compare import RESULTS, median_time, torch
+
+import clika_runtime as crt
+
+
+def rows(n):
+    """(name, numpy fn, torch fn or None, clika_runtime fn) over an n x n float32 matrix."""
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((n, n)).astype(np.float32)
+    ints = rng.integers(0, max(n // 4, 2), size=n * n).astype(np.int64)
+    c = crt.from_numpy(a)
+    ci = crt.from_numpy(ints)
+    t = torch.from_numpy(a) if torch is not None else None
+    ti = torch.from_numpy(ints) if torch is not None else None
+    k = max(n // 16, 1)
+    T = torch  # shorthand in the lambdas
+    return [
+        ("sort(dim=-1)", lambda: np.sort(a, axis=-1), t is not None and (lambda: T.sort(t, dim=-1)), lambda: c.sort(-1)),
+        ("argsort(dim=0)", lambda: np.argsort(a, axis=0, kind="stable"), t is not None and (lambda: T.argsort(t, dim=0, stable=True)), lambda: c.argsort(0)),
+        (f"topk(k={k})", lambda: np.argpartition(-a, k - 1, axis=-1)[:, :k], t is not None and (lambda: T.topk(t, k)), lambda: c.topk(k)),
+        ("median(dim=-1)", lambda: np.median(a, axis=-1), t is not None and (lambda: T.median(t, dim=-1)), lambda: c.median(-1)),
+        ("kthvalue(k=3)", lambda: np.partition(a, 2, axis=-1)[:, 2], t is not None and (lambda: T.kthvalue(t, 3)), lambda: c.kthvalue(3)),
+        ("max(dim=1) values+indices", lambda: (a.max(1), a.argmax(1)), t is not None and (lambda: T.max(t, 1)), lambda: c.max(1)),
+        ("cumsum(dim=1)", lambda: np.cumsum(a, axis=1), t is not None and (lambda: T.cumsum(t, 1)), lambda: c.cumsum(1)),
+        ("cumprod(dim=0)", lambda: np.cumprod(a, axis=0), t is not None and (lambda: T.cumprod(t, 0)), lambda: c.cumprod(0)),
+        ("logsumexp(dim=1)", lambda: np.log(np.exp(a).sum(1)), t is not None and (lambda: T.logsumexp(t, 1)), lambda: c.logsumexp(1)),
+        ("norm(p=2)", lambda: np.linalg.norm(a), t is not None and (lambda: T.linalg.vector_norm(t)), lambda: c.norm()),
+        ("any(dim=1)", lambda: a.any(1), t is not None and (lambda: T.any(t, 1)), lambda: c.any(1)),
+        ("unique(counts)", lambda: np.unique(ints, return_counts=True), ti is not None and (lambda: T.unique(ti, return_counts=True)), lambda: ci.unique(return_counts=True)),
+        ("roll(3, dims=1)", lambda: np.roll(a, 3, axis=1), t is not None and (lambda: T.roll(t, 3, 1)), lambda: c.roll(3, 1)),
+        ("linspace", lambda: np.linspace(0, 1, n * n, dtype=np.float32), t is not None and (lambda: T.linspace(0, 1, n * n)), lambda: crt.linspace(0, 1, n * n)),
+        ("eye", lambda: np.eye(n, dtype=np.float32), t is not None and (lambda: T.eye(n)), lambda: crt.eye(n)),
+        ("rand", lambda: np.random.default_rng(1).random((n, n), dtype=np.float32), t is not None and (lambda: T.rand(n, n)), lambda: crt.rand(n, n)),
+        ("randn", lambda: np.random.default_rng(1).standard_normal((n, n), dtype=np.float32), t is not None and (lambda: T.randn(n, n)), lambda: crt.randn(n, n)),
+        ("randint", lambda: np.random.default_rng(1).integers(0, 100, (n, n)), t is not None and (lambda: T.randint(0, 100, (n, n))), lambda: crt.randint(0, 100, (n, n))),
+    ]
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--size", type=int, default=2048, help="side of the square float32 input")
+    p.add_argument("--repeats", type=int, default=9)
+    args = p.parse_args()
+    lines = [
+        f"n = {args.size} (an {args.size} x {args.size} float32 matrix), median of {args.repeats}; ratio = ClikaRT / peer",
+        "",
+        "| op | numpy ms | torch ms | clika_runtime ms | vs numpy | vs torch |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, np_fn, torch_fn, crt_fn in rows(args.size):
+        tn = median_time(np_fn, args.repeats)
+        tt = median_time(torch_fn, args.repeats) if torch_fn else None
+        tc = median_time(crt_fn, args.repeats)
+        torch_ms = f"{tt * 1e3:.3f}" if tt else "n/a"
+        vs_torch = f"{tc / tt:.2f}" if tt else "n/a"
+        lines.append(f"| {name} | {tn * 1e3:.3f} | {torch_ms} | {tc * 1e3:.3f} | {tc / tn:.2f} | {vs_torch} |")
+        print(lines[-1], flush=True)
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "ops_algorithms.md").write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

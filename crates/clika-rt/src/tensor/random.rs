@@ -1,0 +1,283 @@
+//! Random tensors from a seedable, counter-based [`Generator`]: `rand`, `randn`, `randint`,
+//! `normal`, `uniform`, `bernoulli`.
+//!
+//! The bits come from Philox4x32-10 (Salmon, Moraes, Dror and Shaw, "Parallel random
+//! numbers: as easy as 1, 2, 3", SC 2011), a counter-based generator: element `i` of the
+//! `c`-th call after seeding is a pure function of `(seed, c, i)` — the key is the seed, the
+//! counter is `(i, c)`. So results do not depend on the thread count or on how the work is
+//! split, and every call advances the generator by one.
+//! Values are generated on the host and moved to the requested device.
+
+use std::sync::{Mutex, OnceLock};
+
+use rayon::prelude::*;
+
+use super::Tensor;
+use crate::{DType, Device, Element, Error, Result};
+
+const MUL0: u32 = 0xD251_1F53;
+const MUL1: u32 = 0xCD9E_8D57;
+const WEYL0: u32 = 0x9E37_79B9;
+const WEYL1: u32 = 0xBB67_AE85;
+
+/// Philox4x32 with 10 rounds: four 32-bit words for counter `ctr` under `key`.
+pub fn philox4x32_10(ctr: [u32; 4], key: [u32; 2]) -> [u32; 4] {
+    let (mut c, mut k) = (ctr, key);
+    for _ in 0..10 {
+        let p0 = u64::from(MUL0) * u64::from(c[0]);
+        let p1 = u64::from(MUL1) * u64::from(c[2]);
+        c = [
+            (p1 >> 32) as u32 ^ c[1] ^ k[0],
+            p1 as u32,
+            (p0 >> 32) as u32 ^ c[3] ^ k[1],
+            p0 as u32,
+        ];
+        k = [k[0].wrapping_add(WEYL0), k[1].wrapping_add(WEYL1)];
+    }
+    c
+}
+
+/// PyTorch's default seed, used until a generator is seeded.
+pub const DEFAULT_SEED: u64 = 67_280_421_310_721;
+
+/// A seedable source of random tensors: a seed and the number of calls made since seeding.
+#[derive(Debug)]
+pub struct Generator {
+    state: Mutex<(u64, u64)>,
+}
+
+impl Default for Generator {
+    fn default() -> Self {
+        Generator::new(DEFAULT_SEED)
+    }
+}
+
+impl Generator {
+    /// A generator seeded with `seed`.
+    pub fn new(seed: u64) -> Generator {
+        Generator {
+            state: Mutex::new((seed, 0)),
+        }
+    }
+
+    /// Reseeds: the next calls repeat the sequence of a fresh `Generator::new(seed)`.
+    pub fn manual_seed(&self, seed: u64) {
+        *self.lock() = (seed, 0);
+    }
+
+    /// The seed last set.
+    pub fn initial_seed(&self) -> u64 {
+        self.lock().0
+    }
+
+    /// How many calls were made since seeding (the counter's high half of the next call).
+    pub fn offset(&self) -> u64 {
+        self.lock().1
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, (u64, u64)> {
+        // The state is two integers: a panic elsewhere cannot leave it half-written.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The (seed, call) pair of the next call, advancing the generator.
+    fn next_call(&self) -> (u64, u64) {
+        let mut s = self.lock();
+        let r = *s;
+        s.1 = s.1.wrapping_add(1);
+        r
+    }
+
+    /// A fresh host vector of `n` values, `f(words)` for element `i`'s Philox block.
+    fn fill<T: Send>(&self, n: usize, f: impl Fn([u32; 4]) -> T + Sync) -> Vec<T> {
+        let (seed, call) = self.next_call();
+        let key = [seed as u32, (seed >> 32) as u32];
+        let block = |i: usize| {
+            let i = i as u64;
+            f(philox4x32_10(
+                [i as u32, (i >> 32) as u32, call as u32, (call >> 32) as u32],
+                key,
+            ))
+        };
+        if n >= 1 << 15 {
+            crate::threads::install(|| (0..n).into_par_iter().map(block).collect())
+        } else {
+            (0..n).map(block).collect()
+        }
+    }
+
+    /// Element `i` is `f(words)` converted to `dtype`, in a tensor of `shape` on `device`.
+    fn tensor(
+        &self,
+        shape: &[usize],
+        dtype: DType,
+        device: Device,
+        f: impl Fn([u32; 4]) -> f64 + Sync,
+    ) -> Result<Tensor> {
+        let n = checked_numel(shape)?;
+        let t = crate::dispatch_dtype!(dtype, T => {
+            Tensor::from_vec(self.fill(n, |w| T::from_f64(f(w))), shape)?
+        });
+        t.to(device)
+    }
+
+    /// Uniform values in `[low, high)` (as the dtype rounds them): `low + (high - low) * u`
+    /// with `u` carrying as many random bits as the dtype's significand.
+    pub fn uniform(
+        &self,
+        shape: &[usize],
+        low: f64,
+        high: f64,
+        dtype: DType,
+        device: Device,
+    ) -> Result<Tensor> {
+        float_only("uniform", dtype)?;
+        if !low.is_finite() || !high.is_finite() || low > high {
+            return Err(Error::InvalidArgument {
+                what: format!("uniform: need finite low <= high, got low={low}, high={high}"),
+            });
+        }
+        let bits = match dtype {
+            DType::Float16 => 11,
+            DType::BFloat16 => 8,
+            DType::Float32 => 24,
+            _ => 53,
+        };
+        self.tensor(shape, dtype, device, |w| low + (high - low) * unit(w, bits))
+    }
+
+    /// Uniform values in `[0, 1)` (PyTorch's `rand`).
+    pub fn rand(&self, shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
+        self.uniform(shape, 0.0, 1.0, dtype, device)
+    }
+
+    /// Normally distributed values with `mean` and standard deviation `std` (Box–Muller
+    /// over 53-bit uniforms).
+    pub fn normal(
+        &self,
+        shape: &[usize],
+        mean: f64,
+        std: f64,
+        dtype: DType,
+        device: Device,
+    ) -> Result<Tensor> {
+        float_only("normal", dtype)?;
+        if std.is_nan() || std < 0.0 || !std.is_finite() || !mean.is_finite() {
+            return Err(Error::InvalidArgument {
+                what: format!(
+                    "normal: need a finite mean and std >= 0, got mean={mean}, std={std}"
+                ),
+            });
+        }
+        self.tensor(shape, dtype, device, |w| {
+            let u1 = 1.0 - unit(w, 53); // (0, 1]: the logarithm stays finite
+            let u2 = unit([w[2], w[3], 0, 0], 53);
+            mean + std * (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+        })
+    }
+
+    /// Standard normal values (PyTorch's `randn`).
+    pub fn randn(&self, shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
+        self.normal(shape, 0.0, 1.0, dtype, device)
+    }
+
+    /// Integers uniform in `[low, high)`, in `dtype` (PyTorch's `randint`).
+    pub fn randint(
+        &self,
+        low: i64,
+        high: i64,
+        shape: &[usize],
+        dtype: DType,
+        device: Device,
+    ) -> Result<Tensor> {
+        if low >= high {
+            return Err(Error::InvalidArgument {
+                what: format!("randint: need low < high, got low={low}, high={high}"),
+            });
+        }
+        let range = high.wrapping_sub(low) as u64;
+        let n = checked_numel(shape)?;
+        let draw = move |w: [u32; 4]| {
+            let x = (u64::from(w[0]) << 32) | u64::from(w[1]);
+            // Lemire's multiply-shift maps 64 random bits onto the range.
+            low.wrapping_add(((u128::from(x) * u128::from(range)) >> 64) as i64)
+        };
+        let t = crate::dispatch_dtype!(dtype, T => {
+            Tensor::from_vec(self.fill(n, |w| T::from_i64(draw(w))), shape)?
+        });
+        t.to(device)
+    }
+
+    /// Ones with probability `p[i]` and zeros otherwise, shaped and typed like `p` (values
+    /// in `[0, 1]`; PyTorch's `bernoulli(input)`).
+    pub fn bernoulli(&self, p: &Tensor) -> Result<Tensor> {
+        let probs = crate::backend::host(p)?.to_f64_vec()?;
+        if let Some(bad) = probs.iter().find(|q| !(0.0..=1.0).contains(*q)) {
+            return Err(Error::InvalidArgument {
+                what: format!("bernoulli: probabilities must lie in [0, 1], found {bad}"),
+            });
+        }
+        let draws = self.fill(probs.len(), |w| unit(w, 53));
+        let dtype = p.dtype();
+        let t = crate::dispatch_dtype!(dtype, T => {
+            let v: Vec<T> = draws
+                .iter()
+                .zip(&probs)
+                .map(|(&u, &q)| T::from_f64(f64::from(u8::from(u < q))))
+                .collect();
+            Tensor::from_vec(v, p.shape())?
+        });
+        t.to(p.device())
+    }
+
+    /// Ones with probability `p` and zeros otherwise, of `shape` and `dtype`.
+    pub fn bernoulli_p(
+        &self,
+        shape: &[usize],
+        p: f64,
+        dtype: DType,
+        device: Device,
+    ) -> Result<Tensor> {
+        if !(0.0..=1.0).contains(&p) {
+            return Err(Error::InvalidArgument {
+                what: format!("bernoulli: p must lie in [0, 1], got {p}"),
+            });
+        }
+        self.tensor(shape, dtype, device, |w| {
+            f64::from(u8::from(unit(w, 53) < p))
+        })
+    }
+}
+
+/// A uniform value in `[0, 1)` with `bits` (≤ 53) random bits from the first two words.
+fn unit(w: [u32; 4], bits: u32) -> f64 {
+    let x = (u64::from(w[0]) << 32) | u64::from(w[1]);
+    (x >> (64 - bits)) as f64 * (-(bits as f64)).exp2()
+}
+
+fn float_only(op: &str, dtype: DType) -> Result<()> {
+    if dtype.is_float() {
+        Ok(())
+    } else {
+        Err(Error::InvalidArgument {
+            what: format!(
+                "{op}: dtype {dtype} is not a float type; pass a float dtype (or use randint)"
+            ),
+        })
+    }
+}
+
+fn checked_numel(shape: &[usize]) -> Result<usize> {
+    crate::Layout::contiguous(shape, 1).map(|l| l.numel())
+}
+
+/// The process-wide generator that calls without an explicit generator use.
+pub fn default_generator() -> &'static Generator {
+    static DEFAULT: OnceLock<Generator> = OnceLock::new();
+    DEFAULT.get_or_init(Generator::default)
+}
+
+/// Seeds the default generator (PyTorch's `torch.manual_seed`).
+pub fn manual_seed(seed: u64) {
+    default_generator().manual_seed(seed);
+}

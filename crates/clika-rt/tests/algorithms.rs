@@ -1,0 +1,371 @@
+//! Sorting, selection, scans, roll, the composed reductions, creation and random tensors,
+//! each against a reference written out here with plain Rust (sorting `Vec`s, loops).
+
+use clika_rt::ops;
+use clika_rt::{manual_seed, DType, Device, Generator, Tensor};
+
+/// A deterministic pseudo-random f32 matrix with repeats (ties) and negative values.
+fn data(rows: usize, cols: usize) -> Vec<f32> {
+    let mut x = 12345u32;
+    (0..rows * cols)
+        .map(|_| {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            ((x >> 16) % 23) as f32 - 11.0
+        })
+        .collect()
+}
+
+fn vals<T: clika_rt::Element>(t: &Tensor) -> Vec<T> {
+    t.contiguous().unwrap().to_vec::<T>().unwrap()
+}
+
+/// The reference stable sort of one row: values and original indices.
+fn sorted_row(row: &[f32], descending: bool) -> (Vec<f32>, Vec<i64>) {
+    let mut keyed: Vec<(f32, i64)> = row.iter().copied().zip(0..).collect();
+    keyed.sort_by(|a, b| {
+        let o = a.0.total_cmp(&b.0);
+        if descending {
+            o.reverse()
+        } else {
+            o
+        }
+    });
+    keyed.into_iter().unzip()
+}
+
+#[test]
+fn sort_matches_a_stable_reference_along_either_dim_and_on_views() {
+    let (r, c) = (7, 9);
+    let d = data(r, c);
+    let t = Tensor::from_vec(d.clone(), &[r, c]).unwrap();
+    for descending in [false, true] {
+        let s = ops::sort(&t, -1, descending, true).unwrap();
+        let (v, i) = (vals::<f32>(&s.values), vals::<i64>(&s.indices));
+        for row in 0..r {
+            let (rv, ri) = sorted_row(&d[row * c..(row + 1) * c], descending);
+            assert_eq!(&v[row * c..(row + 1) * c], &rv[..]);
+            assert_eq!(&i[row * c..(row + 1) * c], &ri[..]);
+        }
+        // Along dim 0 of the transpose is along dim 1 of the original.
+        let st = ops::sort(&t.t(), 0, descending, true).unwrap();
+        assert_eq!(vals::<f32>(&st.values.t()), v);
+        assert_eq!(vals::<i64>(&st.indices.t()), i);
+    }
+    assert_eq!(
+        ops::argsort(&t, 1, false, true).unwrap().dtype(),
+        DType::Int64
+    );
+}
+
+#[test]
+fn sort_puts_nan_last_ascending_and_first_descending() {
+    let t = Tensor::from_vec(vec![2.0f64, f64::NAN, -1.0, 5.0], &[4]).unwrap();
+    let a = vals::<f64>(&ops::sort(&t, 0, false, false).unwrap().values);
+    assert_eq!(&a[..3], &[-1.0, 2.0, 5.0]);
+    assert!(a[3].is_nan());
+    let d = ops::sort(&t, 0, true, false).unwrap();
+    assert!(vals::<f64>(&d.values)[0].is_nan());
+    assert_eq!(vals::<i64>(&d.indices), vec![1, 3, 0, 2]);
+}
+
+#[test]
+fn sort_of_ints_bools_empty_and_scalars() {
+    let t = Tensor::from_vec(vec![3i32, -1, 3, 0], &[4]).unwrap();
+    let s = ops::sort(&t, 0, false, true).unwrap();
+    assert_eq!(vals::<i32>(&s.values), vec![-1, 0, 3, 3]);
+    assert_eq!(vals::<i64>(&s.indices), vec![1, 3, 0, 2]);
+    let b = Tensor::from_vec(vec![true, false, true], &[3]).unwrap();
+    let s = ops::sort(&b, 0, true, true).unwrap();
+    assert_eq!(s.values.dtype(), DType::Bool);
+    assert_eq!(vals::<bool>(&s.values), vec![true, true, false]);
+    let e = Tensor::zeros(&[3, 0], DType::Float32).unwrap();
+    assert_eq!(
+        ops::sort(&e, 1, false, true).unwrap().values.shape(),
+        &[3, 0]
+    );
+    let z = Tensor::full(&[], 4.0, DType::Float32).unwrap();
+    let s = ops::sort(&z, 0, false, true).unwrap();
+    assert_eq!(s.values.shape(), &[] as &[usize]);
+    assert_eq!(s.indices.item::<i64>().unwrap(), 0);
+}
+
+#[test]
+fn topk_kthvalue_and_median_match_the_sorted_rows() {
+    let (r, c) = (5, 11);
+    let d = data(r, c);
+    let t = Tensor::from_vec(d.clone(), &[r, c]).unwrap();
+    for k in [0, 1, 4, c] {
+        for largest in [true, false] {
+            let got = ops::topk(&t, k, 1, largest, true).unwrap();
+            assert_eq!(got.values.shape(), &[r, k]);
+            let (v, i) = (vals::<f32>(&got.values), vals::<i64>(&got.indices));
+            for row in 0..r {
+                let (rv, ri) = sorted_row(&d[row * c..(row + 1) * c], largest);
+                assert_eq!(&v[row * k..(row + 1) * k], &rv[..k]);
+                assert_eq!(&i[row * k..(row + 1) * k], &ri[..k]);
+            }
+        }
+    }
+    assert!(ops::topk(&t, c + 1, 1, true, true).is_err());
+    for k in 1..=c {
+        let got = ops::kthvalue(&t, k, 1, false).unwrap();
+        let v = vals::<f32>(&got.values);
+        let i = vals::<i64>(&got.indices);
+        for row in 0..r {
+            let (rv, _) = sorted_row(&d[row * c..(row + 1) * c], false);
+            assert_eq!(v[row], rv[k - 1]);
+            assert_eq!(d[row * c + i[row] as usize], rv[k - 1]);
+        }
+    }
+    assert!(ops::kthvalue(&t, 0, 1, false).is_err());
+    let m = ops::median_dim(&t, 1, true).unwrap();
+    assert_eq!(m.values.shape(), &[r, 1]);
+    let mv = vals::<f32>(&m.values);
+    for row in 0..r {
+        let (rv, _) = sorted_row(&d[row * c..(row + 1) * c], false);
+        assert_eq!(mv[row], rv[(c - 1) / 2]);
+    }
+    // Even count: the lower median; all elements.
+    let even = Tensor::from_vec(vec![4.0f32, 1.0, 3.0, 2.0], &[4]).unwrap();
+    assert_eq!(ops::median(&even).unwrap().item::<f32>().unwrap(), 2.0);
+    let nan = Tensor::from_vec(vec![1.0f32, f32::NAN, 0.0], &[3]).unwrap();
+    assert!(ops::median(&nan).unwrap().item::<f32>().unwrap().is_nan());
+    assert_eq!(
+        vals::<i64>(&ops::median_dim(&nan, 0, false).unwrap().indices),
+        vec![1]
+    );
+}
+
+#[test]
+fn max_and_min_dim_give_values_and_first_indices() {
+    let t = Tensor::from_vec(vec![1i32, 7, 7, 2, -3, 0], &[2, 3]).unwrap();
+    let m = ops::max_dim(&t, 1, false).unwrap();
+    assert_eq!(vals::<i32>(&m.values), vec![7, 2]);
+    assert_eq!(vals::<i64>(&m.indices), vec![1, 0]);
+    let m = ops::min_dim(&t, 0, true).unwrap();
+    assert_eq!(m.values.shape(), &[1, 3]);
+    assert_eq!(vals::<i32>(&m.values), vec![1, -3, 0]);
+    assert_eq!(vals::<i64>(&m.indices), vec![0, 1, 1]);
+}
+
+#[test]
+fn unique_sorts_counts_and_inverts() {
+    let t = Tensor::from_vec(vec![3i64, 1, 3, 2, 1, 3], &[2, 3]).unwrap();
+    let u = ops::unique(&t, true, true, true).unwrap();
+    assert_eq!(vals::<i64>(&u.values), vec![1, 2, 3]);
+    assert_eq!(vals::<i64>(&u.counts.unwrap()), vec![2, 1, 3]);
+    let inv = u.inverse.unwrap();
+    assert_eq!(inv.shape(), &[2, 3]);
+    assert_eq!(vals::<i64>(&inv), vec![2, 0, 2, 1, 0, 2]);
+    let e = ops::unique(
+        &Tensor::zeros(&[0], DType::Float32).unwrap(),
+        true,
+        true,
+        true,
+    )
+    .unwrap();
+    assert_eq!(e.values.numel(), 0);
+}
+
+#[test]
+fn any_all_follow_truthiness_and_empty_identities() {
+    let t = Tensor::from_vec(vec![0.0f32, 0.0, f32::NAN, 0.0, 1.0, 2.0], &[2, 3]).unwrap();
+    assert!(ops::any(&t, None, false).unwrap().item::<bool>().unwrap());
+    assert!(!ops::all(&t, None, false).unwrap().item::<bool>().unwrap());
+    assert_eq!(
+        vals::<bool>(&ops::any(&t, Some(&[1]), false).unwrap()),
+        vec![true, true]
+    );
+    assert_eq!(
+        vals::<bool>(&ops::all(&t, Some(&[0]), false).unwrap()),
+        vec![false, false, true]
+    );
+    let e = Tensor::zeros(&[0, 2], DType::Int32).unwrap();
+    assert_eq!(
+        vals::<bool>(&ops::all(&e, Some(&[0]), true).unwrap()),
+        vec![true, true]
+    );
+    assert!(!ops::any(&e, None, false).unwrap().item::<bool>().unwrap());
+}
+
+#[test]
+fn cumsum_cumprod_match_running_loops_and_promote_integers() {
+    let (r, c) = (4, 6);
+    let d = data(r, c);
+    let t = Tensor::from_vec(d.clone(), &[r, c]).unwrap();
+    let s0 = vals::<f32>(&ops::cumsum(&t, 0, None).unwrap());
+    for col in 0..c {
+        let mut acc = 0.0f32;
+        for row in 0..r {
+            acc += d[row * c + col];
+            assert_eq!(s0[row * c + col], acc);
+        }
+    }
+    let i = Tensor::from_vec(vec![1i8, 2, 3, 4, 5], &[5]).unwrap();
+    let p = ops::cumprod(&i, 0, None).unwrap();
+    assert_eq!(p.dtype(), DType::Int64);
+    assert_eq!(vals::<i64>(&p), vec![1, 2, 6, 24, 120]);
+    let f = ops::cumsum(&i, -1, Some(DType::Float64)).unwrap();
+    assert_eq!(vals::<f64>(&f), vec![1.0, 3.0, 6.0, 10.0, 15.0]);
+    let b = Tensor::from_vec(vec![true, true, false], &[3]).unwrap();
+    assert_eq!(
+        vals::<i64>(&ops::cumsum(&b, 0, None).unwrap()),
+        vec![1, 2, 2]
+    );
+}
+
+#[test]
+fn roll_wraps_along_dims_and_flattened() {
+    let t = Tensor::from_vec((0..6).collect::<Vec<i32>>(), &[2, 3]).unwrap();
+    assert_eq!(
+        vals::<i32>(&ops::roll(&t, &[1], &[1]).unwrap()),
+        vec![2, 0, 1, 5, 3, 4]
+    );
+    assert_eq!(
+        vals::<i32>(&ops::roll(&t, &[-1], &[]).unwrap()),
+        vec![1, 2, 3, 4, 5, 0]
+    );
+    assert_eq!(
+        vals::<i32>(&ops::roll(&t, &[1, 4], &[0, 1]).unwrap()),
+        vec![5, 3, 4, 2, 0, 1]
+    );
+    assert!(ops::roll(&t, &[1, 2], &[0]).is_err());
+}
+
+#[test]
+fn logsumexp_and_norms() {
+    let t = Tensor::from_vec(vec![1.0f64, 2.0, 3.0, -4.0], &[2, 2]).unwrap();
+    let l = vals::<f64>(&ops::logsumexp(&t, Some(&[1]), false).unwrap());
+    assert!((l[0] - (1f64.exp() + 2f64.exp()).ln()).abs() < 1e-12);
+    assert!((l[1] - (3f64.exp() + (-4f64).exp()).ln()).abs() < 1e-12);
+    let inf = Tensor::from_vec(vec![f64::INFINITY, 1.0], &[2]).unwrap();
+    assert_eq!(
+        ops::logsumexp(&inf, None, false)
+            .unwrap()
+            .item::<f64>()
+            .unwrap(),
+        f64::INFINITY
+    );
+    let e = Tensor::zeros(&[0], DType::Float32).unwrap();
+    assert_eq!(
+        ops::logsumexp(&e, None, false)
+            .unwrap()
+            .item::<f32>()
+            .unwrap(),
+        f32::NEG_INFINITY
+    );
+    let n = |p| {
+        ops::norm(&t, p, None, false)
+            .unwrap()
+            .item::<f64>()
+            .unwrap()
+    };
+    assert!((n(2.0) - 30f64.sqrt()).abs() < 1e-12);
+    assert_eq!(n(1.0), 10.0);
+    assert_eq!(n(f64::INFINITY), 4.0);
+    assert_eq!(n(f64::NEG_INFINITY), 1.0);
+    assert!((n(3.0) - 100f64.cbrt()).abs() < 1e-12);
+}
+
+#[test]
+fn creation_linspace_logspace_eye_like() {
+    let l = vals::<f64>(&Tensor::linspace(0.0, 1.0, 5, DType::Float64).unwrap());
+    assert_eq!(l, vec![0.0, 0.25, 0.5, 0.75, 1.0]);
+    assert_eq!(
+        Tensor::linspace(3.0, 9.0, 1, DType::Float32)
+            .unwrap()
+            .to_vec::<f32>()
+            .unwrap(),
+        vec![3.0]
+    );
+    let g = vals::<f64>(&Tensor::logspace(0.0, 2.0, 3, 10.0, DType::Float64).unwrap());
+    assert_eq!(g, vec![1.0, 10.0, 100.0]);
+    let e = vals::<i32>(&Tensor::eye(2, Some(3), DType::Int32).unwrap());
+    assert_eq!(e, vec![1, 0, 0, 0, 1, 0]);
+    let t = Tensor::zeros(&[2, 2], DType::Int8).unwrap();
+    let f = t.full_like(7.0, None, None).unwrap();
+    assert_eq!((f.dtype(), vals::<i8>(&f)), (DType::Int8, vec![7; 4]));
+    assert_eq!(
+        t.ones_like(Some(DType::Float32), None).unwrap().dtype(),
+        DType::Float32
+    );
+    assert_eq!(
+        t.empty_like(None, Some(Device::cpu())).unwrap().shape(),
+        &[2, 2]
+    );
+}
+
+#[test]
+fn random_is_reproducible_per_seed_and_in_range() {
+    let g = Generator::new(7);
+    let a = vals::<f32>(&g.rand(&[1000], DType::Float32, Device::cpu()).unwrap());
+    let b = vals::<f32>(&g.rand(&[1000], DType::Float32, Device::cpu()).unwrap());
+    assert_ne!(a, b, "each call advances the generator");
+    g.manual_seed(7);
+    assert_eq!(
+        vals::<f32>(&g.rand(&[1000], DType::Float32, Device::cpu()).unwrap()),
+        a
+    );
+    assert!(a.iter().all(|&x| (0.0..1.0).contains(&x)));
+    let mean = a.iter().sum::<f32>() / 1000.0;
+    assert!((mean - 0.5).abs() < 0.05, "mean {mean}");
+    // An element depends on its index only: a longer draw starts with the shorter one.
+    let g2 = Generator::new(11);
+    let short = vals::<f64>(&g2.randn(&[10], DType::Float64, Device::cpu()).unwrap());
+    g2.manual_seed(11);
+    let long = vals::<f64>(&g2.randn(&[1 << 16], DType::Float64, Device::cpu()).unwrap());
+    assert_eq!(&long[..10], &short[..]);
+    let m = long.iter().sum::<f64>() / long.len() as f64;
+    let v = long.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / long.len() as f64;
+    assert!(m.abs() < 0.02 && (v - 1.0).abs() < 0.03, "mean {m} var {v}");
+    let r = vals::<i64>(
+        &g.randint(-3, 4, &[5000], DType::Int64, Device::cpu())
+            .unwrap(),
+    );
+    assert!(r.iter().all(|x| (-3..4).contains(x)));
+    for k in -3..4 {
+        assert!(r.contains(&k));
+    }
+    assert!(g.randint(2, 2, &[1], DType::Int64, Device::cpu()).is_err());
+    assert!(g.rand(&[1], DType::Int32, Device::cpu()).is_err());
+    let p = Tensor::from_vec(vec![0.0f32, 1.0, 0.0, 1.0], &[4]).unwrap();
+    assert_eq!(
+        vals::<f32>(&g.bernoulli(&p).unwrap()),
+        vec![0.0, 1.0, 0.0, 1.0]
+    );
+    manual_seed(3);
+    let d1 = vals::<f32>(
+        &clika_rt::tensor::random::default_generator()
+            .rand(&[4], DType::Float32, Device::cpu())
+            .unwrap(),
+    );
+    manual_seed(3);
+    let d2 = vals::<f32>(
+        &clika_rt::tensor::random::default_generator()
+            .rand(&[4], DType::Float32, Device::cpu())
+            .unwrap(),
+    );
+    assert_eq!(d1, d2);
+}
+
+#[test]
+fn philox_matches_the_published_known_answers() {
+    use clika_rt::tensor::random::philox4x32_10;
+    // Random123's known-answer vectors for philox4x32_10 (counter, key -> output).
+    assert_eq!(
+        philox4x32_10([0; 4], [0; 2]),
+        [0x6627_e8d5, 0xe169_c58d, 0xbc57_ac4c, 0x9b00_dbd8]
+    );
+    assert_eq!(
+        philox4x32_10([u32::MAX; 4], [u32::MAX; 2]),
+        [0x408f_276d, 0x41c8_3b0e, 0xa20b_c7c6, 0x6d54_51fd]
+    );
+    assert_eq!(
+        philox4x32_10(
+            [0x243f_6a88, 0x85a3_08d3, 0x1319_8a2e, 0x0370_7344],
+            [0xa409_3822, 0x299f_31d0]
+        ),
+        [0xd16c_fe09, 0x94fd_cceb, 0x5001_e420, 0x2412_6ea1]
+    );
+    assert_eq!(clika_rt::ops::RowSelect::Median.name(), "median");
+}
