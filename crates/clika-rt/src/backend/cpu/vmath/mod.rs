@@ -352,7 +352,8 @@ pub(crate) unsafe fn run_unary(op: UnaryOp, src: &Tensor, out: &Tensor) -> bool 
         UnaryOp::Gelu => with::<Gelu>(d),
         UnaryOp::Silu => with::<Silu>(d),
         UnaryOp::Erf => with::<Erf>(d),
-        UnaryOp::Neg | UnaryOp::Abs | UnaryOp::Relu => None,
+        // Exact ops (no approximation to vectorise) and the ops `elementwise_more` owns.
+        _ => None,
     };
     match kernel {
         Some(k) => {
