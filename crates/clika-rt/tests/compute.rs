@@ -101,7 +101,20 @@ fn reference(op: BinaryOp, x: f64, y: f64) -> f64 {
         BinaryOp::Le => f64::from(u8::from(x <= y)),
         BinaryOp::Gt => f64::from(u8::from(x > y)),
         BinaryOp::Ge => f64::from(u8::from(x >= y)),
+        // The issue-14 ops have their own references in tests/elementwise_more.rs.
+        _ => unreachable!("{op:?} is not in first_binary"),
     }
+}
+
+/// The ops this file's references model (the first thirteen; the later ones are tested
+/// against their own references in tests/elementwise_more.rs).
+fn first_binary() -> Vec<BinaryOp> {
+    BinaryOp::ALL[..13].to_vec()
+}
+
+/// As [`first_binary`], for unary ops (the first fourteen).
+fn first_unary() -> Vec<UnaryOp> {
+    UnaryOp::ALL[..14].to_vec()
 }
 
 /// The reference result converted exactly as the runtime converts to `dtype`: integer
@@ -132,7 +145,7 @@ proptest! {
     #[test]
     fn binary_ops_broadcast_and_promote(
         sa in shape(), drop_b in 0usize..3, da in dtype(), db in dtype(), fa in form(), fb in form(),
-        op in proptest::sample::select(BinaryOp::ALL.to_vec()),
+        op in proptest::sample::select(first_binary()),
     ) {
         // b's shape: a suffix of a's, with some dims set to 1.
         let sb: Vec<usize> = sa[drop_b.min(sa.len())..].iter().enumerate().map(|(i, &d)| if i % 2 == 1 { 1 } else { d }).collect();
@@ -164,7 +177,7 @@ proptest! {
     }
 
     #[test]
-    fn unary_ops_match_f64(s in shape(), d in dtype(), f in form(), op in proptest::sample::select(UnaryOp::ALL.to_vec())) {
+    fn unary_ops_match_f64(s in shape(), d in dtype(), f in form(), op in proptest::sample::select(first_unary())) {
         let t = make(&s, d, f, 3);
         let Ok(od) = op.out_dtype(d) else {
             prop_assert!(ops::unary(op, &t).is_err());
@@ -190,6 +203,7 @@ proptest! {
                 UnaryOp::Gelu => 0.5 * x * (1.0 + libm::erf(x / 2f64.sqrt())),
                 UnaryOp::Silu => x / (1.0 + (-x).exp()),
                 UnaryOp::Erf => libm::erf(x),
+                _ => unreachable!("{op:?} is not in first_unary"),
             };
             let want = if d == DType::Bool { round_to(od, want.abs()) } else { round_to(od, want) };
             prop_assert!(close(g, want, od), "{:?}({}) = {} vs {}", op, x, g, want);

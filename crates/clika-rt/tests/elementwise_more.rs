@@ -39,7 +39,8 @@ fn same(a: f64, b: f64, tol: f64) -> bool {
 #[test]
 fn unary_float_ops_match_std_on_every_layout() {
     let v = specials();
-    let cases: [(UnaryOp, fn(f64) -> f64); 13] = [
+    type Reference = fn(f64) -> f64;
+    let cases: [(UnaryOp, Reference); 13] = [
         (UnaryOp::Round, f64::round_ties_even),
         (UnaryOp::Floor, f64::floor),
         (UnaryOp::Ceil, f64::ceil),

@@ -276,7 +276,7 @@ int_kernels!(unary_u8, binary_u8, u8);
 /// # Safety
 /// As for [`map1`].
 pub(crate) unsafe fn run_unary(op: UnaryOp, src: &Tensor, out: &Tensor) {
-    // SAFETY (every arm): forwarded from this function's contract.
+    // SAFETY: every arm is forwarded this function's contract.
     unsafe {
         match src.dtype() {
             DType::Float32 => unary_f32(op, src, out),
@@ -304,7 +304,7 @@ pub(crate) unsafe fn run_unary(op: UnaryOp, src: &Tensor, out: &Tensor) {
 /// # Safety
 /// As for [`map2`] (see `elementwise::run_binary`).
 pub(crate) unsafe fn run_binary(op: BinaryOp, a: &Tensor, b: &Tensor, out: &Tensor, cd: DType) {
-    // SAFETY (every arm): forwarded from this function's contract.
+    // SAFETY: every arm is forwarded this function's contract.
     unsafe {
         match cd {
             DType::Float32 => binary_f32(op, a, b, out),
