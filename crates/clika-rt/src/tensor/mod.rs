@@ -10,9 +10,9 @@ mod format;
 #[cfg(feature = "ndarray")]
 mod ndarray_interop;
 mod pretty;
+pub mod random;
 #[cfg(feature = "serde")]
 mod serde_impl;
-pub mod random;
 mod view;
 mod view_more;
 

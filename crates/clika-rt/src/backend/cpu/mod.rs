@@ -16,9 +16,9 @@ pub(crate) mod kernel;
 mod matmul;
 pub(crate) mod num;
 mod reduce;
+mod sort;
 mod vision;
 mod vmath;
-mod sort;
 
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
