@@ -6,6 +6,7 @@
 //! around compute), result conversion, and error mapping.
 
 mod args;
+mod buffer;
 mod custom_ops;
 mod device;
 mod dlpack;
@@ -21,6 +22,8 @@ mod numpy_export;
 mod numpy_import;
 mod op_functions;
 mod ops;
+mod pickle;
+mod shared;
 mod tensor;
 mod tensor_ops;
 mod tensor_views;
@@ -55,5 +58,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     custom_ops::register(m)?;
     m.add_function(wrap_pyfunction!(files::load_safetensors, m)?)?;
     m.add_function(wrap_pyfunction!(files::from_file, m)?)?;
+    m.add_function(wrap_pyfunction!(buffer::from_buffer, m)?)?;
+    m.add_function(wrap_pyfunction!(pickle::rebuild_tensor, m)?)?;
+    m.add_function(wrap_pyfunction!(shared::from_fd, m)?)?;
     Ok(())
 }

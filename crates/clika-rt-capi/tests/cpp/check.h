@@ -42,6 +42,7 @@ inline int& failed() {
 void run_second_tu_tests();
 // Defined in test_ops.cpp: the compute API (ops::, operators, in-place forms).
 void run_ops_tests();
+void run_shared_tests();
 // Defined in test_custom_ops.cpp: custom operators and mapped files.
 void run_custom_ops_tests();
 

@@ -5,12 +5,14 @@ mod access;
 mod blob;
 mod create;
 mod format;
+mod shared;
 mod view;
 mod view_more;
 
 pub use blob::{BlobOptions, ForeignMemory};
 pub use create::StableBytes;
 pub use format::format_g;
+pub use shared::{SharedRegion, SharedSegment};
 
 use crate::layout::Layout;
 use crate::storage::{OwnerKind, Storage};
