@@ -190,7 +190,19 @@ impl ForeignMemory {
         dtype: DType,
     ) -> Result<ForeignMemory> {
         let data = buffer.wrapping_add(offset);
-        let memory = ForeignMemory::check(data, shape, strides, dtype, Device::cpu())?;
+        let memory = match ForeignMemory::check(data, shape, strides, dtype, Device::cpu()) {
+            // An empty buffer (a file of length 0) has no address: say it is too small.
+            Err(Error::NullPointer { numel, .. }) if buffer.is_null() => {
+                return Err(Error::BufferTooSmall {
+                    nbytes: len,
+                    shape: shape.to_vec(),
+                    dtype,
+                    offset_bytes: offset,
+                    needed: offset.saturating_add(numel.saturating_mul(dtype.size())),
+                })
+            }
+            other => other?,
+        };
         if memory.numel() == 0 {
             return Ok(memory);
         }
