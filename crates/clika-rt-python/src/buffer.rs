@@ -59,7 +59,7 @@ pub fn wrap(
     }
     let address = data as usize + offset;
     let empty = shape.as_ref().map_or(len == offset, |s| s.contains(&0));
-    if address % size != 0 && !empty {
+    if !address.is_multiple_of(size) && !empty {
         return Err(raise(
             ErrorKind::Misaligned,
             format!(
@@ -74,7 +74,7 @@ pub fn wrap(
     }
     let shape = match shape {
         Some(s) => s,
-        None if (len - offset) % size == 0 => vec![((len - offset) / size) as i64],
+        None if (len - offset).is_multiple_of(size) => vec![((len - offset) / size) as i64],
         None => {
             return Err(raise(
                 ErrorKind::InvalidShape,

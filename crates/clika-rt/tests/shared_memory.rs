@@ -123,7 +123,7 @@ fn from_fd_refuses_what_does_not_fit() {
         map(0, &[2], Some(&[-1])),
         Err(Error::InvalidArgument { .. })
     ));
-    assert!(matches!(map(64, &[0], None), Ok(_)));
+    assert!(map(64, &[0], None).is_ok());
     assert!(matches!(
         map(0, &[-1], None),
         Err(Error::NegativeDim { .. })
