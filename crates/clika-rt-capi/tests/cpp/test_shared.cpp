@@ -44,7 +44,6 @@ void from_shm_maps_the_producers_pages() {
     {
         Tensor t = Tensor::from_shm(name, DataType::Float32, Shape{8, 8});
         shm_unlink(name.c_str());  // the mapping keeps the pages
-        CHECK(t.item<float>() == 0.0f || t.numel() == 64);
         std::vector<float> got = t.to_vector<float>();
         CHECK(got.size() == 64 && got[9] == 9.0f && got[63] == 63.0f);
         // A write through the tensor reaches the object (and so every process mapping it).
