@@ -32,6 +32,7 @@ mod ffi;
 pub mod indexing;
 pub mod io;
 pub mod op_codes;
+pub mod shared;
 pub mod tensor;
 pub mod testing;
 pub mod types;

@@ -8,6 +8,7 @@
 mod algorithms;
 mod args;
 mod creation;
+mod buffer;
 mod custom_ops;
 mod device;
 mod dlpack;
@@ -25,6 +26,8 @@ mod op_functions;
 mod op_functions_more;
 mod ops;
 mod random;
+mod pickle;
+mod shared;
 mod tensor;
 mod tensor_ops;
 mod tensor_ops_more;
@@ -65,5 +68,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     custom_ops::register(m)?;
     m.add_function(wrap_pyfunction!(files::load_safetensors, m)?)?;
     m.add_function(wrap_pyfunction!(files::from_file, m)?)?;
+    m.add_function(wrap_pyfunction!(buffer::from_buffer, m)?)?;
+    m.add_function(wrap_pyfunction!(pickle::rebuild_tensor, m)?)?;
+    m.add_function(wrap_pyfunction!(shared::from_fd, m)?)?;
     Ok(())
 }

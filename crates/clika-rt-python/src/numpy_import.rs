@@ -91,20 +91,26 @@ fn borrow(arr: &Bound<'_, PyUntypedArray>, need_writable: bool) -> PyResult<Tens
     // (numpy's strides may differ only on size-1 dimensions).
     let memory = ForeignMemory::contiguous(data, &shape, dtype, Device::cpu()).py()?;
     let writable = arr.is_writeable_flag();
-    let owner = BorrowedArray {
-        weak: Some(PyWeakrefReference::new(arr)?.into_any().unbind()),
-        array: Some(arr.clone().into_any().unbind()),
-    };
+    let owner = keep_array(arr)?;
     // SAFETY: numpy keeps an array's `nbytes` initialised bytes at `data` allocated for as
     // long as the array lives, and moves or frees them only in `resize`, which it refuses
     // for an array with weak references. The owner holds a strong reference (the array
     // lives) and a weak one (no resize) until the storage drops. Writes are allowed only if
     // numpy marks the array writeable. Concurrent writes from Python during a runtime read
     // are the caller's responsibility, as for every borrowed buffer.
-    Ok(unsafe { memory.wrap(Owner::keepalive(owner), None, !writable) })
+    Ok(unsafe { memory.wrap(owner, None, !writable) })
 }
 
-trait WriteableFlag {
+/// An owner that keeps `arr` alive and unresizable (a strong and a weak reference) for as
+/// long as a storage over its memory lives.
+pub(crate) fn keep_array(arr: &Bound<'_, PyUntypedArray>) -> PyResult<Owner> {
+    Ok(Owner::keepalive(BorrowedArray {
+        weak: Some(PyWeakrefReference::new(arr)?.into_any().unbind()),
+        array: Some(arr.clone().into_any().unbind()),
+    }))
+}
+
+pub(crate) trait WriteableFlag {
     fn is_writeable_flag(&self) -> bool;
 }
 

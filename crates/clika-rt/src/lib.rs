@@ -44,7 +44,7 @@ pub use layout::{Layout, MAX_DIMS};
 pub use memory::MemoryStats;
 pub use storage::{Deleter, Owner, OwnerKind, Storage};
 pub use tensor::random::{manual_seed, Generator};
-pub use tensor::{BlobOptions, ForeignMemory, PrintOptions, StableBytes, Tensor};
+pub use tensor::{BlobOptions, ForeignMemory, PrintOptions, SharedRegion, StableBytes, Tensor};
 
 /// This crate's version, `"MAJOR.MINOR.PATCH"`: the workspace version in the root
 /// `Cargo.toml`, which is also the C library's `crt_version()` and the Python package's

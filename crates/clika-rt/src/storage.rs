@@ -6,6 +6,7 @@
 //! or taking a view is a reference-count bump, and the owner is released exactly once, when
 //! the last reference drops, on whichever thread drops it.
 
+use std::any::Any;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -43,8 +44,9 @@ pub enum Owner {
         deleter: Mutex<Option<Deleter>>,
     },
     /// A Rust value that owns the bytes (a `Vec`, a `Box<[T]>`, a memory map, a Python
-    /// object); dropping the value releases them. Like the deleter, the mutex is never locked.
-    Keepalive(Mutex<Box<dyn Send>>),
+    /// object); dropping the value releases them. The mutex is locked only briefly by
+    /// [`Storage::keepalive_as`] (to recognise a shared-memory segment), never by `Drop`.
+    Keepalive(Mutex<Box<dyn Any + Send>>),
     /// Memory the caller keeps owning; the runtime never frees, reuses or writes scratch into
     /// it.
     Borrowed,
@@ -231,6 +233,19 @@ impl Storage {
     /// Whether this is the only reference to the storage (no other tensor or view sees it).
     pub fn is_unique(&self) -> bool {
         Arc::strong_count(&self.inner) == 1
+    }
+
+    /// A clone of the keep-alive owner's value when it is a `T` (for example the shared
+    /// segment of a tensor from `share_memory`); `None` for any other owner.
+    pub fn keepalive_as<T: Any + Clone>(&self) -> Option<T> {
+        match &self.inner.owner {
+            Owner::Keepalive(value) => value
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .downcast_ref::<T>()
+                .cloned(),
+            _ => None,
+        }
     }
 
     /// Whether two storages are the same allocation.

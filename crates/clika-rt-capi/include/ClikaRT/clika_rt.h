@@ -600,6 +600,31 @@ public:
                                         shape.size(), offset, out, err);
         });
     }
+    /// Maps the whole file or shared-memory object behind `fd` shared (the descriptor is
+    /// duplicated: close yours whenever you like) and views `shape` elements of `dtype` whose
+    /// element [0, ..., 0] lies at byte `offset`, with `strides` in elements (empty: row-major).
+    /// Writes through the tensor reach every process that maps the object. Nobody may
+    /// truncate it while a tensor over it lives. `read_only` maps it read-only.
+    static Tensor from_fd(int fd, DataType dtype, const Shape& shape, std::uint64_t offset = 0,
+                          const Shape& strides = {}, bool read_only = false) {
+        return shared("from_fd", shape, strides, [&](const std::int64_t* st, crt_tensor** out,
+                                                     crt_error** err) {
+            return crt_tensor_from_fd(fd, offset, static_cast<crt_dtype>(dtype), shape.data(),
+                                      shape.size(), st, read_only ? 1 : 0, out, err);
+        });
+    }
+    /// `from_fd` over the POSIX shared-memory object `name` (as `shm_open` names it, e.g.
+    /// "/frames"). The producer may unlink it once mapped: the pages stay while mapped.
+    static Tensor from_shm(const std::string& name, DataType dtype, const Shape& shape,
+                           std::uint64_t offset = 0, const Shape& strides = {},
+                           bool read_only = false) {
+        return shared("from_shm", shape, strides, [&](const std::int64_t* st, crt_tensor** out,
+                                                      crt_error** err) {
+            return crt_tensor_from_shm(name.c_str(), offset, static_cast<crt_dtype>(dtype),
+                                       shape.data(), shape.size(), st, read_only ? 1 : 0, out,
+                                       err);
+        });
+    }
     static Tensor zeros(const Shape& shape, DataType dtype = DataType::Float32) {
         return filled(shape, dtype, &crt_tensor_zeros);
     }
@@ -982,6 +1007,17 @@ private:
             return crt_tensor_item(get(), static_cast<crt_dtype>(dtype), &v, err);
         });
         return v;
+    }
+    /// `from_fd` / `from_shm`: checks the strides' length, then calls `f(strides or null)`.
+    template <class F>
+    static Tensor shared(const char* what, const Shape& shape, const Shape& strides, F&& f) {
+        if (!strides.empty() && strides.size() != shape.size())
+            throw Error(Status::InvalidShape,
+                        std::string(what) + ": shape has " + std::to_string(shape.size()) +
+                            " dimensions but strides has " + std::to_string(strides.size()) +
+                            "; pass one stride (in elements) per dimension, or none");
+        const std::int64_t* st = strides.empty() ? nullptr : strides.data();
+        return make([&](crt_tensor** out, crt_error** err) { return f(st, out, err); });
     }
     static Tensor wrap(void* data, const Shape& shape, const Shape* strides, DataType dtype,
                        const BlobOptions& options, std::unique_ptr<detail::DeleterBase> deleter) {

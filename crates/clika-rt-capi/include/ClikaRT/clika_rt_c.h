@@ -1897,6 +1897,49 @@ crt_status crt_tensor_from_file(const char *path,
                                 struct crt_error **err);
 
 /**
+ * Maps the whole object behind `fd` (shared) and views `shape` elements of `dtype` whose
+ * element `[0, ..., 0]` lies at byte `offset`; `strides` is NULL for row-major or `ndim`
+ * strides in elements (may be negative). The descriptor is duplicated: the caller keeps
+ * theirs and may close it at once. `read_only` non-zero maps it read-only (needed for a
+ * descriptor opened `O_RDONLY`; writes through the tensor then give
+ * `CRT_STATUS_READ_ONLY`). A range outside the object gives `CRT_STATUS_INVALID_SHAPE`; a
+ * misaligned one, `CRT_STATUS_MISALIGNED`; a descriptor that is not open or cannot be
+ * mapped, `CRT_STATUS_INVALID_ARGUMENT`.
+ *
+ * # Safety
+ * The mapping contract (module docs); the header's pointer contract.
+ */
+crt_status crt_tensor_from_fd(int fd,
+                              uint64_t offset,
+                              crt_dtype dtype,
+                              const int64_t *shape,
+                              size_t ndim,
+                              const int64_t *strides,
+                              int read_only,
+                              struct crt_tensor **out,
+                              struct crt_error **err);
+
+/**
+ * `crt_tensor_from_fd` over the POSIX shared-memory object `name` (as given to
+ * `shm_open`, e.g. "/frames"), opened read-write, or read-only when `read_only` is
+ * non-zero. The object may be unlinked by its producer while tensors map it: the pages
+ * stay until the last mapping goes.
+ *
+ * # Safety
+ * The mapping contract (module docs); the header's pointer contract; `name` is a
+ * NUL-terminated string.
+ */
+crt_status crt_tensor_from_shm(const char *name,
+                               uint64_t offset,
+                               crt_dtype dtype,
+                               const int64_t *shape,
+                               size_t ndim,
+                               const int64_t *strides,
+                               int read_only,
+                               struct crt_tensor **out,
+                               struct crt_error **err);
+
+/**
  * Wraps memory the runtime did not allocate, without copying. The new tensor's data pointer
  * is `data`.
  *

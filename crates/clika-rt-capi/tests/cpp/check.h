@@ -46,6 +46,7 @@ void run_vision_tests();
 // Defined in test_elementwise.cpp: rounding, predicates, integer operators, tril/triu.
 void run_elementwise_tests();
 void run_algorithm_tests();
+void run_shared_tests();
 // Defined in test_custom_ops.cpp: custom operators and mapped files.
 void run_custom_ops_tests();
 void run_conventions_tests();

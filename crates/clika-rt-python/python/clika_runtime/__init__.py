@@ -14,6 +14,7 @@ scalars and ``out=`` on the elementwise functions.
 
 from clika_runtime import _native
 from clika_runtime import ops
+from clika_runtime import _processes  # noqa: F401  (registers the multiprocessing reducer)
 
 # The public API is the extension's own list of what it registers (its ``__all__``), so no
 # name is written twice here; ``__init__.pyi`` spells it out for type checkers, and

@@ -248,16 +248,6 @@ impl Layout {
 
     /// The same shape and strides at another offset (for a copy of the storage that starts
     /// elsewhere). The caller checks L3 against the new storage.
-    #[cfg_attr(
-        not(any(
-            all(any(feature = "gpu", feature = "cuda"), not(miri)),
-            feature = "ndarray"
-        )),
-        expect(
-            dead_code,
-            reason = "only the GPU backends and ndarray conversions move layouts"
-        )
-    )]
     pub(crate) fn with_offset(&self, offset: usize) -> Layout {
         Layout {
             offset,

@@ -201,6 +201,17 @@ impl ForeignMemory {
         self.data
     }
 
+    /// Number of elements the descriptor has.
+    pub fn numel(&self) -> usize {
+        self.layout.numel()
+    }
+
+    /// The reachable bytes: the lowest reachable address and the byte count from it to past
+    /// the highest reachable element.
+    pub fn reach(&self) -> (*mut u8, usize) {
+        (self.base, self.nbytes)
+    }
+
     /// The checked memory as a tensor whose storage holds `owner` (`Borrowed`, `Adopted` or
     /// `Keepalive`; pool blocks are the runtime's own and never wrapped here), tagged
     /// `pinned_for`, and writable unless `read_only`.

@@ -13,6 +13,7 @@ mod pretty;
 pub mod random;
 #[cfg(feature = "serde")]
 mod serde_impl;
+mod shared;
 mod view;
 mod view_more;
 
@@ -21,6 +22,7 @@ pub use convert::{Elements, TypedView};
 pub use create::StableBytes;
 pub use format::format_g;
 pub use pretty::PrintOptions;
+pub use shared::{SharedRegion, SharedSegment};
 
 use crate::layout::Layout;
 use crate::storage::{OwnerKind, Storage};
