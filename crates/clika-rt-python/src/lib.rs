@@ -25,6 +25,7 @@ mod numpy_import;
 mod op_functions;
 mod op_functions_more;
 mod ops;
+mod printing;
 mod random;
 mod pickle;
 mod shared;
@@ -65,6 +66,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     algorithms::register(m)?;
     creation::register(m)?;
     random::register(m)?;
+    printing::register(m)?;
     custom_ops::register(m)?;
     m.add_function(wrap_pyfunction!(files::load_safetensors, m)?)?;
     m.add_function(wrap_pyfunction!(files::from_file, m)?)?;

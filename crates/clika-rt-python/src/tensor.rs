@@ -365,6 +365,6 @@ impl PyTensor {
     }
 
     fn __repr__(&self) -> String {
-        self.inner.to_string()
+        crate::printing::repr(&self.inner)
     }
 }

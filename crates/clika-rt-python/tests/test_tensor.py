@@ -167,10 +167,11 @@ def test_attributes_and_methods():
     assert t.sum(dim=(0, 1)).item() == 15
     assert t.sum(dim=0).tolist() == [3, 5, 7]
     t.synchronize()
-    assert repr(crt.tensor([1.0, 2.5], dtype=crt.float32)) == (
+    # str() (and print) keep the specification's one-line form.
+    assert str(crt.tensor([1.0, 2.5], dtype=crt.float32)) == (
         "Tensor(shape=[2], dtype=Float32, device=CPU, numel=2, data=[1, 2.5])"
     )
-    assert repr(crt.from_numpy(np.array([12, 13], dtype=np.float32))) == (
+    assert str(crt.from_numpy(np.array([12, 13], dtype=np.float32))) == (
         "Tensor(shape=[2], dtype=Float32, device=CPU, numel=2, data=[12, 13])"
     )
 
