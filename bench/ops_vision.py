@@ -17,14 +17,13 @@ if any(v in os.environ for v in _SLOW_BLAS_VARS):
     os.execve(sys.executable, [sys.executable, *sys.argv], env)
 
 import argparse  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 from numpy.lib.stride_tricks import sliding_window_view  # noqa: E402
 
 import clika_runtime as crt  # noqa: E402
+from compare import median_time  # noqa: E402  (bench/ is the script's folder)
 
 try:
     import torch  # type: ignore[import-not-found]  # noqa: E402
@@ -34,16 +33,6 @@ except ImportError:  # pragma: no cover - depends on the machine
     F = None
 
 RESULTS = Path(__file__).resolve().parent / "results"
-
-
-def median_time(fn, repeats):
-    fn()
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def np_conv2d(x, w, stride=1, padding=0, groups=1):

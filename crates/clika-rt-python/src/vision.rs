@@ -89,77 +89,57 @@ fn conv(
     Ok(PyTensor { inner })
 }
 
-/// PyTorch's `conv2d`: `input` `[N, C, H, W]` (or `[C, H, W]`), `weight`
-/// `[O, C / groups, KH, KW]`, `bias` `[O]`; `padding` an int, a pair, `'same'` or `'valid'`.
-#[pyfunction]
-#[pyo3(
-    signature = (input, weight, bias=None, stride=None, padding=None, dilation=None, groups=1),
-    text_signature = "(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)"
-)]
-#[allow(clippy::too_many_arguments)]
-pub fn conv2d(
-    py: Python<'_>,
-    input: &Bound<'_, PyAny>,
-    weight: &Bound<'_, PyAny>,
-    bias: Option<&Bound<'_, PyAny>>,
-    stride: Option<&Bound<'_, PyAny>>,
-    padding: Option<&Bound<'_, PyAny>>,
-    dilation: Option<&Bound<'_, PyAny>>,
-    groups: i64,
-) -> PyResult<PyTensor> {
-    conv_defaults(
-        py,
-        ops::conv2d,
-        input,
-        weight,
-        bias,
-        stride,
-        padding,
-        dilation,
-        groups,
-    )
+macro_rules! conv_fn {
+    ($name:ident, $core:path, $doc:literal) => {
+        #[doc = $doc]
+        #[pyfunction]
+        #[pyo3(
+            signature = (input, weight, bias=None, stride=None, padding=None, dilation=None, groups=1),
+            text_signature = "(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)"
+        )]
+        #[allow(clippy::too_many_arguments)]
+        pub fn $name(
+            py: Python<'_>,
+            input: &Bound<'_, PyAny>,
+            weight: &Bound<'_, PyAny>,
+            bias: Option<&Bound<'_, PyAny>>,
+            stride: Option<&Bound<'_, PyAny>>,
+            padding: Option<&Bound<'_, PyAny>>,
+            dilation: Option<&Bound<'_, PyAny>>,
+            groups: i64,
+        ) -> PyResult<PyTensor> {
+            let args = (input, weight, bias, stride, padding, dilation);
+            conv_defaults(py, $core, args, groups)
+        }
+    };
 }
 
-/// PyTorch's `conv1d`: `input` `[N, C, L]` (or `[C, L]`), `weight` `[O, C / groups, K]`.
-#[pyfunction]
-#[pyo3(
-    signature = (input, weight, bias=None, stride=None, padding=None, dilation=None, groups=1),
-    text_signature = "(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)"
-)]
-#[allow(clippy::too_many_arguments)]
-pub fn conv1d(
-    py: Python<'_>,
-    input: &Bound<'_, PyAny>,
-    weight: &Bound<'_, PyAny>,
-    bias: Option<&Bound<'_, PyAny>>,
-    stride: Option<&Bound<'_, PyAny>>,
-    padding: Option<&Bound<'_, PyAny>>,
-    dilation: Option<&Bound<'_, PyAny>>,
-    groups: i64,
-) -> PyResult<PyTensor> {
-    conv_defaults(
-        py,
-        ops::conv1d,
-        input,
-        weight,
-        bias,
-        stride,
-        padding,
-        dilation,
-        groups,
-    )
-}
+conv_fn!(
+    conv2d,
+    ops::conv2d,
+    "PyTorch's `conv2d`: `input` `[N, C, H, W]` (or `[C, H, W]`), `weight` \
+     `[O, C / groups, KH, KW]`, `bias` `[O]`; `padding` an int, a pair, `'same'` or `'valid'`."
+);
+conv_fn!(
+    conv1d,
+    ops::conv1d,
+    "PyTorch's `conv1d`: `input` `[N, C, L]` (or `[C, L]`), `weight` `[O, C / groups, K]`."
+);
 
-#[allow(clippy::too_many_arguments)]
+/// The optional arguments of a convolution: input, weight, bias, stride, padding, dilation.
+type ConvArgs<'a, 'py> = (
+    &'a Bound<'py, PyAny>,
+    &'a Bound<'py, PyAny>,
+    Option<&'a Bound<'py, PyAny>>,
+    Option<&'a Bound<'py, PyAny>>,
+    Option<&'a Bound<'py, PyAny>>,
+    Option<&'a Bound<'py, PyAny>>,
+);
+
 fn conv_defaults(
     py: Python<'_>,
     f: ConvFn,
-    input: &Bound<'_, PyAny>,
-    weight: &Bound<'_, PyAny>,
-    bias: Option<&Bound<'_, PyAny>>,
-    stride: Option<&Bound<'_, PyAny>>,
-    padding: Option<&Bound<'_, PyAny>>,
-    dilation: Option<&Bound<'_, PyAny>>,
+    (input, weight, bias, stride, padding, dilation): ConvArgs<'_, '_>,
     groups: i64,
 ) -> PyResult<PyTensor> {
     let one = 1i64.into_pyobject(py)?.into_any();
