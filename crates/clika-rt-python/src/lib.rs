@@ -7,8 +7,8 @@
 
 mod algorithms;
 mod args;
-mod creation;
 mod buffer;
+mod creation;
 mod custom_ops;
 mod device;
 mod dlpack;
@@ -25,9 +25,9 @@ mod numpy_import;
 mod op_functions;
 mod op_functions_more;
 mod ops;
+mod pickle;
 mod printing;
 mod random;
-mod pickle;
 mod shared;
 mod tensor;
 mod tensor_ops;

@@ -97,6 +97,14 @@ pub(crate) trait Backend: Send + Sync {
         Err(unsupported(plan.op.name(), t.device(), "any dtype yet"))
     }
 
+    /// `softmax` (or `log_softmax` when `log`) of the float tensor `t` along `dim` (already
+    /// normalised) in one fused kernel, when the backend has one for `t`'s dtype; `None`
+    /// (the default) has the op composed from primitive ones.
+    fn softmax(&self, t: &Tensor, dim: usize, log: bool) -> Option<Result<Tensor>> {
+        let _ = (t, dim, log);
+        None
+    }
+
     /// The unsqueezed product `[batch.., m, n]` of the planned operands, in `plan.dtype`.
     fn matmul(&self, plan: &MatmulPlan) -> Result<Tensor> {
         Err(unsupported("matmul", plan.a.device(), "any dtype yet"))

@@ -3,7 +3,8 @@
 //!
 //! A reduction is planned once here ([`ReducePlan`]: dims normalised and checked, result
 //! shape and dtype) and run by the backend of the tensor's device. `var`/`std` and
-//! `softmax`/`log_softmax` are compositions of primitive ops and never reach a backend.
+//! `softmax`/`log_softmax` run a backend's fused kernel when it has one (the CPU's, for
+//! `float32`/`float64`) and are otherwise compositions of primitive ops.
 
 use super::binary::{binary_owned, binary_scalar, mul, sub};
 use super::promote::{float_type, Scalar};
@@ -299,9 +300,22 @@ pub fn std_dims(t: &Tensor, dims: &[isize], correction: usize, keepdim: bool) ->
     reduce(ReduceOp::Std { correction }, t, Some(dims), keepdim)
 }
 
+/// The backend's fused softmax of the float tensor `x`, if it has one (0-d tensors and
+/// the rest are composed from primitive ops).
+fn fused_softmax(x: &Tensor, dim: isize, log: bool) -> Result<Option<Result<Tensor>>> {
+    if x.ndim() == 0 {
+        return Ok(None);
+    }
+    let d = normalize_dim(dim, x.ndim())?;
+    Ok(backend(x.device())?.softmax(x, d, log))
+}
+
 /// `exp(x - max) / sum(exp(x - max))` along `dim` (stable).
 pub fn softmax(t: &Tensor, dim: isize) -> Result<Tensor> {
     let x = t.to_dtype(float_type(t.dtype()))?;
+    if let Some(fused) = fused_softmax(&x, dim, false)? {
+        return fused;
+    }
     let m = max_dims(&x, &[dim], true)?;
     let e = exp(&sub(&x, &m)?)?;
     let s = sum_dims(&e, &[dim], true)?;
@@ -311,6 +325,9 @@ pub fn softmax(t: &Tensor, dim: isize) -> Result<Tensor> {
 /// `x - max - log(sum(exp(x - max)))` along `dim` (stable).
 pub fn log_softmax(t: &Tensor, dim: isize) -> Result<Tensor> {
     let x = t.to_dtype(float_type(t.dtype()))?;
+    if let Some(fused) = fused_softmax(&x, dim, true)? {
+        return fused;
+    }
     let m = max_dims(&x, &[dim], true)?;
     let shifted = sub(&x, &m)?;
     let s = sum_dims(&exp(&shifted)?, &[dim], true)?;

@@ -5,7 +5,8 @@
 //! - `kernel`: the elementwise and copy loops over any layout;
 //! - `num`: arithmetic per element type;
 //! - `elementwise`, `reduce`, `matmul`: the kernels behind [`Backend`]'s methods;
-//! - `vmath`: vectorised transcendental functions (lane kernels dispatched with `pulp`).
+//! - `vmath`: vectorised transcendental functions (lane kernels dispatched with `pulp`);
+//! - `softmax`: fused softmax / log_softmax rows.
 
 mod elementwise;
 mod elementwise_more;
@@ -16,6 +17,7 @@ pub(crate) mod kernel;
 mod matmul;
 pub(crate) mod num;
 mod reduce;
+mod softmax;
 mod sort;
 mod vision;
 mod vmath;
@@ -135,6 +137,10 @@ impl Backend for Cpu {
 
     fn reduce(&self, plan: &ReducePlan, t: &Tensor) -> Result<Tensor> {
         reduce::reduce(plan, t)
+    }
+
+    fn softmax(&self, t: &Tensor, dim: usize, log: bool) -> Option<Result<Tensor>> {
+        softmax::softmax(t, dim, log)
     }
 
     fn matmul(&self, plan: &MatmulPlan) -> Result<Tensor> {

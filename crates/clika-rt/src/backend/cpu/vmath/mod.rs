@@ -228,14 +228,29 @@ struct Piece<E, K> {
     k: PhantomData<K>,
 }
 
-/// A piece run with FMA (`F`) or without, as `pulp` dispatches it.
-struct Run<E, K, const F: bool>(Piece<E, K>);
+/// Work compiled once with FMA (`F = true`, in the AVX2/AVX-512 dispatches) and once
+/// without (the portable fallback); [`dispatch`] runs the best this CPU has.
+pub(crate) trait SimdBody {
+    /// The work; implementations are `#[inline(always)]` so they compile inside the
+    /// dispatcher's target-feature function.
+    fn run<const F: bool>(self);
+}
 
-impl<E: LaneElem, K: LaneFn, const F: bool> WithSimd for Run<E, K, F> {
+/// A [`SimdBody`] as `pulp` calls it.
+struct Wrap<B, const F: bool>(B);
+
+impl<B: SimdBody, const F: bool> WithSimd for Wrap<B, F> {
     type Output = ();
 
     #[inline(always)]
     fn with_simd<S: Simd>(self, _simd: S) {
+        self.0.run::<F>();
+    }
+}
+
+impl<E: LaneElem, K: LaneFn> SimdBody for Piece<E, K> {
+    #[inline(always)]
+    fn run<const F: bool>(self) {
         let Piece {
             a0,
             sa,
@@ -243,7 +258,7 @@ impl<E: LaneElem, K: LaneFn, const F: bool> WithSimd for Run<E, K, F> {
             so,
             len,
             ..
-        } = self.0;
+        } = self;
         let mut i = 0;
         while i < len {
             let n = LANES.min(len - i);
@@ -278,17 +293,18 @@ impl<E: LaneElem, K: LaneFn, const F: bool> WithSimd for Run<E, K, F> {
     }
 }
 
-/// Runs a piece with the best instruction set this CPU has.
+/// Runs `body` with the best instruction set this CPU has (`arch` from `pulp::Arch::new`,
+/// taken once per operation).
 #[inline(always)]
-fn dispatch<E: LaneElem, K: LaneFn>(arch: pulp::Arch, p: Piece<E, K>) {
+pub(crate) fn dispatch<B: SimdBody>(arch: pulp::Arch, body: B) {
     #[cfg(target_arch = "x86_64")]
     match arch {
-        pulp::Arch::V4(simd) => Simd::vectorize(simd, Run::<E, K, true>(p)),
-        pulp::Arch::V3(simd) => Simd::vectorize(simd, Run::<E, K, true>(p)),
-        _ => Run::<E, K, false>(p).with_simd(pulp::Scalar),
+        pulp::Arch::V4(simd) => Simd::vectorize(simd, Wrap::<B, true>(body)),
+        pulp::Arch::V3(simd) => Simd::vectorize(simd, Wrap::<B, true>(body)),
+        _ => Wrap::<B, false>(body).with_simd(pulp::Scalar),
     }
     #[cfg(not(target_arch = "x86_64"))]
-    arch.dispatch(Run::<E, K, { cfg!(target_arch = "aarch64") }>(p));
+    arch.dispatch(Wrap::<B, { cfg!(target_arch = "aarch64") }>(body));
 }
 
 /// `out[i] = K(src[i])` over any layout (`src` broadcast views included).

@@ -1,0 +1,78 @@
+"""A small timing harness shared by the bench scripts: interleaved rounds, medians, and a
+markdown table of ratios.
+
+Each case has one callable per implementation ("clika", "numpy", "torch"). A round calls
+every implementation of every case once (after a warm-up call each), in an order that
+rotates from round to round, so slow drifts of the machine (other processes, frequency)
+fall on all peers alike; the figure kept is the median over rounds. Calls shorter than
+`min_time` are repeated inside one timing and divided.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional, Sequence
+
+
+@dataclass
+class Case:
+    """One row: an operation on one input, timed in each implementation it has."""
+
+    op: str
+    case: str
+    impls: Dict[str, Callable[[], object]]
+    bytes_moved: Optional[int] = None
+    note: str = ""
+    medians: Dict[str, float] = field(default_factory=dict)
+
+
+def _calls_for(fn: Callable[[], object], min_time: float) -> int:
+    """How many calls make one timing last at least `min_time`."""
+    t0 = time.perf_counter()
+    fn()
+    one = max(time.perf_counter() - t0, 1e-7)
+    return max(1, min(10_000, int(min_time / one) + 1))
+
+
+def run(cases: Sequence[Case], rounds: int = 7, min_time: float = 2e-3) -> None:
+    """Times every implementation of every case over `rounds` interleaved rounds and
+    stores the medians (seconds per call) in `case.medians`."""
+    slots = [(c, name, fn) for c in cases for name, fn in c.impls.items()]
+    calls = [_calls_for(fn, min_time) for _, _, fn in slots]
+    samples: List[List[float]] = [[] for _ in slots]
+    for r in range(rounds):
+        shift = r % max(1, len(slots))
+        for i in list(range(shift, len(slots))) + list(range(shift)):
+            _, _, fn = slots[i]
+            n = calls[i]
+            t0 = time.perf_counter()
+            for _ in range(n):
+                fn()
+            samples[i].append((time.perf_counter() - t0) / n)
+    for (c, name, _), s in zip(slots, samples):
+        c.medians[name] = statistics.median(s)
+
+
+def _fmt_time(s: float) -> str:
+    if s < 1e-3:
+        return f"{s * 1e6:.1f} µs"
+    return f"{s * 1e3:.2f} ms"
+
+
+def markdown(cases: Sequence[Case], peers: Sequence[str] = ("numpy", "torch")) -> str:
+    """A table: our median, each peer's, and peer ÷ ours (above 1.0: we are faster)."""
+    head = ["operation", "case", "clika"] + list(peers) + [f"{p} ÷ clika" for p in peers]
+    head.append("GB/s")
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for c in cases:
+        ours = c.medians.get("clika")
+        row = [f"`{c.op}`", c.case, _fmt_time(ours) if ours else "—"]
+        row += [_fmt_time(c.medians[p]) if p in c.medians else "—" for p in peers]
+        row += [
+            f"{c.medians[p] / ours:.2f}" if ours and p in c.medians else "—" for p in peers
+        ]
+        row.append(f"{c.bytes_moved / ours / 1e9:.1f}" if ours and c.bytes_moved else "—")
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines) + "\n"

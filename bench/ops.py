@@ -1,0 +1,310 @@
+"""Every operation of the Python package against numpy and PyTorch (when importable), in one
+process, rounds interleaved (bench/harness.py), writing bench/results/ops.md.
+
+    .venv/bin/python bench/ops.py                  # sizes 1e3, 1e6, 1e7 (make bench)
+    .venv/bin/python bench/ops.py --sizes 1000 --rounds 3 --out /tmp/ops.md   # a quick check
+
+Rows: elementwise ops on contiguous, transposed and broadcast float32 operands (and int8 for
+the integer paths), reductions over all elements and over each dimension of a matrix,
+softmax/log_softmax, casts, copies of transposed and pitched layouts, in-place add, joins,
+matmul. A peer without the operation shows "—". The GB/s column counts the bytes read and
+written once (inputs + result) for the memory-bound rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from pathlib import Path
+from typing import Callable, Dict, List, Optional
+
+_SLOW_BLAS_VARS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+if any(v in os.environ for v in _SLOW_BLAS_VARS):
+    env = {k: v for k, v in os.environ.items() if k not in _SLOW_BLAS_VARS}
+    os.execve(sys.executable, [sys.executable, *sys.argv], env)
+
+import numpy as np  # noqa: E402
+
+import clika_runtime as crt  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from harness import Case, markdown, run  # noqa: E402
+
+try:
+    import torch  # type: ignore[import-not-found]  # noqa: E402
+
+    torch.set_num_threads(os.cpu_count() or 1)
+except ImportError:  # pragma: no cover - depends on the machine
+    torch = None
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def shape_for(n: int) -> tuple:
+    """A matrix of about `n` elements, as square as a power of two allows."""
+    rows = 2 ** max(0, round(math.log2(max(1, n)) / 2))
+    return (rows, max(1, n // rows))
+
+
+def peers(
+    a: List[np.ndarray],
+    ours: Callable[..., object],
+    np_fn: Optional[Callable[..., object]],
+    torch_fn: Optional[Callable[..., object]],
+    view: Callable[[object], object] = lambda t: t,
+) -> Dict[str, Callable[[], object]]:
+    """The callables of one row: each library's operands built once, outside the timing."""
+    ct = [view(crt.from_numpy(x)) for x in a]
+    impls: Dict[str, Callable[[], object]] = {"clika": lambda: ours(*ct)}
+    if np_fn is not None:
+        nt = [view(x) for x in a]
+        impls["numpy"] = lambda: np_fn(*nt)
+    if torch is not None and torch_fn is not None:
+        tt = [view(torch.from_numpy(x)) for x in a]
+        impls["torch"] = lambda: torch_fn(*tt)
+    return impls
+
+
+def transposed(t: object) -> object:
+    return t.T if isinstance(t, np.ndarray) else t.transpose(0, 1)  # type: ignore[attr-defined]
+
+
+def cases_for(n: int, rng: np.random.Generator) -> List[Case]:
+    r, c = shape_for(n)
+    x = rng.standard_normal((r, c), dtype=np.float32)
+    y = rng.standard_normal((r, c), dtype=np.float32)
+    pos = np.abs(x) + np.float32(0.5)
+    row = rng.standard_normal((1, c), dtype=np.float32)
+    i8a = rng.integers(-100, 100, (r, c), dtype=np.int8)
+    i8b = rng.integers(-100, 100, (r, c), dtype=np.int8)
+    size = f"{r}×{c}"
+    f4 = 4 * r * c
+    out: List[Case] = []
+
+    binary = {
+        "add": (crt.add, np.add, "add"),
+        "sub": (crt.sub, np.subtract, "sub"),
+        "mul": (crt.mul, np.multiply, "mul"),
+        "div": (crt.div, np.divide, "div"),
+        "pow": (crt.pow, np.power, "pow"),
+        "maximum": (crt.maximum, np.maximum, "maximum"),
+        "minimum": (crt.minimum, np.minimum, "minimum"),
+        "eq": (crt.eq, np.equal, "eq"),
+        "lt": (crt.lt, np.less, "lt"),
+        "ge": (crt.ge, np.greater_equal, "ge"),
+    }
+    for name, (ours, np_fn, tname) in binary.items():
+        tf = getattr(torch, tname) if torch is not None else None
+        out.append(Case(name, f"f32 {size}", peers([x, pos], ours, np_fn, tf), 3 * f4))
+        out.append(
+            Case(name, f"f32 {size} transposed", peers([x, pos], ours, np_fn, tf, transposed))
+        )
+        out.append(Case(name, f"f32 {size} + row", peers([x, row], ours, np_fn, tf), 2 * f4))
+    for name in ("add", "mul"):
+        ours, np_fn, tname = binary[name]
+        tf = getattr(torch, tname) if torch is not None else None
+        out.append(Case(name, f"i8 {size}", peers([i8a, i8b], ours, np_fn, tf), 3 * r * c))
+
+    def sigmoid_np(v: np.ndarray) -> np.ndarray:
+        return 1 / (1 + np.exp(-v))
+
+    unary = {
+        "neg": (crt.neg, np.negative, "neg", x),
+        "abs": (crt.abs, np.abs, "abs", x),
+        "exp": (crt.exp, np.exp, "exp", x),
+        "log": (crt.log, np.log, "log", pos),
+        "sqrt": (crt.sqrt, np.sqrt, "sqrt", pos),
+        "rsqrt": (crt.rsqrt, lambda v: 1 / np.sqrt(v), "rsqrt", pos),
+        "sin": (crt.sin, np.sin, "sin", x),
+        "cos": (crt.cos, np.cos, "cos", x),
+        "tanh": (crt.tanh, np.tanh, "tanh", x),
+        "sigmoid": (crt.sigmoid, sigmoid_np, "sigmoid", x),
+        "relu": (crt.relu, lambda v: np.maximum(v, 0), "relu", x),
+        "gelu": (crt.gelu, None, "nn.functional.gelu", x),
+        "silu": (crt.silu, lambda v: v * sigmoid_np(v), "nn.functional.silu", x),
+        "erf": (crt.erf, None, "erf", x),
+    }
+    for name, (ours, np_fn, tname, v) in unary.items():
+        tf = None
+        if torch is not None:
+            tf = torch
+            for part in tname.split("."):
+                tf = getattr(tf, part)
+        out.append(Case(name, f"f32 {size}", peers([v], ours, np_fn, tf), 2 * f4))
+        out.append(Case(name, f"f32 {size} transposed", peers([v], ours, np_fn, tf, transposed)))
+
+    reductions = {
+        "sum": (crt.sum, np.sum, "sum"),
+        "mean": (crt.mean, np.mean, "mean"),
+        "prod": (crt.prod, np.prod, "prod"),
+        "max": (crt.max, np.max, "amax"),
+        "min": (crt.min, np.min, "amin"),
+        "argmax": (crt.argmax, np.argmax, "argmax"),
+        "argmin": (crt.argmin, np.argmin, "argmin"),
+        "var": (crt.var, lambda v, axis=None: np.var(v, axis=axis, ddof=1), "var"),
+        "std": (crt.std, lambda v, axis=None: np.std(v, axis=axis, ddof=1), "std"),
+    }
+    for name, (ours, np_fn, tname) in reductions.items():
+        tf = getattr(torch, tname) if torch is not None else None
+        out.append(Case(name, f"f32 {size} all", peers([x], ours, np_fn, tf), f4))
+        for d in (0, 1):
+            out.append(
+                Case(
+                    name,
+                    f"f32 {size} dim={d}",
+                    peers(
+                        [x],
+                        lambda t, d=d, f=ours: f(t, d),
+                        lambda t, d=d, f=np_fn: f(t, axis=d),
+                        (lambda t, d=d, f=tf: f(t, d)) if tf is not None else None,
+                    ),
+                    f4,
+                )
+            )
+
+    def softmax_np(v: np.ndarray) -> np.ndarray:
+        e = np.exp(v - v.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+
+    def log_softmax_np(v: np.ndarray) -> np.ndarray:
+        s = v - v.max(axis=-1, keepdims=True)
+        return s - np.log(np.exp(s).sum(axis=-1, keepdims=True))
+
+    tsm = torch.softmax if torch is not None else None
+    tlsm = torch.log_softmax if torch is not None else None
+    out.append(
+        Case(
+            "softmax",
+            f"f32 {size} dim=-1",
+            peers([x], lambda t: crt.softmax(t, -1), softmax_np, tsm and (lambda t: tsm(t, -1))),
+            2 * f4,
+        )
+    )
+    out.append(
+        Case(
+            "log_softmax",
+            f"f32 {size} dim=-1",
+            peers(
+                [x], lambda t: crt.log_softmax(t, -1), log_softmax_np, tlsm and (lambda t: tlsm(t, -1))
+            ),
+            2 * f4,
+        )
+    )
+
+    # Copies and casts.
+    out.append(
+        Case(
+            "contiguous",
+            f"f32 {size} transposed",
+            peers([x], lambda t: t.contiguous(), np.ascontiguousarray, lambda t: t.contiguous(), transposed),
+            2 * f4,
+        )
+    )
+    frame = rng.integers(0, 255, (max(1, r // 2), max(1, c // 3), 3), dtype=np.uint8)
+    pitched = np.pad(frame, ((0, 0), (0, 8), (0, 0)))[:, : frame.shape[1], :]
+    out.append(
+        Case(
+            "contiguous",
+            f"u8 pitched HWC→CHW {frame.shape}",
+            peers(
+                [pitched],
+                lambda t: t.permute(2, 0, 1).contiguous(),
+                lambda v: np.ascontiguousarray(v.transpose(2, 0, 1)),
+                lambda t: t.permute(2, 0, 1).contiguous(),
+            ),
+            2 * frame.size,
+        )
+    )
+    out.append(
+        Case(
+            "to",
+            f"f32→f16 {size}",
+            peers([x], lambda t: t.to(crt.float16), lambda v: v.astype(np.float16), lambda t: t.to(torch.float16)),
+            6 * r * c,
+        )
+    )
+    out.append(
+        Case(
+            "to",
+            f"f32→i32 {size}",
+            peers([x], lambda t: t.to(crt.int32), lambda v: v.astype(np.int32), lambda t: t.to(torch.int32)),
+            8 * r * c,
+        )
+    )
+
+    # In place, where, clamp, joins, matmul.
+    xa, ya = x.copy(), y
+    out.append(
+        Case(
+            "add_",
+            f"f32 {size}",
+            peers([xa, ya], lambda a, b: a.add_(b), lambda a, b: np.add(a, b, out=a), lambda a, b: a.add_(b)),
+            3 * f4,
+        )
+    )
+    cond = x > 0
+    out.append(
+        Case(
+            "where",
+            f"f32 {size}",
+            peers([cond, x, y], crt.where, np.where, torch.where if torch is not None else None),
+            3 * f4 + r * c,
+        )
+    )
+    out.append(
+        Case(
+            "clamp",
+            f"f32 {size}",
+            peers(
+                [x],
+                lambda t: crt.clamp(t, -0.5, 0.5),
+                lambda v: np.clip(v, -0.5, 0.5),
+                lambda t: torch.clamp(t, -0.5, 0.5),
+            ),
+            2 * f4,
+        )
+    )
+    for name, ours, np_fn, tname in (("cat", crt.cat, np.concatenate, "cat"), ("stack", crt.stack, np.stack, "stack")):
+        tf = getattr(torch, tname) if torch is not None else None
+        out.append(
+            Case(
+                name,
+                f"2 × f32 {size}",
+                peers([x, y], lambda a, b, f=ours: f([a, b], 0), lambda a, b, f=np_fn: f([a, b], 0), tf and (lambda a, b, f=tf: f([a, b], 0))),
+                4 * f4,
+            )
+        )
+    m = min(r, c, 1024)
+    a2 = rng.standard_normal((m, m), dtype=np.float32)
+    out.append(Case("matmul", f"f32 {m}×{m}", peers([a2, a2], crt.matmul, np.matmul, torch.matmul if torch is not None else None)))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", default="1000,1000000,10000000", help="element counts, comma-separated")
+    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--out", default=str(RESULTS / "ops.md"))
+    args = ap.parse_args()
+    rng = np.random.default_rng(0)
+    parts = [
+        "# Every operation: ClikaRT vs numpy and PyTorch\n",
+        f"Medians of {args.rounds} interleaved rounds, one process "
+        f"(numpy {np.__version__}, torch {torch.__version__ if torch else 'not installed'}, "
+        f"{os.cpu_count()} CPUs). Ratios are peer time ÷ ours: above 1.0 we are faster.\n",
+    ]
+    for n in (int(s) for s in args.sizes.split(",")):
+        cases = cases_for(n, rng)
+        run(cases, rounds=args.rounds)
+        parts.append(f"\n## About {n:,} elements\n\n")
+        parts.append(markdown(cases))
+    text = "".join(parts)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

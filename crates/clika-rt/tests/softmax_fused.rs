@@ -1,0 +1,162 @@
+//! The fused softmax / log_softmax against an `f64` reference computed row by row here, on
+//! every dimension of a 3-D tensor and on transposed, sliced, broadcast and empty inputs,
+//! with NaN and -inf in rows.
+
+use clika_rt::{DType, Tensor};
+
+/// softmax (or log_softmax) of `x` (shape `shape`, contiguous f64 values) along `dim`.
+fn reference(x: &[f64], shape: &[usize], dim: usize, log: bool) -> Vec<f64> {
+    let n = shape[dim];
+    let inner: usize = shape[dim + 1..].iter().product();
+    let outer: usize = shape[..dim].iter().product();
+    let mut out = vec![0.0; x.len()];
+    for o in 0..outer {
+        for i in 0..inner {
+            let at = |k: usize| o * n * inner + k * inner + i;
+            let m = (0..n).map(|k| x[at(k)]).fold(f64::NEG_INFINITY, |a, b| {
+                if a.is_nan() || b.is_nan() {
+                    f64::NAN
+                } else {
+                    a.max(b)
+                }
+            });
+            let s: f64 = (0..n).map(|k| (x[at(k)] - m).exp()).sum();
+            for k in 0..n {
+                let d = x[at(k)] - m;
+                out[at(k)] = if log { d - s.ln() } else { d.exp() / s };
+            }
+        }
+    }
+    out
+}
+
+fn close(got: &[f64], want: &[f64], tol: f64, what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}");
+    for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
+        let ok = (g.is_nan() && w.is_nan()) || g == w || (g - w).abs() <= tol * (1.0 + w.abs());
+        assert!(ok, "{what}[{i}]: {g} vs {w}");
+    }
+}
+
+fn check(t: &Tensor, tol: f64, what: &str) {
+    let vals = t.contiguous().unwrap().to_f64_vec().unwrap();
+    for d in 0..t.ndim() {
+        for log in [false, true] {
+            let got = if log {
+                t.log_softmax(d as isize)
+            } else {
+                t.softmax(d as isize)
+            }
+            .unwrap();
+            assert_eq!(got.shape(), t.shape());
+            assert_eq!(got.dtype(), t.dtype());
+            let want = reference(&vals, t.shape(), d, log);
+            close(
+                &got.to_f64_vec().unwrap(),
+                &want,
+                tol,
+                &format!("{what} dim={d} log={log}"),
+            );
+        }
+    }
+}
+
+fn values(n: usize) -> Vec<f64> {
+    (0..n)
+        .map(|i| ((i * 37 % 101) as f64 - 50.0) * 0.21)
+        .collect()
+}
+
+#[test]
+fn every_dim_of_contiguous_strided_and_broadcast_inputs() {
+    for (dt, tol) in [(DType::Float32, 2e-6), (DType::Float64, 1e-13)] {
+        // 3 × 5 × 37: rows shorter and longer than the lane count, with a ragged end.
+        let t = Tensor::from_vec(values(3 * 5 * 37), &[3, 5, 37])
+            .unwrap()
+            .to_dtype(dt)
+            .unwrap();
+        check(&t, tol, &format!("{dt} contiguous"));
+        check(
+            &t.transpose(0, 2).unwrap(),
+            tol,
+            &format!("{dt} transposed"),
+        );
+        check(
+            &t.slice(2, Some(1), None, 3).unwrap(),
+            tol,
+            &format!("{dt} sliced"),
+        );
+        let b = t.narrow(0, 1, 1).unwrap().expand(&[4, 5, 37]).unwrap();
+        check(&b, tol, &format!("{dt} broadcast"));
+        // Long rows (threads may split the rows).
+        let long = Tensor::from_vec(values(64 * 4099), &[64, 4099])
+            .unwrap()
+            .to_dtype(dt)
+            .unwrap();
+        check(&long, tol, &format!("{dt} long rows"));
+    }
+}
+
+#[test]
+fn nan_and_negative_infinity_in_rows() {
+    let inf = f64::INFINITY;
+    let x = vec![
+        1.0,
+        f64::NAN,
+        2.0,
+        -inf,
+        0.5,
+        -inf,
+        3.0,
+        1.0,
+        -inf,
+        -inf,
+        -inf,
+        -inf,
+    ];
+    for dt in [DType::Float32, DType::Float64] {
+        let t = Tensor::from_vec(x.clone(), &[3, 4])
+            .unwrap()
+            .to_dtype(dt)
+            .unwrap();
+        for log in [false, true] {
+            let got = if log { t.log_softmax(1) } else { t.softmax(1) }.unwrap();
+            let want = reference(&x, &[3, 4], 1, log);
+            close(
+                &got.to_f64_vec().unwrap(),
+                &want,
+                1e-6,
+                &format!("{dt} log={log}"),
+            );
+        }
+    }
+}
+
+#[test]
+fn empty_and_zero_dimensional_inputs() {
+    for dt in [DType::Float32, DType::Float64] {
+        let e = Tensor::zeros(&[0, 5], dt).unwrap();
+        assert_eq!(e.softmax(-1).unwrap().shape(), &[0, 5]);
+        assert_eq!(e.log_softmax(1).unwrap().shape(), &[0, 5]);
+        let s = Tensor::full(&[], 3.0, dt).unwrap();
+        assert_eq!(s.softmax(0).unwrap().to_f64_vec().unwrap(), [1.0]);
+        assert_eq!(s.log_softmax(-1).unwrap().to_f64_vec().unwrap(), [0.0]);
+    }
+}
+
+#[test]
+fn integer_inputs_promote_and_use_the_fused_rows() {
+    let t = Tensor::arange(0.0, 12.0, 1.0, DType::Int32)
+        .unwrap()
+        .view(&[3, 4])
+        .unwrap();
+    let got = t.softmax(1).unwrap();
+    assert!(got.dtype().is_float());
+    let want = reference(
+        &(0..12).map(f64::from).collect::<Vec<_>>(),
+        &[3, 4],
+        1,
+        false,
+    );
+    close(&got.to_f64_vec().unwrap(), &want, 1e-6, "int32");
+}
