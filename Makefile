@@ -72,13 +72,18 @@ miri:
 
 ## bench: criterion benchmarks, then bench/compare.py (numpy / PyTorch / clika_runtime on the
 ## same data, one process) writing bench/results/compare.{md,png}, then bench/ops.py (every
-## operation of the Python package at three sizes) writing bench/results/ops.md. The OpenBLAS variables this
-## machine sets slow numpy, so they are unset for the comparison (compare.py also re-execs
-## itself without them).
+## operation of the Python package at three sizes) writing bench/results/ops.md, the rows of
+## the newer op groups (ops_elementwise, ops_algorithms, ops_vision) and the cross-process
+## transfer (processes.py). The OpenBLAS variables this machine sets slow numpy, so they are
+## unset for the comparison (compare.py also re-execs itself without them).
 bench: $(VENV)/.bench-stamp python
 	$(CARGO) bench -p clika-rt
 	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(PY) bench/compare.py
 	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(PY) bench/ops.py
+	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(PY) bench/ops_elementwise.py
+	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(PY) bench/ops_algorithms.py
+	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(PY) bench/ops_vision.py
+	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(PY) bench/processes.py
 
 $(VENV)/.bench-stamp: bench/requirements.txt $(VENV)/.deps-stamp
 	$(PY) -m pip install -q -r bench/requirements.txt
