@@ -108,3 +108,27 @@ pub fn array<'py>(
         (_, false) => Ok(arr),
     }
 }
+
+#[pymethods]
+impl PyTensor {
+    /// numpy's array interface (version 3) for host tensors of a dtype numpy has: shape,
+    /// `typestr`, byte strides, and the data pointer with the read-only flag. A consumer keeps
+    /// this tensor (the object it read the interface from) alive while it uses the memory,
+    /// so the memory is shared, not copied. Absent (`AttributeError`) for device tensors and
+    /// bfloat16, so numpy falls back to `__array__` (which converts bfloat16 to float32, and
+    /// refuses device memory naming the move).
+    #[getter]
+    fn __array_interface__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let t = &slf.get().inner;
+        if !t.device().is_cpu() || t.dtype() == DType::BFloat16 {
+            return Err(pyo3::exceptions::PyAttributeError::new_err(format!(
+                "__array_interface__ describes host memory of a numpy dtype, not a {} tensor on {}",
+                t.dtype(),
+                t.device()
+            )));
+        }
+        // The interface of a zero-copy view describes exactly this tensor's memory; the
+        // view itself may go, since the consumer holds this tensor.
+        view(slf)?.getattr("__array_interface__")
+    }
+}

@@ -265,19 +265,30 @@ fn compound_assignment_in_place_or_rebinding() {
     assert_ne!(a.const_data_ptr(), p);
     assert_eq!(alias.to_vec::<f32>().unwrap(), [1.75, 2.75, 3.75]);
     assert_eq!(a.to_vec::<f32>().unwrap(), [2.75, 3.75, 4.75]);
-    // The dtype is kept, in both paths.
+    // The dtype is kept, in both paths; a float result is not stored into an integer
+    // tensor (numpy's and PyTorch's casting rule), in both paths.
     let mut i = Tensor::from(vec![1i32, 2]);
-    i += 0.75f32;
+    i += 3u8;
     assert_eq!(
         (i.dtype(), i.to_vec::<i32>().unwrap()),
-        (DType::Int32, vec![1, 2])
+        (DType::Int32, vec![4, 5])
+    );
+    assert_eq!(
+        i.try_add_assign(0.75f32).unwrap_err().kind(),
+        ErrorKind::DType
     );
     let keep = i.clone();
-    i *= 2.5f64;
+    i *= 2i64;
     assert_eq!(
         (i.dtype(), i.to_vec::<i32>().unwrap()),
-        (DType::Int32, vec![2, 5])
+        (DType::Int32, vec![8, 10])
     );
+    assert_eq!(
+        i.try_mul_assign(2.5f64).unwrap_err().kind(),
+        ErrorKind::DType
+    );
+    assert_eq!(i.to_vec::<i32>().unwrap(), [8, 10]);
+    assert_eq!(keep.to_vec::<i32>().unwrap(), [4, 5]);
     drop(keep);
     // A right-hand side that would grow the tensor is an error, in both paths.
     let mut small = Tensor::from(vec![1.0f32, 2.0]);

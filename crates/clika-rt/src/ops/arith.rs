@@ -105,6 +105,8 @@ impl Tensor {
                 got: crate::error::dims_i64(r.shape()),
             });
         }
+        // The same casting rule as the in-place path: `int += float` is refused either way.
+        super::elementwise_more::check_in_place(op, r.dtype(), self.dtype())?;
         *self = if r.dtype() == self.dtype() {
             r
         } else {
@@ -119,8 +121,9 @@ impl Tensor {
     /// ```
     /// use clika_rt::Tensor;
     /// let mut a = Tensor::from(vec![1i32, 2]);
-    /// a.try_add_assign(2.7)?; // the result keeps Int32
+    /// a.try_add_assign(2)?; // the result keeps Int32
     /// assert_eq!(a.to_vec::<i32>()?, [3, 4]);
+    /// assert!(a.try_add_assign(2.7).is_err()); // a float cannot be stored back (numpy, PyTorch)
     /// let alias = a.clone();
     /// a += 10;
     /// assert_eq!(a.to_vec::<i32>()?, [13, 14]);
