@@ -5,6 +5,7 @@
 //! The layer only translates: argument parsing, the core call (with the GIL released
 //! around compute), result conversion, and error mapping.
 
+mod algorithm_methods;
 mod algorithms;
 mod args;
 mod buffer;

@@ -1,5 +1,6 @@
 //! `clika_runtime.Tensor`'s operations: the operators (`+`, `@`, `+=`, comparisons), the
-//! elementwise, reduction and matmul methods, and the in-place forms. A second
+//! elementwise, reduction and matmul methods (the in-place `add_ fill_ copy_` are in
+//! `tensor_ops_more.rs` beside the other in-place forms). A second
 //! `#[pymethods]` block of the class defined in `tensor.rs` (pyo3's `multiple-pymethods`).
 
 use clika_rt::ops::{BinaryOp, ReduceOp, UnaryOp};
@@ -29,6 +30,17 @@ impl PyTensor {
             inner: o::unary(py, op, &self.inner)?,
         })
     }
+}
+
+/// `var`/`std`'s `correction` (PyTorch) or `ddof` (numpy), which name the same argument;
+/// PyTorch's default 1 (unbiased) when neither is given.
+fn correction_or_ddof(correction: Option<usize>, ddof: Option<usize>) -> PyResult<usize> {
+    if correction.is_some() && ddof.is_some() {
+        return Err(PyValueError::new_err(
+            "correction and ddof name the same argument; pass one of them",
+        ));
+    }
+    Ok(correction.or(ddof).unwrap_or(1))
 }
 
 #[pymethods]
@@ -286,26 +298,6 @@ impl PyTensor {
         })
     }
 
-    // ---- in place ---------------------------------------------------------------------------
-
-    /// `self += other` in place; returns `self`.
-    fn add_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
-        o::binary_inplace(slf.py(), &slf.get().inner, BinaryOp::Add, other)?;
-        Ok(slf.clone())
-    }
-
-    /// Sets every element to `value`; returns `self`.
-    fn fill_<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
-        o::fill_inplace(slf.py(), &slf.get().inner, value)?;
-        Ok(slf.clone())
-    }
-
-    /// Copies `src` (broadcast to this shape, converted to this dtype) in; returns `self`.
-    fn copy_<'py>(slf: &Bound<'py, Self>, src: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
-        o::copy_inplace(slf.py(), &slf.get().inner, src)?;
-        Ok(slf.clone())
-    }
-
     // ---- reductions -------------------------------------------------------------------------
 
     /// Sum over all elements, or over `dim` (an int or a tuple of ints).
@@ -538,12 +530,6 @@ impl PyTensor {
         out: Option<Bound<'py, PyTensor>>,
         ddof: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        if correction.is_some() && ddof.is_some() {
-            return Err(PyValueError::new_err(
-                "correction and ddof name the same argument; pass one of them",
-            ));
-        }
-        let correction = correction.or(ddof).unwrap_or(1);
         let a = o::ReduceArgs {
             dim,
             keepdim,
@@ -552,6 +538,7 @@ impl PyTensor {
             dtype,
             out,
         };
+        let correction = correction_or_ddof(correction, ddof)?;
         o::reduce_call(py, ReduceOp::Var { correction }, &self.inner, a)
     }
 
@@ -575,12 +562,6 @@ impl PyTensor {
         out: Option<Bound<'py, PyTensor>>,
         ddof: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        if correction.is_some() && ddof.is_some() {
-            return Err(PyValueError::new_err(
-                "correction and ddof name the same argument; pass one of them",
-            ));
-        }
-        let correction = correction.or(ddof).unwrap_or(1);
         let a = o::ReduceArgs {
             dim,
             keepdim,
@@ -589,6 +570,7 @@ impl PyTensor {
             dtype,
             out,
         };
+        let correction = correction_or_ddof(correction, ddof)?;
         o::reduce_call(py, ReduceOp::Std { correction }, &self.inner, a)
     }
 

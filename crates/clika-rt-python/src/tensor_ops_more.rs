@@ -1,7 +1,7 @@
 //! `clika_runtime.Tensor`'s newer elementwise methods and the integer operators (issue 14):
 //! `// % & | ^ << >> ~` with their reflected and in-place forms, rounding, the predicates,
 //! the extra transcendental functions, `tril`/`triu`, and the in-place `sub_ mul_ div_
-//! clamp_ zero_`. A further `#[pymethods]` block of the class in `tensor.rs`.
+//! clamp_ zero_` beside `add_ fill_ copy_`. A further `#[pymethods]` block of the class in `tensor.rs`.
 
 use clika_rt::ops::{self, BinaryOp, UnaryOp};
 use pyo3::prelude::*;
@@ -286,6 +286,26 @@ impl PyTensor {
         ops::check_in_place(BinaryOp::Maximum, r.dtype(), t.dtype()).py()?;
         // SAFETY: as for `zero_`; `r` is fresh.
         o::run(slf.py(), t.numel(), || unsafe { t.copy_shared(&r) })?;
+        Ok(slf.clone())
+    }
+
+    // ---- in place ---------------------------------------------------------------------------
+
+    /// `self += other` in place; returns `self`.
+    fn add_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        o::binary_inplace(slf.py(), &slf.get().inner, BinaryOp::Add, other)?;
+        Ok(slf.clone())
+    }
+
+    /// Sets every element to `value`; returns `self`.
+    fn fill_<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        o::fill_inplace(slf.py(), &slf.get().inner, value)?;
+        Ok(slf.clone())
+    }
+
+    /// Copies `src` (broadcast to this shape, converted to this dtype) in; returns `self`.
+    fn copy_<'py>(slf: &Bound<'py, Self>, src: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        o::copy_inplace(slf.py(), &slf.get().inner, src)?;
         Ok(slf.clone())
     }
 }

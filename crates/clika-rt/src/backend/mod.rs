@@ -5,7 +5,9 @@
 //! - `cpu`: host pages, kernels over raw pointers, rayon threads;
 //! - `wgpu`: Vulkan (Mesa's lavapipe where there is no GPU), behind the default-on `gpu`
 //!   cargo feature and never compiled under Miri;
-//! - `cuda`: reserved; `"cuda:N"` devices report themselves unavailable until it exists.
+//! - `cuda`: NVIDIA GPUs through the driver API and NVRTC-compiled kernels (`cudarc`,
+//!   loaded at run time), behind the default-on `cuda` feature; without a driver `"cuda:N"`
+//!   reports itself unavailable with the reason.
 //!
 //! Adding a backend is a folder here plus one arm in `backend()`; nothing in `ops/` changes.
 //! A kernel a backend lacks answers `unsupported`, which names the move that works.
