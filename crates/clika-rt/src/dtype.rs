@@ -33,11 +33,17 @@ pub enum DType {
     UInt8 = 8,
     /// Boolean stored as one byte; any non-zero byte reads as `true`.
     Bool = 9,
+    /// Unsigned 16-bit integer.
+    UInt16 = 10,
+    /// Unsigned 32-bit integer.
+    UInt32 = 11,
+    /// Unsigned 64-bit integer.
+    UInt64 = 12,
 }
 
 impl DType {
     /// Every dtype, in discriminant order.
-    pub const ALL: [DType; 10] = [
+    pub const ALL: [DType; 13] = [
         DType::Float32,
         DType::Float64,
         DType::Float16,
@@ -48,14 +54,17 @@ impl DType {
         DType::Int64,
         DType::UInt8,
         DType::Bool,
+        DType::UInt16,
+        DType::UInt32,
+        DType::UInt64,
     ];
 
     /// Size of one element in bytes (also its required alignment).
     pub const fn size(self) -> usize {
         match self {
-            DType::Float64 | DType::Int64 => 8,
-            DType::Float32 | DType::Int32 => 4,
-            DType::Float16 | DType::BFloat16 | DType::Int16 => 2,
+            DType::Float64 | DType::Int64 | DType::UInt64 => 8,
+            DType::Float32 | DType::Int32 | DType::UInt32 => 4,
+            DType::Float16 | DType::BFloat16 | DType::Int16 | DType::UInt16 => 2,
             DType::Int8 | DType::UInt8 | DType::Bool => 1,
         }
     }
@@ -65,6 +74,14 @@ impl DType {
         matches!(
             self,
             DType::Float32 | DType::Float64 | DType::Float16 | DType::BFloat16
+        )
+    }
+
+    /// Whether this is an unsigned integer type (`UInt8` … `UInt64`; not `Bool`).
+    pub const fn is_unsigned(self) -> bool {
+        matches!(
+            self,
+            DType::UInt8 | DType::UInt16 | DType::UInt32 | DType::UInt64
         )
     }
 
@@ -86,6 +103,9 @@ impl DType {
             DType::Int64 => "int64",
             DType::UInt8 => "uint8",
             DType::Bool => "bool",
+            DType::UInt16 => "uint16",
+            DType::UInt32 => "uint32",
+            DType::UInt64 => "uint64",
         }
     }
 
@@ -102,6 +122,9 @@ impl DType {
             DType::Int64 => "Int64",
             DType::UInt8 => "UInt8",
             DType::Bool => "Bool",
+            DType::UInt16 => "UInt16",
+            DType::UInt32 => "UInt32",
+            DType::UInt64 => "UInt64",
         }
     }
 
@@ -111,9 +134,10 @@ impl DType {
     }
 
     /// The dtype a sum over this dtype produces: floats keep their type, integers and
-    /// booleans widen to `Int64` (as in PyTorch and numpy).
+    /// booleans widen to `Int64` (as in PyTorch and numpy), except `UInt64`, which stays
+    /// `UInt64` (numpy's rule: `Int64` cannot hold its values; the sum wraps modulo 2^64).
     pub const fn sum_dtype(self) -> DType {
-        if self.is_float() {
+        if self.is_float() || matches!(self, DType::UInt64) {
             self
         } else {
             DType::Int64
@@ -153,6 +177,9 @@ impl FromStr for DType {
             "int32" | "i32" => DType::Int32,
             "int64" | "i64" | "long" => DType::Int64,
             "uint8" | "u8" => DType::UInt8,
+            "uint16" | "u16" => DType::UInt16,
+            "uint32" | "u32" => DType::UInt32,
+            "uint64" | "u64" => DType::UInt64,
             "bool" => DType::Bool,
             _ => {
                 return Err(Error::ParseDType {
@@ -170,9 +197,11 @@ mod sealed {
 
 /// A Rust type that is the element type of some [`DType`].
 ///
-/// Sealed: implemented for `f32 f64 f16 bf16 i8 i16 i32 i64 u8 bool` only. Conversions go
-/// through `f64` for floats and `i64` for integers; float → integer casts saturate and map NaN
-/// to 0 (Rust's `as`), integer → narrower integer casts wrap (two's complement).
+/// Sealed: implemented for `f32 f64 f16 bf16 i8 i16 i32 i64 u8 u16 u32 u64 bool` only.
+/// Conversions go through `f64` for floats and `i64` for integers; float → integer casts
+/// saturate and map NaN to 0 (Rust's `as`), integer → narrower integer casts wrap (two's
+/// complement). A `u64` above `i64::MAX` passes through `i64` as its two's-complement bits
+/// (`to_i64` then `from_i64` gives it back unchanged), while `to_f64` reads it unsigned.
 pub trait Element: Copy + Send + Sync + PartialEq + fmt::Debug + 'static + sealed::Sealed {
     /// The matching dtype.
     const DTYPE: DType;
@@ -187,9 +216,10 @@ pub trait Element: Copy + Send + Sync + PartialEq + fmt::Debug + 'static + seale
         // but `bool` (which overrides this) is valid for any bit pattern.
         unsafe { ptr.read() }
     }
-    /// The value as `f64` (exact for every type except `i64` beyond 2^53).
+    /// The value as `f64` (exact for every type except `i64`/`u64` beyond 2^53).
     fn to_f64(self) -> f64;
-    /// The value as `i64` (floats truncate toward zero and saturate; NaN gives 0).
+    /// The value as `i64` (floats truncate toward zero and saturate; NaN gives 0; a `u64`
+    /// above `i64::MAX` wraps to its two's-complement bits).
     fn to_i64(self) -> i64;
     /// Converts from `f64` with `as` semantics.
     fn from_f64(v: f64) -> Self;
@@ -257,6 +287,9 @@ impl_int_element!(i16, DType::Int16);
 impl_int_element!(i32, DType::Int32);
 impl_int_element!(i64, DType::Int64);
 impl_int_element!(u8, DType::UInt8);
+impl_int_element!(u16, DType::UInt16);
+impl_int_element!(u32, DType::UInt32);
+impl_int_element!(u64, DType::UInt64);
 
 impl sealed::Sealed for bool {}
 impl Element for bool {
@@ -345,8 +378,31 @@ macro_rules! dispatch_num {
                 type $T = u8;
                 $body
             }
+            $crate::DType::UInt16 => {
+                type $T = u16;
+                $body
+            }
+            $crate::DType::UInt32 => {
+                type $T = u32;
+                $body
+            }
+            $crate::DType::UInt64 => {
+                type $T = u64;
+                $body
+            }
         }
     };
+}
+
+/// The exact value of an integer or bool element (a `u64` above `i64::MAX` included).
+#[inline]
+pub fn int_value<T: Element>(v: T) -> i128 {
+    let i = v.to_i64();
+    if T::DTYPE.is_unsigned() {
+        i128::from(i as u64)
+    } else {
+        i128::from(i)
+    }
 }
 
 /// Casts one element between element types with the runtime's conversion rules: through
@@ -393,7 +449,10 @@ mod tests {
         assert_eq!(DType::Float32.to_string(), "Float32");
         assert_eq!(DType::BFloat16.size(), 2);
         assert!("complex64".parse::<DType>().is_err());
-        assert_eq!(DType::from_u32(10), None);
+        assert_eq!(DType::from_u32(13), None);
+        assert_eq!("u16".parse::<DType>().unwrap(), DType::UInt16);
+        assert_eq!(DType::UInt64.size(), 8);
+        assert!(DType::UInt32.is_unsigned() && !DType::Int32.is_unsigned());
     }
 
     #[test]
@@ -405,6 +464,24 @@ mod tests {
         assert_eq!(cast::<i64, f64>(1 << 40), (1u64 << 40) as f64);
         assert!(cast::<u8, bool>(7));
         assert_eq!(cast::<bool, f32>(true), 1.0);
+    }
+
+    #[test]
+    fn u64_above_i64_max_survives_casts() {
+        let big = u64::MAX - 5;
+        assert_eq!(cast::<u64, u64>(big), big);
+        assert_eq!(cast::<u64, f64>(big), big as f64);
+        assert!(cast::<u64, f64>(1 << 63) > 0.0);
+        assert_eq!(cast::<u64, i64>(big), -6);
+        assert_eq!(cast::<i64, u64>(-6), big);
+        assert_eq!(cast::<u64, u16>(big), 0xfffa);
+        assert_eq!(cast::<f64, u64>(1.8e19), 18_000_000_000_000_000_000);
+        assert_eq!(cast::<f64, u64>(-1.0), 0);
+        assert_eq!(cast::<u32, f32>(u32::MAX), u32::MAX as f32);
+        assert_eq!(cast::<i16, u16>(-1), u16::MAX);
+        assert!(cast::<u64, bool>(1 << 63));
+        assert_eq!(int_value(u64::MAX), i128::from(u64::MAX));
+        assert_eq!(int_value(-3i8), -3);
     }
 
     #[test]

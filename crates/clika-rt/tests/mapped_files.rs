@@ -89,6 +89,14 @@ fn every_dtype_written_by_the_safetensors_crate_loads_without_a_copy() {
         ("i32", Dtype::I32, vec![2], bytes_of(&[i32::MIN, i32::MAX])),
         ("i64", Dtype::I64, vec![1, 2], bytes_of(&[i64::MIN, 7])),
         ("u8", Dtype::U8, vec![4], vec![0, 1, 200, 255]),
+        (
+            "u16",
+            Dtype::U16,
+            vec![3],
+            bytes_of(&[0u16, 40000, u16::MAX]),
+        ),
+        ("u32", Dtype::U32, vec![2], bytes_of(&[3u32, u32::MAX])),
+        ("u64", Dtype::U64, vec![2], bytes_of(&[u64::MAX, 1 << 63])),
         ("bool", Dtype::BOOL, vec![3], vec![1, 0, 1]),
         ("empty", Dtype::F32, vec![0, 4], vec![]),
     ];
@@ -120,6 +128,11 @@ fn every_dtype_written_by_the_safetensors_crate_loads_without_a_copy() {
     assert_eq!(get("f32").to_vec::<f32>().unwrap(), [1.0, 2.0, -3.5, 4.0]);
     assert_eq!(get("bf16").dtype(), DType::BFloat16);
     assert_eq!(get("bool").to_vec::<bool>().unwrap(), [true, false, true]);
+    assert_eq!(get("u16").dtype(), DType::UInt16);
+    assert_eq!(get("u16").to_vec::<u16>().unwrap(), [0, 40000, u16::MAX]);
+    assert_eq!(get("u32").dtype(), DType::UInt32);
+    assert_eq!(get("u64").to_vec::<u64>().unwrap(), [u64::MAX, 1 << 63]);
+    assert_eq!(get("u64").max().unwrap().item::<u64>().unwrap(), u64::MAX);
     assert_eq!(
         get("i64").sum().unwrap().item::<i64>().unwrap(),
         i64::MIN + 7
@@ -235,11 +248,11 @@ fn hostile_files_give_clear_errors() {
     let offsets = dir.file("offsets");
     write_raw(&offsets, &[("x", "F32", vec![8], bytes_of(&[1.0f32; 4]))]);
     assert!(load(&offsets).is_err());
-    let unsupported = dir.file("u16");
-    write_raw(&unsupported, &[("x", "U16", vec![2], vec![0; 4])]);
+    let unsupported = dir.file("f8");
+    write_raw(&unsupported, &[("x", "F8_E4M3", vec![2], vec![0; 2])]);
     let e = load(&unsupported).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::DType);
-    assert!(e.to_string().contains("U16"), "{e}");
+    assert!(e.to_string().contains("F8_E4M3"), "{e}");
     let missing = load(&dir.file("missing")).unwrap_err();
     assert!(missing.to_string().contains("cannot open"), "{missing}");
 }

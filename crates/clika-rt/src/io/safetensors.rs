@@ -19,7 +19,7 @@ const HEADER_LEN_BYTES: usize = 8;
 /// stays mapped until the last tensor (or clone or view) drops, however long after the
 /// returned `Vec`. The header is parsed and validated by the `safetensors` crate (sizes,
 /// contiguous in-bounds offsets, the file length). Dtypes `F32 F64 F16 BF16 I8 I16 I32 I64
-/// U8 BOOL` are supported; any other gives [`Error::UnsupportedFileDType`]. The tensors are
+/// U8 U16 U32 U64 BOOL` are supported; any other gives [`Error::UnsupportedFileDType`]. The tensors are
 /// read-only.
 ///
 /// The format does not align tensors: a tensor whose bytes are not aligned for its dtype
@@ -125,6 +125,9 @@ fn runtime_dtype(dtype: Dtype) -> Option<DType> {
         Dtype::I32 => DType::Int32,
         Dtype::I64 => DType::Int64,
         Dtype::U8 => DType::UInt8,
+        Dtype::U16 => DType::UInt16,
+        Dtype::U32 => DType::UInt32,
+        Dtype::U64 => DType::UInt64,
         Dtype::BOOL => DType::Bool,
         _ => return None,
     })

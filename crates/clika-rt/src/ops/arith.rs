@@ -42,7 +42,7 @@ macro_rules! operand_from {
     )*};
 }
 
-operand_from!(f32, f64, f16, bf16, i8, i16, i32, i64, u8, u16, u32, bool);
+operand_from!(f32, f64, f16, bf16, i8, i16, i32, i64, u8, u16, u32, u64, bool);
 
 impl Tensor {
     /// `self op rhs`; `rhs` is a tensor or a weak scalar (see [`ops::binary_operands`]).
@@ -286,7 +286,7 @@ macro_rules! numeric_operators {
     )*};
 }
 
-numeric_operators!(f32, f64, f16, bf16, i8, i16, i32, i64, u8, u16, u32);
+numeric_operators!(f32, f64, f16, bf16, i8, i16, i32, i64, u8, u16, u32, u64);
 
 impl ops::Neg for Tensor {
     type Output = Tensor;

@@ -2,7 +2,8 @@
 //!
 //! - Two tensors: `Bool` < integers < floats. Among integers the wider wins; a signed and an
 //!   unsigned type meet at the smallest signed type holding both (`UInt8` + `Int8` →
-//!   `Int16`). An integer and a float give the float. `Float16` + `BFloat16` → `Float32`.
+//!   `Int16`, `UInt32` + `Int32` → `Int64`); `UInt64` and a signed type give `Float64`
+//!   (numpy). An integer and a float give the float. `Float16` + `BFloat16` → `Float32`.
 //! - A tensor and a Python-style scalar: the scalar is "weak": it only matters when it is of
 //!   a higher category (bool < int < float) than the tensor, and then the result is the
 //!   default type of its category (`Int64` for int scalars with a `Bool` tensor, `Float32`
@@ -17,6 +18,8 @@ pub enum Scalar {
     Bool(bool),
     /// An integer.
     Int(i64),
+    /// An integer above `i64::MAX` (a Python int up to 2^64 − 1); same category as `Int`.
+    UInt(u64),
     /// A float.
     Float(f64),
 }
@@ -27,6 +30,7 @@ impl Scalar {
         match self {
             Scalar::Bool(b) => f64::from(u8::from(b)),
             Scalar::Int(i) => i as f64,
+            Scalar::UInt(u) => u as f64,
             Scalar::Float(f) => f,
         }
     }
@@ -36,6 +40,7 @@ impl Scalar {
         match self {
             Scalar::Bool(_) => DType::Bool,
             Scalar::Int(_) => DType::Int64,
+            Scalar::UInt(_) => DType::UInt64,
             Scalar::Float(_) => DType::Float32,
         }
     }
@@ -47,6 +52,10 @@ impl Scalar {
         crate::dispatch_dtype!(dtype, T => {
             let v: T = match self {
                 Scalar::Int(i) => crate::dtype::Element::from_i64(i),
+                // Two's-complement bits: exact for `UInt64`, wrapping for other integers.
+                Scalar::UInt(u) if !dtype.is_float() => {
+                    crate::dtype::Element::from_i64(u as i64)
+                }
                 other => crate::dtype::Element::from_f64(other.to_f64()),
             };
             // SAFETY: `t` is a fresh exclusive 0-d host allocation of one `T`.
@@ -64,7 +73,7 @@ impl Scalar {
     fn category(self) -> u8 {
         match self {
             Scalar::Bool(_) => 0,
-            Scalar::Int(_) => 1,
+            Scalar::Int(_) | Scalar::UInt(_) => 1,
             Scalar::Float(_) => 2,
         }
     }
@@ -90,6 +99,11 @@ impl From<i32> for Scalar {
         Scalar::Int(v.into())
     }
 }
+impl From<u64> for Scalar {
+    fn from(v: u64) -> Self {
+        i64::try_from(v).map_or(Scalar::UInt(v), Scalar::Int)
+    }
+}
 impl From<bool> for Scalar {
     fn from(v: bool) -> Self {
         Scalar::Bool(v)
@@ -104,8 +118,34 @@ fn category(d: DType) -> u8 {
     }
 }
 
-fn int_rank(d: DType) -> (bool, usize) {
-    (matches!(d, DType::UInt8), d.size())
+/// The signed integer type `size` bytes wide.
+fn signed_of_size(size: usize) -> DType {
+    match size {
+        1 => DType::Int8,
+        2 => DType::Int16,
+        4 => DType::Int32,
+        _ => DType::Int64,
+    }
+}
+
+/// Two integer types: the same signedness gives the wider; a signed and an unsigned type
+/// give the smallest signed type holding both, and `UInt64` with any signed type gives
+/// `Float64` (no integer type holds both; numpy's rule).
+fn int_result_type(a: DType, b: DType) -> DType {
+    let wider = if a.size() >= b.size() { a } else { b };
+    match (a.is_unsigned(), b.is_unsigned()) {
+        (ua, ub) if ua == ub => wider,
+        _ => {
+            let (u, s) = if a.is_unsigned() { (a, b) } else { (b, a) };
+            if s.size() > u.size() {
+                s
+            } else if u == DType::UInt64 {
+                DType::Float64
+            } else {
+                signed_of_size(u.size() * 2)
+            }
+        }
+    }
 }
 
 /// The dtype two tensor operands promote to.
@@ -127,30 +167,7 @@ pub fn result_type(a: DType, b: DType) -> DType {
             (Float32, _) | (_, Float32) => Float32,
             _ => Float32, // Float16 with BFloat16
         },
-        _ => {
-            let ((ua, sa), (ub, sb)) = (int_rank(a), int_rank(b));
-            match (ua, ub) {
-                (true, false) | (false, true) => {
-                    let signed_size = if ua { sb } else { sa };
-                    if signed_size > 1 {
-                        if ua {
-                            b
-                        } else {
-                            a
-                        }
-                    } else {
-                        Int16
-                    }
-                }
-                _ => {
-                    if sa >= sb {
-                        a
-                    } else {
-                        b
-                    }
-                }
-            }
-        }
+        _ => int_result_type(a, b),
     }
 }
 
@@ -187,6 +204,18 @@ mod tests {
         assert_eq!(result_type(Int64, Float16), Float16);
         assert_eq!(result_type(Float16, BFloat16), Float32);
         assert_eq!(result_type(Float32, Float64), Float64);
+        assert_eq!(result_type(UInt16, Int16), Int32);
+        assert_eq!(result_type(UInt16, Int8), Int32);
+        assert_eq!(result_type(UInt16, Int32), Int32);
+        assert_eq!(result_type(UInt32, Int32), Int64);
+        assert_eq!(result_type(UInt32, Int64), Int64);
+        assert_eq!(result_type(UInt64, Int64), Float64);
+        assert_eq!(result_type(UInt64, Int8), Float64);
+        assert_eq!(result_type(UInt8, UInt32), UInt32);
+        assert_eq!(result_type(UInt64, UInt16), UInt64);
+        assert_eq!(result_type(Bool, UInt16), UInt16);
+        assert_eq!(result_type(UInt64, Float16), Float16);
+        assert_eq!(result_type(UInt32, Float32), Float32);
         for a in DType::ALL {
             for b in DType::ALL {
                 assert_eq!(result_type(a, b), result_type(b, a), "{a} {b}");
@@ -201,5 +230,10 @@ mod tests {
         assert_eq!(scalar_result_type(Float16, Scalar::Float(1e10)), Float16);
         assert_eq!(scalar_result_type(Bool, Scalar::Int(2)), Int64);
         assert_eq!(scalar_result_type(Bool, Scalar::Bool(true)), Bool);
+        assert_eq!(scalar_result_type(UInt64, Scalar::UInt(u64::MAX)), UInt64);
+        assert_eq!(scalar_result_type(UInt16, Scalar::Int(-1)), UInt16);
+        let t = Scalar::from(u64::MAX).to_tensor(UInt64).unwrap();
+        assert_eq!(t.item::<u64>().unwrap(), u64::MAX);
+        assert_eq!(Scalar::from(7u64), Scalar::Int(7));
     }
 }

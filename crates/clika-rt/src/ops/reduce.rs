@@ -18,7 +18,8 @@ use crate::{DType, Error, Result, Tensor};
 /// numbers and never change; a new reduction takes a new number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ReduceOp {
-    /// Sum (floats keep their dtype; integers and bools give `Int64`).
+    /// Sum (floats keep their dtype; integers and bools give `Int64`; `UInt64` gives
+    /// `UInt64`, wrapping modulo 2^64, since `Int64` cannot hold its values).
     Sum,
     /// Mean (floats keep their dtype; integers and bools give `Float64`; no elements give NaN).
     Mean,

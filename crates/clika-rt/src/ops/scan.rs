@@ -1,5 +1,6 @@
 //! Scans and rolls along a dim: `cumsum`, `cumprod` (PyTorch's dtypes: integers and bools
-//! give `Int64`; a `dtype` converts the input first) and `roll`.
+//! give `Int64`, `UInt64` gives `UInt64` as its sum does; a `dtype` converts the input first)
+//! and `roll`. A `UInt64` scan works in `Int64`: the wrapping bits are the same.
 //!
 //! A scan moves its dim last and hands the backend contiguous `[rows, n]` rows in its
 //! working dtype ([`Backend::scan_rows`](crate::backend): `Float32`, `Float64` or `Int64`;
@@ -30,13 +31,9 @@ impl ScanOp {
 }
 
 /// The inclusive scan `op` of `t` along `dim`, in `dtype` when given (the input is
-/// converted first), else `t`'s dtype for floats and `Int64` for integers and bools.
+/// converted first), else `t`'s [`DType::sum_dtype`].
 pub fn scan(op: ScanOp, t: &Tensor, dim: isize, dtype: Option<DType>) -> Result<Tensor> {
-    let out = dtype.unwrap_or(if t.dtype().is_float() {
-        t.dtype()
-    } else {
-        DType::Int64
-    });
+    let out = dtype.unwrap_or(t.dtype().sum_dtype());
     let work = match out {
         DType::Float64 => DType::Float64,
         d if d.is_float() => DType::Float32,

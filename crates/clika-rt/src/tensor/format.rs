@@ -49,7 +49,7 @@ fn format_elem<T: Element>(v: T) -> String {
     match T::DTYPE {
         DType::Bool => (v.to_i64() != 0).to_string(),
         d if d.is_float() => format_g(v.to_f64()),
-        _ => v.to_i64().to_string(),
+        _ => crate::dtype::int_value(v).to_string(),
     }
 }
 

@@ -54,7 +54,7 @@ fn shown(n: usize, summarise: bool, edge: usize) -> Vec<Option<usize>> {
 
 enum Values {
     Float(Vec<f64>),
-    Int(Vec<i64>),
+    Int(Vec<i128>),
     Bool(Vec<bool>),
 }
 
@@ -132,7 +132,7 @@ impl Tensor {
             match T::DTYPE {
                 DType::Bool => Values::Bool(offsets.iter().map(|o| read(o).to_i64() != 0).collect()),
                 d if d.is_float() => Values::Float(offsets.iter().map(|o| read(o).to_f64()).collect()),
-                _ => Values::Int(offsets.iter().map(|o| read(o).to_i64()).collect()),
+                _ => Values::Int(offsets.iter().map(|o| crate::dtype::int_value(read(o))).collect()),
             }
         });
         let strs: Vec<String> = match values {

@@ -270,6 +270,9 @@ int_kernels!(unary_i16, binary_i16, i16);
 int_kernels!(unary_i32, binary_i32, i32);
 int_kernels!(unary_i64, binary_i64, i64);
 int_kernels!(unary_u8, binary_u8, u8);
+int_kernels!(unary_u16, binary_u16, u16);
+int_kernels!(unary_u32, binary_u32, u32);
+int_kernels!(unary_u64, binary_u64, u64);
 
 /// Runs `op` from `src` (already in the plan's compute dtype) into `out`.
 ///
@@ -288,6 +291,9 @@ pub(crate) unsafe fn run_unary(op: UnaryOp, src: &Tensor, out: &Tensor) {
             DType::Int32 => unary_i32(op, src, out),
             DType::Int64 => unary_i64(op, src, out),
             DType::UInt8 => unary_u8(op, src, out),
+            DType::UInt16 => unary_u16(op, src, out),
+            DType::UInt32 => unary_u32(op, src, out),
+            DType::UInt64 => unary_u64(op, src, out),
             DType::Bool => match op {
                 UnaryOp::IsNan | UnaryOp::IsInf => map1::<bool, bool>(src, out, |_| false),
                 UnaryOp::IsFinite => map1::<bool, bool>(src, out, |_| true),
@@ -316,6 +322,9 @@ pub(crate) unsafe fn run_binary(op: BinaryOp, a: &Tensor, b: &Tensor, out: &Tens
             DType::Int32 => binary_i32(op, a, b, out),
             DType::Int64 => binary_i64(op, a, b, out),
             DType::UInt8 => binary_u8(op, a, b, out),
+            DType::UInt16 => binary_u16(op, a, b, out),
+            DType::UInt32 => binary_u32(op, a, b, out),
+            DType::UInt64 => binary_u64(op, a, b, out),
             DType::Bool => {
                 use BinaryOp as B;
                 match op {

@@ -220,7 +220,12 @@ macro_rules! int_red {
             }
             #[inline(always)]
             fn a_f64(a: i64) -> f64 {
-                a as f64
+                if <$t>::BITS == 64 {
+                    // `u64` sums are wrapping `i64` bits read back unsigned.
+                    <$t as Element>::from_i64(a).to_f64()
+                } else {
+                    a as f64
+                }
             }
             #[inline(always)]
             fn a_i64(a: i64) -> i64 {
@@ -243,6 +248,9 @@ int_red!(u8, 64);
 int_red!(i16, 32);
 int_red!(i32, 16);
 int_red!(i64, 8);
+int_red!(u16, 32);
+int_red!(u32, 16);
+int_red!(u64, 8);
 
 impl RedElem for f32 {
     type W = f32;

@@ -166,5 +166,8 @@ int_num!(i16);
 int_num!(i32);
 int_num!(i64);
 int_num!(u8);
+int_num!(u16);
+int_num!(u32);
+int_num!(u64);
 
 pub(crate) use crate::dispatch_num;

@@ -11,7 +11,8 @@
 //! in the type's own lanes (NaN wins, ties keep the first index). The error of a float sum
 //! grows with the chunk size plus `n / chunk`, not `n` (a 10^7-element float32 sum of 0.1 is
 //! within 1e-7 relative). Integer and boolean sums and products wrap in `i64` and return
-//! `Int64`. When the kept dimension is the contiguous one, kept rows stream into per-output
+//! `Int64` (`UInt64` returns `UInt64`: the same wrapping bits read unsigned, i.e. the sum
+//! modulo 2^64). When the kept dimension is the contiguous one, kept rows stream into per-output
 //! accumulators instead (`reduce_outer`).
 
 use rayon::prelude::*;

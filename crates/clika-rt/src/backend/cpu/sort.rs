@@ -56,7 +56,7 @@ macro_rules! int_key {
 }
 
 float_key!(f32, f64, half::f16, half::bf16);
-int_key!(i8, i16, i32, i64, u8);
+int_key!(i8, i16, i32, i64, u8, u16, u32, u64);
 
 type Key<T> = (T, i64);
 

@@ -41,6 +41,9 @@ pub(super) fn storage_type(d: DType) -> Option<&'static str> {
         DType::Int32 => "int",
         DType::Int64 => "long long",
         DType::UInt8 | DType::Bool => "unsigned char",
+        DType::UInt16 => "unsigned short",
+        DType::UInt32 => "unsigned int",
+        DType::UInt64 => "unsigned long long",
         // Bits; values convert through float at load and store (`h2f`, `f2h`, …).
         DType::Float16 | DType::BFloat16 => "unsigned short",
     })
@@ -69,6 +72,9 @@ fn int_range(d: DType) -> (&'static str, &'static str) {
         DType::Int16 => ("-32768", "32767"),
         DType::Int32 => ("(-2147483647 - 1)", "2147483647"),
         DType::Int64 => ("(-9223372036854775807LL - 1)", "9223372036854775807LL"),
+        DType::UInt16 => ("0", "65535"),
+        DType::UInt32 => ("0", "4294967295u"),
+        DType::UInt64 => ("0", "18446744073709551615ULL"),
         _ => ("0", "255"),
     }
 }
@@ -93,6 +99,9 @@ fn prelude() -> String {
         DType::Int32,
         DType::Int64,
         DType::UInt8,
+        DType::UInt16,
+        DType::UInt32,
+        DType::UInt64,
     ] {
         let (t, (lo, hi)) = (value_type(d), int_range(d));
         let name = sat_name(d);
@@ -110,6 +119,9 @@ fn sat_name(d: DType) -> &'static str {
         DType::Int16 => "sat_i16",
         DType::Int32 => "sat_i32",
         DType::Int64 => "sat_i64",
+        DType::UInt16 => "sat_u16",
+        DType::UInt32 => "sat_u32",
+        DType::UInt64 => "sat_u64",
         _ => "sat_u8",
     }
 }
@@ -172,7 +184,7 @@ pub(super) fn unary_expr(op: UnaryOp, ct: DType) -> Option<String> {
         UnaryOp::Neg if ct == DType::Bool => return None,
         UnaryOp::Neg => "-x0".to_string(),
         UnaryOp::Abs if float => format!("{}(x0)", m("fabs")),
-        UnaryOp::Abs if ct == DType::UInt8 || ct == DType::Bool => "x0".to_string(),
+        UnaryOp::Abs if ct.is_unsigned() || ct == DType::Bool => "x0".to_string(),
         UnaryOp::Abs => "(x0 < 0 ? -x0 : x0)".to_string(),
         // NaN stays NaN (x0 < 0 is false for it).
         UnaryOp::Relu if ct == DType::Bool => "x0".to_string(),

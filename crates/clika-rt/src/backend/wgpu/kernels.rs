@@ -170,7 +170,7 @@ pub(super) fn copy(gpu: &Gpu, t: &Tensor, out: &Tensor) -> Result<()> {
             "to_dtype",
             t.device(),
             format!(
-                "{} -> {dtype} (no 64-bit conversions on this device)",
+                "{} -> {dtype} (no 64-bit or UInt32 conversions on this device)",
                 t.dtype()
             ),
         ));

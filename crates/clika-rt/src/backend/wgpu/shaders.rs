@@ -26,12 +26,15 @@ impl Ct {
 }
 
 /// The compute type for values of `d`, if kernels can load and store `d` (everything but
-/// the 8-byte dtypes).
+/// the 8-byte dtypes and `UInt32`, whose values above `i32::MAX` no compute type holds;
+/// `UInt16` computes in `i32` like the other narrow integers and wraps when stored).
 pub(super) fn compute_type(d: DType) -> Option<Ct> {
     match d {
         DType::Float32 | DType::Float16 | DType::BFloat16 => Some(Ct::F32),
-        DType::Int32 | DType::Int16 | DType::Int8 | DType::UInt8 | DType::Bool => Some(Ct::I32),
-        DType::Float64 | DType::Int64 => None,
+        DType::Int32 | DType::Int16 | DType::Int8 | DType::UInt8 | DType::UInt16 | DType::Bool => {
+            Some(Ct::I32)
+        }
+        DType::Float64 | DType::Int64 | DType::UInt32 | DType::UInt64 => None,
     }
 }
 
@@ -75,7 +78,7 @@ pub(super) fn load_fn(k: usize, d: DType, ct: Ct) -> String {
         DType::Int32 => ("bitcast<i32>(r)", false),
         DType::Int16 => ("(bitcast<i32>(r << 16u) >> 16u)", false),
         DType::Int8 => ("(bitcast<i32>(r << 24u) >> 24u)", false),
-        DType::UInt8 => ("i32(r)", false),
+        DType::UInt8 | DType::UInt16 => ("i32(r)", false),
         _ => ("i32(r != 0u)", false),
     };
     let value = match (ct, is_float) {
@@ -117,6 +120,7 @@ pub(super) fn store_fn(d: DType, ct: Ct) -> String {
         (DType::Int16, Ct::F32) => int_from_float("-32768.0", "32767.0"),
         (DType::Int8, Ct::F32) => int_from_float("-128.0", "127.0"),
         (DType::UInt8, Ct::F32) => int_from_float("0.0", "255.0"),
+        (DType::UInt16, Ct::F32) => int_from_float("0.0", "65535.0"),
         (_, Ct::Bool) => "u32(v)".to_string(),
         _ => "bitcast<u32>(v)".to_string(),
     };

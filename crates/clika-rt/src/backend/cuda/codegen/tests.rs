@@ -223,3 +223,33 @@ fn reduction_source_accumulates_and_propagates_nan() {
     );
     assert_eq!(m, [3, 4, 1, 1, 2, 1, 4, 4, 3, 4, 4, 1]);
 }
+
+#[test]
+fn unsigned_types_use_unsigned_storage_and_saturate_at_their_bounds() {
+    assert_eq!(storage_type(DType::UInt16), Some("unsigned short"));
+    assert_eq!(storage_type(DType::UInt32), Some("unsigned int"));
+    assert_eq!(storage_type(DType::UInt64), Some("unsigned long long"));
+    assert_eq!(
+        convert(DType::Float32, DType::UInt64, "v"),
+        "sat_u64((double)(v))"
+    );
+    assert_eq!(
+        convert(DType::Int64, DType::UInt16, "v"),
+        "((unsigned short)(v))"
+    );
+    assert_eq!(convert(DType::UInt64, DType::Float64, "v"), "((double)(v))");
+    let p = prelude();
+    assert!(p.contains("unsigned short sat_u16(double v) { return v != v ? (unsigned short)0"));
+    assert!(p.contains("v >= (double)4294967295u ? (unsigned int)4294967295u"));
+    assert!(
+        p.contains("v <= (double)0 ? (unsigned long long)0 : v >= (double)18446744073709551615ULL")
+    );
+    // abs is the identity; max starts from 0 and min from the type's maximum.
+    assert_eq!(unary_expr(UnaryOp::Abs, DType::UInt32).unwrap(), "x0");
+    let (id, _) = reduce_ops(ReduceOp::Min, DType::UInt64).unwrap();
+    assert_eq!(id, "18446744073709551615ULL");
+    let (id, _) = reduce_ops(ReduceOp::Max, DType::UInt16).unwrap();
+    assert_eq!(id, "0");
+    let src = reduce_source(ReduceOp::Sum, DType::UInt64, DType::UInt64, DType::UInt64).unwrap();
+    assert!(src.contains("unsigned long long* __restrict__ o, const unsigned long long* a"));
+}
