@@ -71,6 +71,12 @@ pub const CRT_DTYPE_INT64: crt_dtype = 7;
 pub const CRT_DTYPE_UINT8: crt_dtype = 8;
 /// A boolean stored as one byte; any non-zero byte reads as true.
 pub const CRT_DTYPE_BOOL: crt_dtype = 9;
+/// `uint16_t`.
+pub const CRT_DTYPE_UINT16: crt_dtype = 10;
+/// `uint32_t`.
+pub const CRT_DTYPE_UINT32: crt_dtype = 11;
+/// `uint64_t`.
+pub const CRT_DTYPE_UINT64: crt_dtype = 12;
 
 /// A device kind: one of the `CRT_DEVICE_*` numbers (stable).
 #[expect(

@@ -218,7 +218,8 @@ pub unsafe extern "C" fn crt_tensor_reduce_more(
     }
 }
 
-/// The running sum (`product` zero) or product along `dim`; integers and bools give Int64.
+/// The running sum (`product` zero) or product along `dim`; integers and bools give Int64
+/// (UInt64 gives UInt64).
 ///
 /// # Safety
 /// The header's pointer contract.

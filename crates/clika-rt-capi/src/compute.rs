@@ -7,8 +7,8 @@
 //! inputs are never written, except by the in-place functions at the end, which write through
 //! the tensor's (possibly shared) memory.
 
-use clika_rt::ops::{self, Scalar};
-use clika_rt::{DType, Error, Tensor};
+use clika_rt::ops;
+use clika_rt::{Error, Tensor};
 
 pub use crate::op_codes::*;
 
@@ -39,8 +39,9 @@ pub(crate) unsafe fn derive2(
 
 /// `op(a, b)` elementwise with numpy broadcasting (trailing dimensions aligned; sizes equal
 /// or 1) and type promotion: Bool < integers < floats; among integers the wider wins, and
-/// UInt8 with a signed type meets at the smallest signed type holding both (UInt8 + Int8 →
-/// Int16); Float16 + BFloat16 → Float32. Comparisons give Bool; `DIV` is true division
+/// an unsigned with a signed type meets at the smallest signed type holding both (UInt8 +
+/// Int8 → Int16, UInt32 + Int32 → Int64; UInt64 with a signed type gives Float64, as
+/// numpy); Float16 + BFloat16 → Float32. Comparisons give Bool; `DIV` is true division
 /// (integers and bools divide in Float32, so `x / 0` is ±inf or NaN, never an error).
 /// Integer arithmetic wraps on overflow; an integer `POW` with a negative exponent
 /// truncates `1 / a^n` toward zero.
@@ -528,12 +529,7 @@ pub unsafe extern "C" fn crt_tensor_binary_scalar_(
         if ops::scalar_result_type(dtype, s) == dtype {
             // The weak scalar computes in the tensor's dtype: hold it as a 0-d tensor
             // of that dtype and run the op in place, without a full-size temporary.
-            let st = match s {
-                Scalar::Int(i) => {
-                    Tensor::from_bytes(&i.to_ne_bytes(), &[], DType::Int64)?.to_dtype(dtype)?
-                }
-                other => Tensor::full(&[], other.to_f64(), dtype)?,
-            };
+            let st = s.to_tensor(dtype)?;
             // SAFETY: the caller excludes concurrent access to these elements.
             Ok(unsafe { t.binary_shared(op, &st) }?)
         } else {

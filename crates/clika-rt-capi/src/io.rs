@@ -55,7 +55,7 @@ unsafe fn path<'a>(p: *const c_char) -> Result<&'a Path, CapiError> {
 /// Loads every tensor of the safetensors file `path` without copying: the file is mapped
 /// read-only once, and each tensor is a view into that mapping, which stays mapped until the
 /// last tensor over it is freed (the list may be freed first). Supported dtypes: F32 F64 F16
-/// BF16 I8 I16 I32 I64 U8 BOOL (others: `CRT_STATUS_DTYPE`). A tensor the file stores
+/// BF16 I8 I16 I32 I64 U8 U16 U32 U64 BOOL (others: `CRT_STATUS_DTYPE`). A tensor the file stores
 /// unaligned for its dtype is copied into runtime memory. A file that cannot be opened, or
 /// whose header is invalid or truncated, gives `CRT_STATUS_INVALID_ARGUMENT` with a message.
 ///

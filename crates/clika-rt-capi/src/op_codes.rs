@@ -153,7 +153,8 @@ pub const CRT_UNARY_LOGICAL_NOT: crt_unary_op = 34;
 )]
 pub type crt_reduce_op = u32;
 
-/// Sum (floats keep their dtype; integers and bools give Int64, wrapping).
+/// Sum (floats keep their dtype; integers and bools give Int64, wrapping; UInt64 gives
+/// UInt64, wrapping modulo 2^64).
 pub const CRT_REDUCE_SUM: crt_reduce_op = 0;
 /// Mean (floats keep their dtype; integers and bools give Float64; no elements give NaN).
 pub const CRT_REDUCE_MEAN: crt_reduce_op = 1;

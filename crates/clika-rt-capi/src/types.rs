@@ -8,7 +8,8 @@ pub use crate::abi::{
     crt_blob_options, crt_deleter_fn, crt_device, crt_device_kind, crt_dtype, CRT_BLOB_READ_ONLY,
     CRT_DEVICE_AUTO, CRT_DEVICE_CPU, CRT_DEVICE_CUDA, CRT_DEVICE_GPU, CRT_DTYPE_BFLOAT16,
     CRT_DTYPE_BOOL, CRT_DTYPE_FLOAT16, CRT_DTYPE_FLOAT32, CRT_DTYPE_FLOAT64, CRT_DTYPE_INT16,
-    CRT_DTYPE_INT32, CRT_DTYPE_INT64, CRT_DTYPE_INT8, CRT_DTYPE_UINT8,
+    CRT_DTYPE_INT32, CRT_DTYPE_INT64, CRT_DTYPE_INT8, CRT_DTYPE_UINT16, CRT_DTYPE_UINT32,
+    CRT_DTYPE_UINT64, CRT_DTYPE_UINT8,
 };
 
 /// A snapshot of one device pool's statistics (bytes and counts). Exact after every
@@ -137,12 +138,15 @@ mod tests {
             CRT_DTYPE_INT64,
             CRT_DTYPE_UINT8,
             CRT_DTYPE_BOOL,
+            CRT_DTYPE_UINT16,
+            CRT_DTYPE_UINT32,
+            CRT_DTYPE_UINT64,
         ];
         for (code, d) in codes.into_iter().zip(DType::ALL) {
             assert_eq!(dtype(code).unwrap(), d);
             assert_eq!(dtype_code(d), code);
         }
-        assert!(dtype(10).is_err());
+        assert!(dtype(13).is_err());
         assert_eq!(CRT_DEVICE_CPU, DeviceKind::Cpu as u32);
         assert_eq!(CRT_DEVICE_GPU, DeviceKind::Gpu as u32);
         assert_eq!(CRT_DEVICE_AUTO, DeviceKind::Auto as u32);

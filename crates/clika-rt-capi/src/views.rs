@@ -161,7 +161,7 @@ pub unsafe extern "C" fn crt_tensor_mean_dims(
 }
 
 /// Sum of all elements as a 0-dimensional tensor (floats keep their dtype; integers and
-/// bools give Int64).
+/// bools give Int64; UInt64 gives UInt64).
 ///
 /// # Safety
 /// The header's pointer contract.

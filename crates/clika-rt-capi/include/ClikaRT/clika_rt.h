@@ -80,6 +80,9 @@ enum class DataType : std::uint32_t {
     Int64 = CRT_DTYPE_INT64,
     UInt8 = CRT_DTYPE_UINT8,
     Bool = CRT_DTYPE_BOOL,
+    UInt16 = CRT_DTYPE_UINT16,
+    UInt32 = CRT_DTYPE_UINT32,
+    UInt64 = CRT_DTYPE_UINT64,
 };
 
 /// The name the runtime prints ("Float32").
@@ -95,6 +98,9 @@ inline const char* dtype_name(DataType d) noexcept {
         case DataType::Int64: return "Int64";
         case DataType::UInt8: return "UInt8";
         case DataType::Bool: return "Bool";
+        case DataType::UInt16: return "UInt16";
+        case DataType::UInt32: return "UInt32";
+        case DataType::UInt64: return "UInt64";
     }
     return "Unknown";
 }
@@ -295,7 +301,8 @@ enum class ReduceOp : std::uint32_t {
 /// decides the result's dtype when it is of a higher kind than the tensor (bool < integer <
 /// float), and then gives that kind's default: an Int8 tensor + 1 stays Int8, an Int8 tensor
 /// * 0.5f is Float32, a Bool tensor + 1 is Int64. Implicit from any arithmetic type
-/// (integers are held as int64_t: unsigned values above INT64_MAX wrap).
+/// (integers are held as int64_t: unsigned values above INT64_MAX wrap, which a UInt64
+/// tensor reads back as the same unsigned value).
 class Scalar {
 public:
     template <class T, std::enable_if_t<std::is_same<T, bool>::value, int> = 0>
@@ -405,6 +412,9 @@ template <> struct dtype_of<std::int32_t> { static constexpr DataType value = Da
 template <> struct dtype_of<std::int64_t> { static constexpr DataType value = DataType::Int64; };
 template <> struct dtype_of<std::uint8_t> { static constexpr DataType value = DataType::UInt8; };
 template <> struct dtype_of<bool> { static constexpr DataType value = DataType::Bool; };
+template <> struct dtype_of<std::uint16_t> { static constexpr DataType value = DataType::UInt16; };
+template <> struct dtype_of<std::uint32_t> { static constexpr DataType value = DataType::UInt32; };
+template <> struct dtype_of<std::uint64_t> { static constexpr DataType value = DataType::UInt64; };
 
 template <class T, class = void>
 struct has_dtype : std::false_type {};
@@ -1218,7 +1228,7 @@ inline Tensor reduce_all(ReduceOp op, const Tensor& t, std::size_t correction = 
 /// `op` over every element (Var/Std unbiased).
 inline Tensor reduce(ReduceOp op, const Tensor& t) { return reduce_all(op, t); }
 
-/// Sum (floats keep their dtype; integers and bools give Int64).
+/// Sum (floats keep their dtype; integers and bools give Int64, UInt64 gives UInt64).
 inline Tensor sum(const Tensor& t) { return t.sum(); }
 inline Tensor sum(const Tensor& t, const Shape& dims, bool keepdim = false) {
     return t.sum(dims, keepdim);

@@ -429,6 +429,21 @@ typedef uint32_t crt_pad_mode;
 #define CRT_DTYPE_BOOL 9
 
 /**
+ * `uint16_t`.
+ */
+#define CRT_DTYPE_UINT16 10
+
+/**
+ * `uint32_t`.
+ */
+#define CRT_DTYPE_UINT32 11
+
+/**
+ * `uint64_t`.
+ */
+#define CRT_DTYPE_UINT64 12
+
+/**
  * The host.
  */
 #define CRT_DEVICE_CPU 0
@@ -757,7 +772,8 @@ typedef uint32_t crt_pad_mode;
 #define CRT_UNARY_LOGICAL_NOT 34
 
 /**
- * Sum (floats keep their dtype; integers and bools give Int64, wrapping).
+ * Sum (floats keep their dtype; integers and bools give Int64, wrapping; UInt64 gives
+ * UInt64, wrapping modulo 2^64).
  */
 #define CRT_REDUCE_SUM 0
 
@@ -1101,7 +1117,8 @@ crt_status crt_tensor_reduce_more(const struct crt_tensor *tensor,
                                   struct crt_error **err);
 
 /**
- * The running sum (`product` zero) or product along `dim`; integers and bools give Int64.
+ * The running sum (`product` zero) or product along `dim`; integers and bools give Int64
+ * (UInt64 gives UInt64).
  *
  * # Safety
  * The header's pointer contract.
@@ -1238,8 +1255,9 @@ crt_status crt_tensor_bernoulli(struct crt_generator *generator,
 /**
  * `op(a, b)` elementwise with numpy broadcasting (trailing dimensions aligned; sizes equal
  * or 1) and type promotion: Bool < integers < floats; among integers the wider wins, and
- * UInt8 with a signed type meets at the smallest signed type holding both (UInt8 + Int8 →
- * Int16); Float16 + BFloat16 → Float32. Comparisons give Bool; `DIV` is true division
+ * an unsigned with a signed type meets at the smallest signed type holding both (UInt8 +
+ * Int8 → Int16, UInt32 + Int32 → Int64; UInt64 with a signed type gives Float64, as
+ * numpy); Float16 + BFloat16 → Float32. Comparisons give Bool; `DIV` is true division
  * (integers and bools divide in Float32, so `x / 0` is ±inf or NaN, never an error).
  * Integer arithmetic wraps on overflow; an integer `POW` with a negative exponent
  * truncates `1 / a^n` toward zero.
@@ -1813,7 +1831,7 @@ crt_status crt_tensor_masked_fill_(const struct crt_tensor *tensor,
  * Loads every tensor of the safetensors file `path` without copying: the file is mapped
  * read-only once, and each tensor is a view into that mapping, which stays mapped until the
  * last tensor over it is freed (the list may be freed first). Supported dtypes: F32 F64 F16
- * BF16 I8 I16 I32 I64 U8 BOOL (others: `CRT_STATUS_DTYPE`). A tensor the file stores
+ * BF16 I8 I16 I32 I64 U8 U16 U32 U64 BOOL (others: `CRT_STATUS_DTYPE`). A tensor the file stores
  * unaligned for its dtype is copied into runtime memory. A file that cannot be opened, or
  * whose header is invalid or truncated, gives `CRT_STATUS_INVALID_ARGUMENT` with a message.
  *
@@ -2152,7 +2170,7 @@ crt_status crt_tensor_mean_dims(const struct crt_tensor *tensor,
 
 /**
  * Sum of all elements as a 0-dimensional tensor (floats keep their dtype; integers and
- * bools give Int64).
+ * bools give Int64; UInt64 gives UInt64).
  *
  * # Safety
  * The header's pointer contract.

@@ -50,5 +50,7 @@ void run_shared_tests();
 // Defined in test_custom_ops.cpp: custom operators and mapped files.
 void run_custom_ops_tests();
 void run_conventions_tests();
+// Defined in test_uint.cpp: UInt16/UInt32/UInt64.
+void run_uint_tests();
 
 #endif
