@@ -12,7 +12,6 @@
 #include "check.h"
 
 using ClikaRT::DataType;
-using ClikaRT::Scalar;
 using ClikaRT::Tensor;
 namespace ops = ClikaRT::ops;
 
@@ -54,7 +53,7 @@ void uint64_above_int64_max() {
     const Tensor t = Tensor::from_blob(v.data(), {2}, DataType::UInt64);
     CHECK(ops::max(t).item<std::uint64_t>() == big);
     CHECK(ops::argmax(t).item<std::int64_t>() == 0);
-    const Tensor plus = t + Scalar(1);
+    const Tensor plus = t + 1;
     CHECK((plus.to_vector<std::uint64_t>() ==
            std::vector<std::uint64_t>{big + 1, 2}));
     CHECK(t.to_dtype(DataType::Float64).to_vector<double>()[0] > 1.8e19);
