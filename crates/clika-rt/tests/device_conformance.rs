@@ -476,3 +476,65 @@ fn cuda_devices_work_or_say_why_not() {
         .unwrap_err();
     assert_eq!(err.kind(), clika_rt::ErrorKind::Device);
 }
+
+device_test!(
+    unsigned_arithmetic_matches_cpu_or_is_refused_clearly,
+    |device| {
+        use clika_rt::ops::{binary, BinaryOp};
+        // UInt16 computes on every device (wgpu in i32, wrapping at the store); UInt32 and
+        // UInt64 compute on the CPU and CUDA, and wgpu refuses them as "unsupported".
+        let a = Tensor::from_vec(vec![65535u16, 1, 40000, 7, 0, 300], &[2, 3]).unwrap();
+        let b = Tensor::from_vec(vec![1u16, 2, 30000, 8, 5, 300], &[2, 3]).unwrap();
+        for dtype in [DType::UInt16, DType::UInt32, DType::UInt64] {
+            let (ha, hb) = (a.to_dtype(dtype).unwrap(), b.to_dtype(dtype).unwrap());
+            let (Ok(da), Ok(db)) = (ha.to(device), hb.to(device)) else {
+                panic!("{dtype} should move to {device}");
+            };
+            for op in [
+                BinaryOp::Add,
+                BinaryOp::Mul,
+                BinaryOp::Sub,
+                BinaryOp::Gt,
+                BinaryOp::Maximum,
+            ] {
+                let want = binary(op, &ha, &hb).unwrap();
+                match binary(
+                    op,
+                    &da.transpose(0, 1).unwrap(),
+                    &db.transpose(0, 1).unwrap(),
+                ) {
+                    Ok(got) => {
+                        let got = got.to(Device::cpu()).unwrap().contiguous().unwrap();
+                        let want = want.transpose(0, 1).unwrap().contiguous().unwrap();
+                        assert_eq!(
+                            got.dtype(),
+                            want.dtype(),
+                            "{} {dtype} on {device}",
+                            op.name()
+                        );
+                        assert_eq!(
+                            raw_bytes(&got),
+                            raw_bytes(&want),
+                            "{} {dtype} on {device}",
+                            op.name()
+                        );
+                    }
+                    Err(e) => {
+                        assert!(
+                            device.kind() == DeviceKind::Gpu && dtype != DType::UInt16,
+                            "{} {dtype} on {device}: {e}",
+                            op.name()
+                        );
+                        assert_eq!(e.kind(), clika_rt::ErrorKind::Device, "{e}");
+                    }
+                }
+            }
+            // Back to the host bit-exactly, whatever the device computes.
+            assert_eq!(
+                raw_bytes(&da.to(Device::cpu()).unwrap()),
+                raw_bytes(&ha),
+                "{dtype} via {device}"
+            );
+        }
+    }
+);
