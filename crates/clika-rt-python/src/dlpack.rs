@@ -68,7 +68,7 @@ fn dl_dtype(dtype: DType) -> DLDataType {
         DType::Float32 | DType::Float64 | DType::Float16 => DLDataTypeCode::FLOAT,
         DType::BFloat16 => DLDataTypeCode::BFLOAT,
         DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => DLDataTypeCode::INT,
-        DType::UInt8 => DLDataTypeCode::UINT,
+        DType::UInt8 | DType::UInt16 | DType::UInt32 | DType::UInt64 => DLDataTypeCode::UINT,
         DType::Bool => DLDataTypeCode::BOOL,
     };
     DLDataType {
@@ -89,11 +89,14 @@ fn runtime_dtype(dl: DLDataType) -> PyResult<DType> {
         (DLDataTypeCode::INT, 32, 1) => DType::Int32,
         (DLDataTypeCode::INT, 64, 1) => DType::Int64,
         (DLDataTypeCode::UINT, 8, 1) => DType::UInt8,
+        (DLDataTypeCode::UINT, 16, 1) => DType::UInt16,
+        (DLDataTypeCode::UINT, 32, 1) => DType::UInt32,
+        (DLDataTypeCode::UINT, 64, 1) => DType::UInt64,
         (DLDataTypeCode::BOOL, 8, 1) => DType::Bool,
         (c, b, l) => {
             return Err(raise(
                 ErrorKind::DType,
-                format!("from_dlpack: DLPack dtype (code {}, bits {b}, lanes {l}) is not supported; the runtime supports float16/32/64, bfloat16, int8/16/32/64, uint8 and bool", c.0),
+                format!("from_dlpack: DLPack dtype (code {}, bits {b}, lanes {l}) is not supported; the runtime supports float16/32/64, bfloat16, int8/16/32/64, uint8/16/32/64 and bool", c.0),
             ))
         }
     };

@@ -11,7 +11,7 @@ use crate::error::{raise, IntoPyResult};
 
 /// The dtypes numpy can hold, as a refusal lists them.
 pub const NUMPY_SUPPORTED: &str =
-    "float32, float64, float16, int8, int16, int32, int64, uint8, bool";
+    "float32, float64, float16, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool";
 
 /// An element type. Compares equal to the numpy dtype and the string of the same name.
 #[pyclass(name = "DType", module = "clika_runtime", frozen)]
@@ -76,6 +76,9 @@ pub fn from_numpy_descr(descr: &Bound<'_, PyArrayDescr>) -> Option<DType> {
         (b'i', 4) => DType::Int32,
         (b'i', 8) => DType::Int64,
         (b'u', 1) => DType::UInt8,
+        (b'u', 2) => DType::UInt16,
+        (b'u', 4) => DType::UInt32,
+        (b'u', 8) => DType::UInt64,
         (b'b', 1) => DType::Bool,
         _ => return None,
     };
@@ -94,6 +97,9 @@ pub fn to_numpy_descr(py: Python<'_>, dtype: DType) -> PyResult<Bound<'_, PyArra
         DType::Int32 => d::<i32>(py),
         DType::Int64 => d::<i64>(py),
         DType::UInt8 => d::<u8>(py),
+        DType::UInt16 => d::<u16>(py),
+        DType::UInt32 => d::<u32>(py),
+        DType::UInt64 => d::<u64>(py),
         DType::Bool => d::<bool>(py),
         DType::BFloat16 => {
             return Err(raise(
@@ -105,7 +111,8 @@ pub fn to_numpy_descr(py: Python<'_>, dtype: DType) -> PyResult<Bound<'_, PyArra
 }
 
 /// Reads a dtype argument: a `crt` dtype, a numpy dtype or scalar type (`np.float32`), a
-/// Python type (`float`, `int`, `bool`) or a name (`"float32"`).
+/// `torch.dtype` (`torch.uint16`), a Python type (`float`, `int`, `bool`) or a name
+/// (`"float32"`).
 pub fn resolve(obj: &Bound<'_, PyAny>) -> PyResult<DType> {
     if let Ok(d) = obj.cast::<PyDType>() {
         return Ok(d.get().0);
@@ -113,8 +120,22 @@ pub fn resolve(obj: &Bound<'_, PyAny>) -> PyResult<DType> {
     if let Ok(s) = obj.cast::<PyString>() {
         return s.extract::<String>()?.parse::<DType>().py();
     }
+    if let Some(d) = torch_dtype(obj) {
+        return Ok(d);
+    }
     let descr = PyArrayDescr::new(obj.py(), obj).map_err(|_| unsupported(obj))?;
     from_numpy_descr(&descr).ok_or_else(|| unsupported(obj))
+}
+
+/// The runtime dtype for a `torch.dtype` object (its `str` is `"torch.uint16"`), without
+/// importing torch: `None` for anything else, or a torch dtype the runtime lacks.
+fn torch_dtype(obj: &Bound<'_, PyAny>) -> Option<DType> {
+    let ty = obj.get_type();
+    if ty.module().ok()? != "torch" || ty.name().ok()? != "dtype" {
+        return None;
+    }
+    let text = obj.str().ok()?.to_string();
+    text.strip_prefix("torch.")?.parse().ok()
 }
 
 /// Reads an optional dtype argument, with a default.

@@ -95,6 +95,19 @@ pub fn full(
     };
     let (shape, dtype) = (args::shape_of(shape)?, dt::resolve_or(dtype, inferred)?);
     crate::int_range::check_fill(fill_value, dtype)?;
+    if dtype.is_integer() && !fill_value.is_instance_of::<PyBool>() {
+        // An int fill is stored exactly (2**64 - 1 into uint64), not through a float.
+        if let Some(s) = crate::ops::exact_int(fill_value) {
+            return placed(
+                py.detach(|| {
+                    let mut out = Tensor::full(&shape, 0.0, dtype)?;
+                    out.copy_(&s.to_tensor(dtype)?)?;
+                    Ok(out)
+                }),
+                device,
+            );
+        }
+    }
     let value: f64 = fill_value.extract()?;
     placed(py.detach(|| Tensor::full(&shape, value, dtype)), device)
 }

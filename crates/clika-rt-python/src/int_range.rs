@@ -15,6 +15,9 @@ fn bounds(dtype: DType) -> Option<(i128, i128)> {
         DType::Int32 => (i32::MIN.into(), i32::MAX.into()),
         DType::Int64 => (i64::MIN.into(), i64::MAX.into()),
         DType::UInt8 => (0, u8::MAX.into()),
+        DType::UInt16 => (0, u16::MAX.into()),
+        DType::UInt32 => (0, u32::MAX.into()),
+        DType::UInt64 => (0, u64::MAX.into()),
         _ => return None,
     })
 }
@@ -39,6 +42,9 @@ pub fn check(value: i128, dtype: DType) -> PyResult<()> {
 pub fn check_operand(op: Option<BinaryOp>, s: Scalar, t: DType) -> PyResult<()> {
     match s {
         Scalar::Int(v) if !op.is_some_and(BinaryOp::is_comparison) => {
+            check(v.into(), ops::scalar_result_type(t, s))
+        }
+        Scalar::UInt(v) if !op.is_some_and(BinaryOp::is_comparison) => {
             check(v.into(), ops::scalar_result_type(t, s))
         }
         _ => Ok(()),

@@ -57,7 +57,7 @@ fn python_scalar(obj: &Bound<'_, PyAny>) -> PyResult<Option<Scalar>> {
         return Ok(Some(Scalar::Float(obj.extract()?)));
     }
     if obj.is_exact_instance_of::<PyInt>() {
-        return Ok(Some(Scalar::Int(int_value(obj)?)));
+        return Ok(Some(int_value(obj)?));
     }
     if obj.is_instance(numpy_generic(obj.py())?)? {
         return Ok(None);
@@ -66,16 +66,29 @@ fn python_scalar(obj: &Bound<'_, PyAny>) -> PyResult<Option<Scalar>> {
         return Ok(Some(Scalar::Float(obj.extract()?)));
     }
     if obj.is_instance_of::<PyInt>() {
-        return Ok(Some(Scalar::Int(int_value(obj)?)));
+        return Ok(Some(int_value(obj)?));
     }
     Ok(None)
 }
 
-fn int_value(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
-    obj.extract().map_err(|_| {
+/// A Python int (not a bool) as an exact integer scalar, if it fits int64 or uint64.
+pub fn exact_int(obj: &Bound<'_, PyAny>) -> Option<Scalar> {
+    if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
+        return None;
+    }
+    int_value(obj).ok()
+}
+
+/// An int operand: `Scalar::Int` in the int64 range, `Scalar::UInt` up to 2**64 - 1 (for
+/// uint64 tensors).
+fn int_value(obj: &Bound<'_, PyAny>) -> PyResult<Scalar> {
+    if let Ok(v) = obj.extract::<i64>() {
+        return Ok(Scalar::Int(v));
+    }
+    obj.extract::<u64>().map(Scalar::UInt).map_err(|_| {
         raise(
             ErrorKind::InvalidArgument,
-            "a Python int operand must fit in int64; pass a float, or a numpy array of a wider type",
+            "a Python int operand must fit in int64 or uint64; pass a float, or a numpy array",
         )
     })
 }

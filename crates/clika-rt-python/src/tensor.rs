@@ -128,6 +128,7 @@ impl PyTensor {
                 .to_owned()
                 .into_any(),
             d if d.is_float() => t.item::<f64>().py()?.into_pyobject(py)?.into_any(),
+            DType::UInt64 => t.item::<u64>().py()?.into_pyobject(py)?.into_any(),
             _ => t.item::<i64>().py()?.into_pyobject(py)?.into_any(),
         })
     }
@@ -141,6 +142,10 @@ impl PyTensor {
                 .map(|v| v.into_bound_py_any(py))
                 .collect::<PyResult<_>>()?,
             d if d.is_float() => compute(py, t, Tensor::to_f64_vec)?
+                .into_iter()
+                .map(|v| v.into_bound_py_any(py))
+                .collect::<PyResult<_>>()?,
+            DType::UInt64 => compute(py, t, Tensor::to_vec::<u64>)?
                 .into_iter()
                 .map(|v| v.into_bound_py_any(py))
                 .collect::<PyResult<_>>()?,

@@ -21,7 +21,8 @@ import clika_runtime as crt
 @pytest.mark.parametrize(
     "value, dtype",
     [(300, crt.uint8), (-1, crt.uint8), (2**31, crt.int32), (-(2**31) - 1, crt.int32),
-     (128, crt.int8), (2**15, crt.int16)],
+     (128, crt.int8), (2**15, crt.int16), (-1, crt.uint16), (2**16, crt.uint16),
+     (2**32, crt.uint32), (-1, crt.uint64)],
 )
 def test_python_ints_out_of_range_raise_overflow_error(value: int, dtype: Any) -> None:
     with pytest.raises(OverflowError):

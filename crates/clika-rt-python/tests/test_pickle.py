@@ -13,7 +13,8 @@ import pytest
 
 import clika_runtime as crt
 
-DTYPES = ["float32", "float64", "float16", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool"]
+DTYPES = ["float32", "float64", "float16", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool",
+          "uint16", "uint32", "uint64"]
 
 
 def values(t):
@@ -31,7 +32,7 @@ def make(dtype, shape=(3, 4)):
     elif dtype in ("float32", "float64", "float16", "bfloat16"):
         a = (rng.standard_normal(n) * 8).astype(np.float32)
     else:
-        a = rng.integers(-100 if dtype != "uint8" else 0, 100, n).astype(np.int64)
+        a = rng.integers(-100 if not dtype.startswith("uint") else 0, 100, n).astype(np.int64)
     return crt.tensor(a.reshape(shape), dtype=getattr(crt, dtype))
 
 

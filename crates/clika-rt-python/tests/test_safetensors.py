@@ -8,6 +8,7 @@ dict, lazy paging (RSS), files larger than the pool limit, read-only tensors, ho
 from __future__ import annotations
 
 import gc
+import json
 import os
 from pathlib import Path
 from typing import Dict
@@ -18,7 +19,8 @@ from safetensors.numpy import save_file
 
 import clika_runtime as crt
 
-DTYPES = [np.float32, np.float64, np.float16, np.int8, np.int16, np.int32, np.int64, np.uint8, np.bool_]
+DTYPES = [np.float32, np.float64, np.float16, np.int8, np.int16, np.int32, np.int64, np.uint8, np.bool_,
+          np.uint16, np.uint32, np.uint64]
 
 
 def arrays() -> Dict[str, np.ndarray]:
@@ -133,10 +135,27 @@ def test_hostile_files_raise_clear_errors(tmp_path: Path) -> None:
             crt.load_safetensors(p)
     with pytest.raises(crt.InvalidArgumentError, match="cannot open"):
         crt.load_safetensors(tmp_path / "missing.safetensors")
-    u16 = tmp_path / "u16.safetensors"
-    save_file({"x": np.ones(2, np.uint16)}, str(u16))
-    with pytest.raises(crt.DTypeError, match="U16"):
-        crt.load_safetensors(u16)
+    f8 = tmp_path / "f8.safetensors"
+    header = json.dumps({"x": {"dtype": "F8_E4M3", "shape": [2], "data_offsets": [0, 2]}}).encode()
+    f8.write_bytes(len(header).to_bytes(8, "little") + header + b"\0\0")
+    with pytest.raises(crt.DTypeError, match="F8_E4M3"):
+        crt.load_safetensors(f8)
+
+
+def test_unsigned_dtypes_load_without_copy(tmp_path: Path) -> None:
+    arrays = {
+        "u16": np.array([0, 40000, 65535], np.uint16),
+        "u32": np.array([[1, 2**32 - 1]], np.uint32),
+        "u64": np.array([2**64 - 1, 2**63, 5], np.uint64),
+    }
+    path = tmp_path / "u.safetensors"
+    save_file(arrays, str(path))
+    loaded = crt.load_safetensors(path)
+    for name, a in arrays.items():
+        t = loaded[name]
+        assert t.dtype == a.dtype
+        np.testing.assert_array_equal(t.numpy(), a)
+    assert int(loaded["u64"].max().item()) == 2**64 - 1
 
 
 def test_from_file_maps_raw_binary(tmp_path: Path) -> None:

@@ -164,6 +164,9 @@ __all__ = [
     "triu",
     "trunc",
     "topk",
+    "uint16",
+    "uint32",
+    "uint64",
     "uint8",
     "uniform",
     "unique",
@@ -226,6 +229,9 @@ int32: DType
 int64: DType
 uint8: DType
 bool: DType
+uint16: DType
+uint32: DType
+uint64: DType
 
 @final
 class Device:
