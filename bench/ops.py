@@ -4,11 +4,11 @@ process, rounds interleaved (bench/harness.py), writing bench/results/ops.md.
     .venv/bin/python bench/ops.py                  # sizes 1e3, 1e6, 1e7 (make bench)
     .venv/bin/python bench/ops.py --sizes 1000 --rounds 3 --out /tmp/ops.md   # a quick check
 
-Rows: elementwise ops on contiguous, transposed and broadcast float32 operands (and int8 for
-the integer paths), reductions over all elements and over each dimension of a matrix,
-softmax/log_softmax, casts, copies of transposed and pitched layouts, in-place add, joins,
-matmul. A peer without the operation shows "—". The GB/s column counts the bytes read and
-written once (inputs + result) for the memory-bound rows.
+Rows: elementwise ops on contiguous, transposed and broadcast float32 operands (and int8 and
+uint16 for the integer paths), reductions over all elements and over each dimension of a matrix,
+softmax/log_softmax, casts (uint16 → float32 among them), copies of transposed and pitched
+layouts, in-place add, joins, matmul. A peer without the operation shows "—". The GB/s
+column counts the bytes read and written once (inputs + result) for the memory-bound rows.
 """
 
 from __future__ import annotations
@@ -67,6 +67,19 @@ def peers(
     return impls
 
 
+def peers_if_torch_can(
+    a: List[np.ndarray],
+    ours: Callable[..., object],
+    np_fn: Optional[Callable[..., object]],
+    torch_fn: Optional[Callable[..., object]],
+) -> Dict[str, Callable[[], object]]:
+    """`peers`, leaving torch out when its `from_numpy` lacks the dtype (uint16 before 2.3)."""
+    try:
+        return peers(a, ours, np_fn, torch_fn)
+    except (TypeError, RuntimeError):
+        return peers(a, ours, np_fn, None)
+
+
 def transposed(t: object) -> object:
     return t.T if isinstance(t, np.ndarray) else t.transpose(0, 1)  # type: ignore[attr-defined]
 
@@ -79,6 +92,8 @@ def cases_for(n: int, rng: np.random.Generator) -> List[Case]:
     row = rng.standard_normal((1, c), dtype=np.float32)
     i8a = rng.integers(-100, 100, (r, c), dtype=np.int8)
     i8b = rng.integers(-100, 100, (r, c), dtype=np.int8)
+    u16a = rng.integers(0, 65535, (r, c), dtype=np.uint16, endpoint=True)
+    u16b = rng.integers(0, 65535, (r, c), dtype=np.uint16, endpoint=True)
     size = f"{r}×{c}"
     f4 = 4 * r * c
     out: List[Case] = []
@@ -106,6 +121,9 @@ def cases_for(n: int, rng: np.random.Generator) -> List[Case]:
         ours, np_fn, tname = binary[name]
         tf = getattr(torch, tname) if torch is not None else None
         out.append(Case(name, f"i8 {size}", peers([i8a, i8b], ours, np_fn, tf), 3 * r * c))
+    # 16-bit images and depth maps: uint16 arithmetic wraps as numpy's does.
+    tadd = torch.add if torch is not None else None
+    out.append(Case("add", f"u16 {size}", peers_if_torch_can([u16a, u16b], crt.add, np.add, tadd), 6 * r * c))
 
     def sigmoid_np(v: np.ndarray) -> np.ndarray:
         return 1 / (1 + np.exp(-v))
@@ -231,6 +249,20 @@ def cases_for(n: int, rng: np.random.Generator) -> List[Case]:
             f"f32→i32 {size}",
             peers([x], lambda t: t.to(crt.int32), lambda v: v.astype(np.int32), lambda t: t.to(torch.int32)),
             8 * r * c,
+        )
+    )
+
+    out.append(
+        Case(
+            "to",
+            f"u16→f32 {size}",
+            peers_if_torch_can(
+                [u16a],
+                lambda t: t.to(crt.float32),
+                lambda v: v.astype(np.float32),
+                lambda t: t.to(torch.float32),
+            ),
+            6 * r * c,
         )
     )
 
