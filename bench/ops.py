@@ -55,8 +55,10 @@ def peers(
     torch_fn: Optional[Callable[..., object]],
     view: Callable[[object], object] = lambda t: t,
 ) -> Dict[str, Callable[[], object]]:
-    """The callables of one row: each library's operands built once, outside the timing."""
-    ct = [view(crt.from_numpy(x)) for x in a]
+    """The callables of one row: each library's operands built once, outside the timing.
+    Strided arrays (the pitched image) are borrowed through DLPack, which keeps their
+    strides; from_numpy borrows C-contiguous arrays only."""
+    ct = [view(crt.from_numpy(x) if x.flags.c_contiguous else crt.from_dlpack(x)) for x in a]
     impls: Dict[str, Callable[[], object]] = {"clika": lambda: ours(*ct)}
     if np_fn is not None:
         nt = [view(x) for x in a]
