@@ -50,5 +50,7 @@ void run_shared_tests();
 // Defined in test_custom_ops.cpp: custom operators and mapped files.
 void run_custom_ops_tests();
 void run_conventions_tests();
+// Defined in test_dlpack.cpp: DLPack import/export and Tensor::format.
+void run_dlpack_tests();
 
 #endif

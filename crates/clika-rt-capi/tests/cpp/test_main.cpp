@@ -274,6 +274,7 @@ int main() {
     run_custom_ops_tests();
     run_conventions_tests();
     run_shared_tests();
+    run_dlpack_tests();
     auto_placement_falls_back_to_cpu();
     std::printf("%d passed, %d failed\n", test::passed(), test::failed());
     return test::failed() == 0 ? 0 : 1;
