@@ -273,6 +273,40 @@ pub unsafe extern "C" fn crt_tensor_to_string(
     }
 }
 
+/// The tensor in the nested, multi-line form numpy and PyTorch print
+/// (`Tensor([[ 1,  2],\n        [ 3, 40]], dtype=Int32, device=CPU)`, columns aligned): floats with `precision` digits after the point, and tensors of more than
+/// `threshold` elements summarised with `...`, keeping `edgeitems` items at each end of every
+/// dimension (numpy's defaults: 4, 1000, 3). A device tensor is read back first. `*out`
+/// receives a new string the caller frees with `crt_string_free`.
+///
+/// # Safety
+/// The header's pointer contract.
+#[no_mangle]
+pub unsafe extern "C" fn crt_tensor_format(
+    tensor: *const crt_tensor,
+    precision: usize,
+    threshold: usize,
+    edgeitems: usize,
+    out: *mut *mut c_char,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    let options = clika_rt::PrintOptions {
+        precision,
+        threshold,
+        edgeitems,
+    };
+    // SAFETY: forwarded contract.
+    unsafe {
+        get(tensor, out, err, |t| {
+            let text = t
+                .tensor
+                .to_pretty_string(&options)
+                .replace('\0', "\u{FFFD}");
+            Ok(CString::new(text).unwrap_or_default().into_raw())
+        })
+    }
+}
+
 /// Frees a string returned by this library. NULL is allowed and ignored.
 ///
 /// # Safety

@@ -26,6 +26,7 @@ pub mod compute;
 pub mod custom_ops;
 pub mod deleters;
 pub mod device;
+pub mod dlpack;
 pub mod elementwise_more;
 pub mod error;
 mod ffi;

@@ -3,11 +3,14 @@
 //! Every core [`ErrorKind`] maps to one `clika_runtime` exception class. Each class derives
 //! from `ClikaError` *and* from the builtin a Python user would catch (`TypeError`,
 //! `ValueError`, `IndexError`, `MemoryError`, `RuntimeError`), so `except ValueError:` keeps
-//! working. The classes are created once, when the module is imported.
+//! working; integer division by zero raises `DivisionByZeroError`, a `ClikaError` and a
+//! `ZeroDivisionError` (Python's own exception for `1 // 0`). The classes are created once,
+//! when the module is imported.
 
 use clika_rt::{Error, ErrorKind};
 use pyo3::exceptions::{
     PyException, PyIndexError, PyMemoryError, PyRuntimeError, PyTypeError, PyValueError,
+    PyZeroDivisionError,
 };
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -93,7 +96,13 @@ const TABLE: [(ErrorKind, &str, Builtin, &str); 11] = [
     ),
 ];
 
-/// `ClikaError` followed by one class per table row, in table order.
+/// The class integer division by zero raises (`ClikaError` and `ZeroDivisionError`).
+const DIVISION_BY_ZERO: (&str, &str) = (
+    "DivisionByZeroError",
+    "Integer division or remainder by zero (floats give inf/nan instead, as in numpy).",
+);
+
+/// `ClikaError`, one class per table row in table order, then `DivisionByZeroError`.
 static CLASSES: PyOnceLock<Vec<Py<PyType>>> = PyOnceLock::new();
 
 fn builtin(py: Python<'_>, b: Builtin) -> Bound<'_, PyType> {
@@ -132,6 +141,10 @@ fn build(py: Python<'_>) -> PyResult<Vec<Py<PyType>>> {
         let bases = PyTuple::new(py, [root.bind(py).clone(), builtin(py, base)])?;
         classes.push(new_class(py, name, bases, doc)?);
     }
+    let (name, doc) = DIVISION_BY_ZERO;
+    let zero = py.get_type::<PyZeroDivisionError>();
+    let bases = PyTuple::new(py, [root.bind(py).clone(), zero])?;
+    classes.push(new_class(py, name, bases, doc)?);
     Ok(classes)
 }
 
@@ -149,6 +162,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     for (i, (_, name, _, _)) in TABLE.iter().enumerate() {
         m.add(*name, all[i + 1].bind(py))?;
     }
+    m.add(DIVISION_BY_ZERO.0, all[TABLE.len() + 1].bind(py))?;
     Ok(())
 }
 
@@ -171,8 +185,12 @@ pub fn raise(kind: ErrorKind, message: impl Into<String>) -> PyErr {
 /// Converts a core error to its exception.
 pub fn to_py(err: Error) -> PyErr {
     if let Error::IntegerDivisionByZero { .. } = err {
-        // Python's own exception for `1 // 0`, as PyTorch raises for integer tensors.
-        return pyo3::exceptions::PyZeroDivisionError::new_err(err.to_string());
+        // A ZeroDivisionError (Python's own exception for `1 // 0`, as PyTorch raises for
+        // integer tensors) that is also a ClikaError.
+        return Python::attach(|py| {
+            let all = classes(py);
+            PyErr::from_type(all[TABLE.len() + 1].bind(py).clone(), err.to_string())
+        });
     }
     raise(err.kind(), pythonize(err.to_string()))
 }

@@ -199,8 +199,10 @@ def test_integer_division_by_zero_raises(dtype):
     for f in (operator.floordiv, operator.mod, crt.fmod, crt.floor_divide, crt.remainder):
         with pytest.raises(ZeroDivisionError, match="division by zero"):
             f(a, z)
-    with pytest.raises(ZeroDivisionError):
+    # Python's exception and the runtime's: `except crt.ClikaError` catches it too.
+    with pytest.raises(crt.DivisionByZeroError) as e:
         a // 0
+    assert isinstance(e.value, crt.ClikaError) and isinstance(e.value, ZeroDivisionError)
     t = crt.from_numpy(np.array([4, 5], dtype))
     with pytest.raises(ZeroDivisionError):
         t //= 0

@@ -1,6 +1,6 @@
 """Tensors between processes: share_memory_(), multiprocessing queues and process arguments
-under spawn and fork (the receiver maps the same pages: its writes are seen by the sender),
-from_fd over a segment a C program made, and no leaked segment when a consumer is killed."""
+under spawn, fork and forkserver (the receiver maps the same pages: its writes are seen by the
+sender), from_fd over a segment a C program made, and no leaked segment when a consumer is killed."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import clika_runtime as crt
 from test_pickle import DTYPES, LAYOUTS, make, values
 
 TIMEOUT = 120
-METHODS = ["spawn", "fork"]
+METHODS = ["spawn", "fork", "forkserver"]
 
 
 def _child_write_back(q_in, q_out):

@@ -187,7 +187,7 @@ fn step(t: &mut Tensor, m: &mut Model, op: &Op) -> bool {
         Op::Reshape(s) => {
             // Split the elements into a random factorisation, or flatten.
             let n = m.vals.len();
-            let divs: Vec<usize> = (1..=n.max(1)).filter(|d| n % d == 0).collect();
+            let divs: Vec<usize> = (1..=n.max(1)).filter(|d| n.is_multiple_of(*d)).collect();
             let a = divs[(s % divs.len() as u64) as usize];
             let shape = if n == 0 { vec![0] } else { vec![a, n / a] };
             let si: Vec<isize> = shape.iter().map(|&d| d as isize).collect();

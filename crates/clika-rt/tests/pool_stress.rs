@@ -85,7 +85,8 @@ fn hammer(pool: Arc<Pool>, seed: u64) -> u64 {
             Some((block, pattern)) => check_bytes(&block, |i| stamp_byte(pattern, i)),
             None => {
                 let n = rng.size();
-                let zeroed = (n <= 1 << 20 && rng.next() % 4 == 0) || rng.next() % 1024 == 0;
+                let zeroed = (n <= 1 << 20 && rng.next().is_multiple_of(4))
+                    || rng.next().is_multiple_of(1024);
                 let block = pool.allocate(n, zeroed).expect("no limit is set");
                 allocations += 1;
                 if zeroed {

@@ -490,6 +490,16 @@ private:
     std::array<std::int64_t, N> strides_{};
 };
 
+/// How `Tensor::format` prints (numpy's `set_printoptions` names and defaults).
+struct PrintOptions {
+    /// Digits after the decimal point for floats.
+    std::size_t precision = 4;
+    /// Tensors with more elements than this are summarised with `...`.
+    std::size_t threshold = 1000;
+    /// Items shown at each end of a summarised dimension.
+    std::size_t edgeitems = 3;
+};
+
 /// An n-dimensional strided view of typed memory; see the top of this file for ownership.
 /// A default-constructed Tensor is undefined (defined() is false): using it throws.
 class Tensor {
@@ -635,6 +645,22 @@ public:
                                        err);
         });
     }
+    /// A tensor over the memory of a DLPack >= 1.0 managed tensor, without a copy (the struct
+    /// is dlpack.h's): read-only when the producer flagged it so. On success the tensor owns
+    /// `managed` and its deleter runs exactly once, when the last tensor over the memory is
+    /// gone; on failure (it throws) nothing was taken and `managed` is still yours.
+    static Tensor from_dlpack(DLManagedTensorVersioned* managed) {
+        return make([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_from_dlpack(managed, out, err);
+        });
+    }
+    /// `from_dlpack` for a legacy (pre-1.0) managed tensor, which cannot say whether its memory
+    /// may be written: `read_only` makes the tensor refuse writes.
+    static Tensor from_dlpack(DLManagedTensor* managed, bool read_only) {
+        return make([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_from_dlpack_legacy(managed, read_only ? 1 : 0, out, err);
+        });
+    }
     static Tensor zeros(const Shape& shape, DataType dtype = DataType::Float32) {
         return filled(shape, dtype, &crt_tensor_zeros);
     }
@@ -755,9 +781,37 @@ public:
         const std::unique_ptr<char, detail::StringFree> s(raw);
         return std::string(s.get());
     }
+    /// The nested, multi-line form numpy and PyTorch print, columns aligned and large
+    /// tensors summarised with `...` (`options`: digits, threshold, edge items):
+    /// `Tensor([[ 1,  2],\n        [ 3, 40]], dtype=Int32, device=CPU)`. `to_string()` keeps
+    /// the specification's one-line form.
+    std::string format(const PrintOptions& options = {}) const {
+        char* raw = nullptr;
+        detail::call([&](crt_error** err) {
+            return crt_tensor_format(get(), options.precision, options.threshold,
+                                     options.edgeitems, &raw, err);
+        });
+        const std::unique_ptr<char, detail::StringFree> s(raw);
+        return std::string(s.get());
+    }
     /// Waits for the device's outstanding work (cheap when there is none).
     void synchronize() const {
         detail::call([&](crt_error** err) { return crt_tensor_synchronize(get(), err); });
+    }
+    /// A DLPack 1.x managed tensor over this tensor's memory (no copy), flagged read-only when
+    /// the tensor is. Hand it to a consumer, or call its deleter yourself: exactly once.
+    DLManagedTensorVersioned* to_dlpack() const {
+        DLManagedTensorVersioned* out = nullptr;
+        detail::call([&](crt_error** err) { return crt_tensor_to_dlpack(get(), &out, err); });
+        return out;
+    }
+    /// `to_dlpack` in the legacy (pre-1.0) struct; a read-only tensor throws (Status::ReadOnly),
+    /// since the legacy struct cannot say so.
+    DLManagedTensor* to_dlpack_legacy() const {
+        DLManagedTensor* out = nullptr;
+        detail::call(
+            [&](crt_error** err) { return crt_tensor_to_dlpack_legacy(get(), &out, err); });
+        return out;
     }
     /// This tensor on `device` (the same memory when it is already reachable there).
     Tensor to(Device device) const {

@@ -26,6 +26,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* DLPack's managed-tensor structs (dlpack.h, DLPack >= 1.0) are declared here and defined
+ * by dlpack.h: include it (before or after this header) to read or build their fields. */
+struct DLManagedTensor;
+struct DLManagedTensorVersioned;
+
 /**
  * `crt_blob_options.flags`: the runtime must never write this memory.
  */
@@ -1001,6 +1006,23 @@ crt_status crt_tensor_to_string(const struct crt_tensor *tensor,
                                 struct crt_error **err);
 
 /**
+ * The tensor in the nested, multi-line form numpy and PyTorch print
+ * (`Tensor([[ 1,  2],\n        [ 3, 40]], dtype=Int32, device=CPU)`, columns aligned): floats with `precision` digits after the point, and tensors of more than
+ * `threshold` elements summarised with `...`, keeping `edgeitems` items at each end of every
+ * dimension (numpy's defaults: 4, 1000, 3). A device tensor is read back first. `*out`
+ * receives a new string the caller frees with `crt_string_free`.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_format(const struct crt_tensor *tensor,
+                             size_t precision,
+                             size_t threshold,
+                             size_t edgeitems,
+                             char **out,
+                             struct crt_error **err);
+
+/**
  * Frees a string returned by this library. NULL is allowed and ignored.
  *
  * # Safety
@@ -1691,6 +1713,64 @@ crt_status crt_device_reset_peak_stats(struct crt_device device,
  * back to the CPU goes to stderr: non-zero (the default) prints it, zero silences it.
  */
 void crt_device_set_fallback_warnings(int32_t enabled);
+
+/**
+ * A tensor over the memory of a DLPack ≥ 1.0 managed tensor, without a copy: read-only
+ * (writes give `CRT_STATUS_READ_ONLY`) when the producer set `DLPACK_FLAG_BITMASK_READ_ONLY`.
+ * On success the tensor owns `managed`: its deleter runs exactly once, when the last tensor
+ * over the memory is freed (on whatever thread frees it), and the caller must not call it.
+ * On failure nothing is taken: the caller still owns `managed`. Refused: NULL
+ * (`CRT_STATUS_NULL_POINTER`), host memory only
+ * (`kDLCPU`; other devices give `CRT_STATUS_INVALID_ARGUMENT`), a major version other than
+ * 1, a dtype the runtime lacks (`CRT_STATUS_DTYPE`), a misaligned or wrapping range.
+ *
+ * # Safety
+ * `managed` is NULL (rejected) or a live managed tensor whose memory stays valid (and
+ * writable unless flagged read-only) until its deleter runs; the header's pointer contract.
+ */
+crt_status crt_tensor_from_dlpack(struct DLManagedTensorVersioned *managed,
+                                  struct crt_tensor **out,
+                                  struct crt_error **err);
+
+/**
+ * `crt_tensor_from_dlpack` for a legacy (pre-1.0) `DLManagedTensor`, which cannot say
+ * whether its memory may be written: `read_only` non-zero gives a tensor that refuses
+ * writes (as numpy imports legacy DLPack); zero trusts the producer that it may be written.
+ * Ownership as for `crt_tensor_from_dlpack`.
+ *
+ * # Safety
+ * As for `crt_tensor_from_dlpack`; the memory is writable unless `read_only`.
+ */
+crt_status crt_tensor_from_dlpack_legacy(struct DLManagedTensor *managed,
+                                         int read_only,
+                                         struct crt_tensor **out,
+                                         struct crt_error **err);
+
+/**
+ * A DLPack 1.x managed tensor over the tensor's memory (no copy; its strides and offset as
+ * they are), flagged read-only when the tensor is. `*out` receives it; the caller hands it
+ * to a consumer or calls its deleter, exactly once, which releases the memory (the tensor
+ * handle itself stays the caller's to free, before or after). Host tensors only: a device
+ * tensor gives `CRT_STATUS_DEVICE` (move it with `crt_tensor_to` first).
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_to_dlpack(const struct crt_tensor *tensor,
+                                struct DLManagedTensorVersioned **out,
+                                struct crt_error **err);
+
+/**
+ * `crt_tensor_to_dlpack` in the legacy (pre-1.0) struct, for consumers that predate DLPack
+ * 1.0. It cannot mark memory read-only, so a read-only tensor gives `CRT_STATUS_READ_ONLY`
+ * (export the versioned struct, or a copy).
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_to_dlpack_legacy(const struct crt_tensor *tensor,
+                                       struct DLManagedTensor **out,
+                                       struct crt_error **err);
 
 /**
  * Rounds to `decimals` decimal places, halves to even (numpy's `round(x, decimals)`);

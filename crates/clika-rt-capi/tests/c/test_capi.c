@@ -4,6 +4,8 @@
  * "ok"/"FAIL" line per check and ends with "N passed, M failed". */
 #include <ClikaRT/clika_rt_c.h>
 
+#include "dlpack_structs.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -799,6 +801,64 @@ static void test_sort_unique_random(void) {
     crt_tensor_free(t);
 }
 
+/* DLPack from C: a producer's managed tensor becomes a tensor (same memory; its deleter runs
+ * once, when the last tensor goes), and a tensor's export is read by a consumer. */
+static int dl_deleted = 0;
+static void dl_delete(DLManagedTensorVersioned *self) {
+    ++dl_deleted;
+    free(self->dl_tensor.data);
+    free(self);
+}
+
+static void test_dlpack_round_trip(void) {
+    int64_t shape[2] = {2, 3};
+    DLManagedTensorVersioned *m = calloc(1, sizeof *m);
+    DLManagedTensorVersioned *e = NULL;
+    crt_tensor *t = NULL, *view = NULL, *s = NULL;
+    double *data = malloc(6 * sizeof *data);
+    double total = -1.0;
+    void *p = NULL;
+    int i;
+    if (m == NULL || data == NULL) {
+        free(m);
+        free(data);
+        CHECK(0);
+        return;
+    }
+    for (i = 0; i < 6; ++i) data[i] = (double)i;
+    m->version.major = 1;
+    m->deleter = dl_delete;
+    m->dl_tensor.data = data;
+    m->dl_tensor.device.device_type = TEST_DL_CPU;
+    m->dl_tensor.ndim = 2;
+    m->dl_tensor.dtype.code = TEST_DL_FLOAT;
+    m->dl_tensor.dtype.bits = 64;
+    m->dl_tensor.dtype.lanes = 1;
+    m->dl_tensor.shape = shape; /* read during the import only */
+    m->dl_tensor.strides = NULL; /* row-major */
+    CHECK(crt_tensor_from_dlpack(NULL, &t, NULL) == CRT_STATUS_NULL_POINTER && t == NULL);
+    CHECK(crt_tensor_from_dlpack(m, &t, NULL) == CRT_STATUS_OK);
+    CHECK(crt_tensor_data_ptr(t, &p, NULL) == CRT_STATUS_OK && p == (void *)data);
+    CHECK(crt_tensor_transpose(t, 0, 1, &view, NULL) == CRT_STATUS_OK);
+    crt_tensor_free(t);
+    CHECK(dl_deleted == 0);
+    CHECK(crt_tensor_sum(view, &s, NULL) == CRT_STATUS_OK);
+    CHECK(crt_tensor_item(s, CRT_DTYPE_FLOAT64, &total, NULL) == CRT_STATUS_OK && total == 15.0);
+    /* Export the view; the consumer reads it after the handle is gone. */
+    CHECK(crt_tensor_to_dlpack(view, &e, NULL) == CRT_STATUS_OK && e != NULL);
+    crt_tensor_free(view);
+    crt_tensor_free(s);
+    CHECK(dl_deleted == 0);
+    if (e != NULL) {
+        const double *base = (const double *)e->dl_tensor.data;
+        CHECK(e->version.major == 1 && e->dl_tensor.ndim == 2 && e->dl_tensor.shape[0] == 3);
+        CHECK(e->dl_tensor.strides[0] == 1 && e->dl_tensor.strides[1] == 3);
+        CHECK(base == data && base[1 * e->dl_tensor.strides[0] + 1 * e->dl_tensor.strides[1]] == 4.0);
+        e->deleter(e);
+    }
+    CHECK(dl_deleted == 1);
+}
+
 int main(void) {
     test_borrow_aliases();
     test_deleter_once_after_views();
@@ -812,6 +872,7 @@ int main(void) {
     test_matmul_join_select();
     test_in_place_through_views();
     test_sort_unique_random();
+    test_dlpack_round_trip();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -52,5 +52,7 @@ void run_custom_ops_tests();
 void run_conventions_tests();
 // Defined in test_uint.cpp: UInt16/UInt32/UInt64.
 void run_uint_tests();
+// Defined in test_dlpack.cpp: DLPack import/export and Tensor::format.
+void run_dlpack_tests();
 
 #endif

@@ -275,6 +275,7 @@ int main() {
     run_conventions_tests();
     run_shared_tests();
     run_uint_tests();
+    run_dlpack_tests();
     auto_placement_falls_back_to_cpu();
     std::printf("%d passed, %d failed\n", test::passed(), test::failed());
     return test::failed() == 0 ? 0 : 1;

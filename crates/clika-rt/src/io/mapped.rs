@@ -194,7 +194,7 @@ unsafe fn file_tensor(
             file_len,
         });
     }
-    if offset % dtype.size() as u64 != 0 {
+    if !offset.is_multiple_of(dtype.size() as u64) {
         return Err(Error::OutOfRange {
             what: "from_file: the byte offset must be a multiple of the dtype's size",
             value: format!("{offset} (for {dtype}, {} bytes)", dtype.size()),

@@ -1,5 +1,6 @@
-//! Tensors over memory-mapped files, without copying: [`load_safetensors`] and
-//! [`Tensor::from_file`](crate::Tensor::from_file).
+//! Tensors over memory that other formats describe, without copying: memory-mapped files
+//! ([`load_safetensors`], [`Tensor::from_file`](crate::Tensor::from_file)) and DLPack
+//! managed tensors ([`dlpack`]).
 //!
 //! A file is mapped read-only once; every tensor over it is a view into that one mapping,
 //! whose owner ([`Owner::Keepalive`](crate::Owner::Keepalive) of an `Arc` of the map) unmaps
@@ -14,6 +15,7 @@
 //! receives `SIGBUS`. Rust cannot rule that out, so the Rust entry points are `unsafe fn`; the
 //! C and Python doors state the same contract in their documentation.
 
+pub mod dlpack;
 mod duplicate_keys;
 mod mapped;
 mod safetensors;

@@ -104,7 +104,7 @@ fn load_one(
     // `read_metadata` checked that the offsets tile the data and end at the file's end.
     let (begin, end) = info.data_offsets;
     let start = data_start + begin;
-    let aligned = (mapping.bytes().as_ptr() as usize + start) % dtype.size() == 0;
+    let aligned = (mapping.bytes().as_ptr() as usize + start).is_multiple_of(dtype.size());
     if aligned {
         mapping.tensor(start, &info.shape, dtype)
     } else {

@@ -288,7 +288,7 @@ impl Layout {
         }
         let mut out: DimVec<usize> = shape.iter().map(|&d| d.max(0) as usize).collect();
         match infer {
-            Some(i) if known != 0 && numel % known == 0 => out[i] = numel / known,
+            Some(i) if known != 0 && numel.is_multiple_of(known) => out[i] = numel / known,
             Some(_) => return Err(bad()),
             None if known != numel => return Err(bad()),
             None => {}

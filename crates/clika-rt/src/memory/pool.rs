@@ -58,7 +58,7 @@ const KEPT_PER_SIZE: usize = 8;
 
 /// The kept-block slot for blocks of `size` bytes, if such blocks are kept.
 fn kept_slot(size: usize) -> Option<usize> {
-    (size <= KEPT_MAX && size % SMALL_ROUND == 0).then(|| size / SMALL_ROUND - 1)
+    (size <= KEPT_MAX && size.is_multiple_of(SMALL_ROUND)).then(|| size / SMALL_ROUND - 1)
 }
 
 /// The class and rounded size of a request, or `None` if rounding overflows.

@@ -155,7 +155,7 @@ impl ForeignMemory {
             });
         }
         let addr = data as usize;
-        if addr % dtype.size() != 0 {
+        if !addr.is_multiple_of(dtype.size()) {
             return Err(Error::Misaligned {
                 ptr: addr,
                 dtype,

@@ -55,7 +55,7 @@ impl Tensor {
                     .map_or(0, |(_, hi)| (hi + 1) * dtype.size()),
             });
         }
-        if layout.numel() > 0 && storage.as_ptr() as usize % dtype.size() != 0 {
+        if layout.numel() > 0 && !(storage.as_ptr() as usize).is_multiple_of(dtype.size()) {
             return Err(Error::Misaligned {
                 ptr: storage.as_ptr() as usize,
                 dtype,

@@ -111,6 +111,11 @@ impl<const N: usize> Coalesced<N> {
 
 /// Runs `f(row, start, len)` over every row piece of a `rows × inner` iteration space,
 /// in parallel when the space is large. Pieces of one row never overlap.
+///
+/// Only the sequential loop is generic (inlined per kernel); the parallel split takes `f` as
+/// a `dyn Fn`, so rayon's job machinery is compiled once rather than once per kernel and
+/// dtype — instantiated per call site it was over a third of the library's machine code.
+/// The indirect call costs one per piece of at least `GRAIN` elements.
 pub(crate) fn for_each_piece(
     rows: usize,
     inner: usize,
@@ -127,6 +132,10 @@ pub(crate) fn for_each_piece(
         }
         return;
     }
+    pieces_in_parallel(rows, inner, &f);
+}
+
+fn pieces_in_parallel(rows: usize, inner: usize, f: &(dyn Fn(usize, usize, usize) + Sync)) {
     if inner >= GRAIN {
         // Long rows: split each row into grains.
         let per_row = inner.div_ceil(GRAIN);
@@ -152,7 +161,8 @@ pub(crate) fn for_each_piece(
     }
 }
 
-/// Runs `f(i)` for `i < items`, in parallel when `items × elems_per_item` is large.
+/// Runs `f(i)` for `i < items`, in parallel when `items × elems_per_item` is large (the
+/// parallel path through a `dyn Fn`, as in [`for_each_piece`]).
 pub(crate) fn for_each_item(items: usize, elems_per_item: usize, f: impl Fn(usize) + Sync + Send) {
     if items.saturating_mul(elems_per_item) < PARALLEL_MIN_ELEMS
         || items < 2
@@ -160,8 +170,35 @@ pub(crate) fn for_each_item(items: usize, elems_per_item: usize, f: impl Fn(usiz
     {
         (0..items).for_each(f);
     } else {
-        crate::threads::install(|| (0..items).into_par_iter().for_each(f));
+        items_in_parallel(items, &f);
     }
+}
+
+/// `f(i)` for every `i < items` on the runtime's pool, through a `dyn Fn` (see
+/// [`for_each_piece`]): callers that decided to go parallel use it instead of generic rayon
+/// pipelines.
+pub(crate) fn items_in_parallel(items: usize, f: &(dyn Fn(usize) + Sync)) {
+    crate::threads::install(|| (0..items).into_par_iter().for_each(f));
+}
+
+/// `(0..tasks).map(f).collect()`, the tasks run in parallel through [`items_in_parallel`]
+/// (so rayon is not instantiated per result type). Results keep the task order. Tasks are
+/// coarse (thousands of elements each), so one uncontended lock per result is free.
+pub(crate) fn collect_in_parallel<T: Send>(tasks: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    let slots: std::sync::Mutex<Vec<Option<T>>> =
+        std::sync::Mutex::new((0..tasks).map(|_| None).collect());
+    items_in_parallel(tasks, &|i| {
+        let v = f(i);
+        slots
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)[i] = Some(v);
+    });
+    slots
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .into_iter()
+        .map(|v| v.expect("items_in_parallel runs every task"))
+        .collect()
 }
 
 /// The permutation that sorts dimensions by decreasing absolute stride of `strides` (the

@@ -15,10 +15,10 @@
 //! modulo 2^64). When the kept dimension is the contiguous one, kept rows stream into per-output
 //! accumulators instead (`reduce_outer`).
 
-use rayon::prelude::*;
-
 use super::fold::{self, RedElem, CHUNK, OUTER_BLOCK};
-use super::iter::{order_by_stride, Coalesced, SendPtr, PARALLEL_MIN_ELEMS};
+use super::iter::{
+    collect_in_parallel, items_in_parallel, order_by_stride, Coalesced, SendPtr, PARALLEL_MIN_ELEMS,
+};
 use crate::dtype::Element;
 use crate::layout::DimVec;
 use crate::ops::{ReduceOp as Kind, ReducePlan};
@@ -282,36 +282,35 @@ unsafe fn reduce_one<S: RedElem, F: Fold<S>>(
     if parallel && red.rows() > 1 {
         // Rows are grouped so that each task folds at least ~64K elements.
         let per_task = (1usize << 16).div_ceil(inner.max(1)).max(1);
-        crate::threads::install(|| {
-            (0..red.rows())
-                .into_par_iter()
-                .with_min_len(per_task)
-                .map(row)
-                .reduce(|| init, F::merge)
+        let rows = red.rows();
+        collect_in_parallel(rows.div_ceil(per_task), |t| {
+            let lo = t * per_task;
+            (lo..(lo + per_task).min(rows)).fold(init, |a, r| a.merge(row(r)))
         })
+        .into_iter()
+        .fold(init, F::merge)
     } else if parallel && inner >= PARALLEL_MIN_ELEMS {
         // One long row: split it into pieces (whole chunks, so the summation order is the
         // same as on one thread).
         const PIECE: usize = 1 << 16;
         let pieces = inner.div_ceil(PIECE);
-        crate::threads::install(|| {
-            (0..pieces)
-                .into_par_iter()
-                .map(|k| {
-                    let (lo, n) = (k * PIECE, PIECE.min(inner - k * PIECE));
-                    // SAFETY: elements `lo..lo + n` of the single row are inside `t`.
-                    unsafe {
-                        fold_row(
-                            init,
-                            p.get().offset(base + lo as isize * s),
-                            s,
-                            n,
-                            lo as i64,
-                        )
-                    }
-                })
-                .reduce(|| init, F::merge)
+        // The pieces' partials merge left to right: the same order on every run (rayon's
+        // own reduce merges in a tree whose shape follows the work stealing).
+        collect_in_parallel(pieces, |k| {
+            let (lo, n) = (k * PIECE, PIECE.min(inner - k * PIECE));
+            // SAFETY: elements `lo..lo + n` of the single row are inside `t`.
+            unsafe {
+                fold_row(
+                    init,
+                    p.get().offset(base + lo as isize * s),
+                    s,
+                    n,
+                    lo as i64,
+                )
+            }
         })
+        .into_iter()
+        .fold(init, F::merge)
     } else {
         (0..red.rows()).fold(init, |a, r| a.merge(row(r)))
     }
@@ -452,7 +451,7 @@ unsafe fn reduce_outer<S: RedElem, D: Element>(
     };
     let threaded = big && blocks * spans > 1 && super::iter::threads_available();
     let parts: Vec<ColAcc<S::W>> = if threaded {
-        crate::threads::install(|| (0..blocks * spans).into_par_iter().map(task).collect())
+        collect_in_parallel(blocks * spans, task)
     } else {
         (0..blocks * spans).map(task).collect()
     };
@@ -501,7 +500,7 @@ unsafe fn reduce_outer<S: RedElem, D: Element>(
         }
     };
     if threaded && blocks > 1 {
-        crate::threads::install(|| (0..blocks).into_par_iter().for_each(finish));
+        items_in_parallel(blocks, &finish);
     } else {
         (0..blocks).for_each(finish);
     }
@@ -574,12 +573,12 @@ fn reduce_inner<S: RedElem, D: Element, F: Fold<S>>(
     };
     if big && !par_inside {
         let per_task = (1usize << 15).div_ceil(plan.count.max(1)).max(1);
-        crate::threads::install(|| {
-            (0..n_out)
-                .into_par_iter()
-                .with_min_len(per_task)
-                .try_for_each(one)
+        collect_in_parallel(n_out.div_ceil(per_task), |t| {
+            let lo = t * per_task;
+            (lo..(lo + per_task).min(n_out)).try_for_each(one)
         })
+        .into_iter()
+        .collect()
     } else {
         (0..n_out).try_for_each(one)
     }

@@ -305,8 +305,16 @@ fn unary_expr(op: UnaryOp, ct: Ct) -> Option<&'static str> {
         UnaryOp::Exp2 if float => "exp2(x0)",
         UnaryOp::Tan if float => "tan(x0)",
         UnaryOp::Atan if float => "atan(x0)",
-        UnaryOp::Asin if float => "asin(x0)",
-        UnaryOp::Acos if float => "acos(x0)",
+        // WGSL defines asin/acos by these atan2 forms; spelled out inside [-1, 1], because
+        // some drivers' built-ins (lavapipe's) are off by ~4e-4 relative near |x| = 0.5 while
+        // their atan2 is exact to a few ulp. Outside it (and for NaN) the built-in gives the
+        // NaN of the domain error, which atan2 of a NaN need not (lavapipe returns -0).
+        UnaryOp::Asin if float => {
+            "select(asin(x0), atan2(x0, sqrt((1.0 - x0) * (1.0 + x0))), abs(x0) <= 1.0)"
+        }
+        UnaryOp::Acos if float => {
+            "select(acos(x0), atan2(sqrt((1.0 - x0) * (1.0 + x0)), x0), abs(x0) <= 1.0)"
+        }
         UnaryOp::Sinh if float => "sinh(x0)",
         UnaryOp::Cosh if float => "cosh(x0)",
         _ => return None,

@@ -52,7 +52,7 @@ impl PadMode {
 /// constant mode (converted to `x`'s dtype). Any number of leading dims is accepted in every
 /// mode (PyTorch limits the non-constant modes to a batch and channel dim).
 pub fn pad(x: &Tensor, pads: &[isize], mode: PadMode, value: f64) -> Result<Tensor> {
-    if pads.len() % 2 != 0 || pads.len() > 2 * x.ndim() {
+    if !pads.len().is_multiple_of(2) || pads.len() > 2 * x.ndim() {
         return Err(Error::InvalidArgument {
             what: format!(
                 "pad: pads must hold (before, after) pairs for at most {} dims, got {} values",
