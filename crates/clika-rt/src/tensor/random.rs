@@ -99,7 +99,9 @@ impl Generator {
                 key,
             ))
         };
-        if n >= 1 << 15 {
+        // One thread under Miri (its strict provenance rejects crossbeam's tagged pointers,
+        // as the CPU kernels' `threads_available` knows) and on a one-core pool.
+        if n >= 1 << 15 && !cfg!(miri) && crate::threads::current_num_threads() >= 2 {
             crate::threads::install(|| (0..n).into_par_iter().map(block).collect())
         } else {
             (0..n).map(block).collect()

@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 
 use rayon::prelude::*;
 
-use super::iter::PARALLEL_MIN_ELEMS;
+use super::iter::{threads_available, PARALLEL_MIN_ELEMS};
 use crate::error::{Error, Result};
 use crate::ops::{RowSelect, ScanOp};
 use crate::{DType, Device, Element, Tensor};
@@ -154,7 +154,7 @@ pub(crate) fn select_rows(op: RowSelect, t: &Tensor) -> Result<(Tensor, Tensor)>
         let work = |((v, ix), s): ((&mut [T], &mut [i64]), &[T]), buf: &mut Vec<Key<T>>| {
             select_row(op, s, buf, v, ix)
         };
-        if rows > 1 && rows * n >= PARALLEL_MIN_ELEMS / 4 {
+        if rows > 1 && rows * n >= PARALLEL_MIN_ELEMS / 4 && threads_available() {
             crate::threads::install(|| {
                 v.par_chunks_mut(m)
                     .zip(ix.par_chunks_mut(m))
@@ -224,7 +224,7 @@ pub(crate) fn scan_rows(op: ScanOp, t: &Tensor) -> Result<Tensor> {
                     std::slice::from_raw_parts_mut(out.data_ptr().cast::<$T>(), rows * n),
                 )
             };
-            if rows > 1 && rows * n >= PARALLEL_MIN_ELEMS {
+            if rows > 1 && rows * n >= PARALLEL_MIN_ELEMS && threads_available() {
                 crate::threads::install(|| {
                     dst.par_chunks_mut(n)
                         .zip(src.par_chunks(n))
