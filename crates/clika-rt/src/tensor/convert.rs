@@ -39,6 +39,9 @@ impl<T: Element> From<Vec<T>> for Tensor {
 /// A 1-D tensor that owns the boxed slice without copying it.
 impl<T: Element> From<Box<[T]>> for Tensor {
     fn from(v: Box<[T]>) -> Tensor {
+        // `into_vec` reuses the buffer (no copy); a `Vec` may move after its pointer is
+        // taken, a `Box` may not (see `StableBytes`).
+        let v = v.into_vec();
         let n = v.len();
         Tensor::from_owner(v, &[n], T::DTYPE).expect("a slice's length is a valid 1-D shape")
     }

@@ -41,18 +41,9 @@ unsafe impl<T: Element> StableBytes for Vec<T> {
     }
 }
 
-// SAFETY: as for `Vec`: a boxed slice's buffer is stable and exclusively owned.
-unsafe impl<T: Element> StableBytes for Box<[T]> {
-    fn bytes_ptr(&self) -> *mut u8 {
-        self.as_ptr().cast_mut().cast()
-    }
-    fn bytes_len(&self) -> usize {
-        std::mem::size_of_val(&**self)
-    }
-    fn writable(&self) -> bool {
-        true
-    }
-}
+// No impl for `Box<[T]>`: moving a `Box` into the storage asserts it is unique, which
+// invalidates the pointer taken from it first (a Stacked Borrows violation Miri reports).
+// `From<Box<[T]>>` goes through `into_vec()` instead, which keeps the buffer.
 
 // SAFETY: an `Arc`'s allocation is stable; other clones may read it, so it is read-only.
 unsafe impl<T: Element> StableBytes for Arc<[T]> {
