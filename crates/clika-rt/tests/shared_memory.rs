@@ -1,6 +1,9 @@
 //! Tensors over fd-backed shared memory: `share_memory`, `from_fd` (writes reach the file,
 //! strides, read-only maps, bounds), `dense_span` (what pickling sends) and
 //! `ForeignMemory::within`.
+//!
+//! Not under Miri: it does not support file-backed memory mappings.
+#![cfg(not(miri))]
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
