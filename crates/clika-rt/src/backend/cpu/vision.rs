@@ -143,8 +143,13 @@ fn conv<T: Real>(p: &ConvPlan, cd: DType) -> Result<Tensor> {
     let pp = ho * wo;
     let direct = kh == 1 && kw == 1 && p.stride == [1, 1] && p.pad == [0, 0];
     let tasks = n * g;
-    let threads = crate::threads::current_num_threads();
+    // Asked only when threads may be used: asking starts the pool (never under Miri).
     let par = threads_available();
+    let threads = if par {
+        crate::threads::current_num_threads()
+    } else {
+        1
+    };
     let inner = if par && tasks < threads && og * kk * pp >= 1 << 18 {
         gemm::Parallelism::Rayon(threads)
     } else {
