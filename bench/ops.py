@@ -313,6 +313,19 @@ def cases_for(n: int, rng: np.random.Generator) -> List[Case]:
     m = min(r, c, 1024)
     a2 = rng.standard_normal((m, m), dtype=np.float32)
     out.append(Case("matmul", f"f32 {m}×{m}", peers([a2, a2], crt.matmul, np.matmul, torch.matmul if torch is not None else None)))
+    mo = np.empty((m, m), np.float32)
+    out.append(
+        Case(
+            "matmul out=",
+            f"f32 {m}×{m}",
+            peers(
+                [a2, a2, mo],
+                lambda a, b, o: crt.matmul(a, b, out=o),
+                lambda a, b, o: np.matmul(a, b, out=o),
+                torch and (lambda a, b, o: torch.matmul(a, b, out=o)),
+            ),
+        )
+    )
     return out
 
 

@@ -27,6 +27,10 @@ def rows(n):
     ci = crt.from_numpy(ints)
     t = torch.from_numpy(a) if torch is not None else None
     ti = torch.from_numpy(ints) if torch is not None else None
+    # rows of 8 small ints with repeats: unique(dim=0) sorts and groups whole rows
+    rows8 = rng.integers(0, 3, size=(n * n // 8, 8)).astype(np.int64)
+    cr8 = crt.from_numpy(rows8)
+    tr8 = torch.from_numpy(rows8) if torch is not None else None
     k = max(n // 16, 1)
     T = torch  # shorthand in the lambdas
     return [
@@ -42,6 +46,7 @@ def rows(n):
         ("norm(p=2)", lambda: np.linalg.norm(a), t is not None and (lambda: T.linalg.vector_norm(t)), lambda: c.norm()),
         ("any(dim=1)", lambda: a.any(1), t is not None and (lambda: T.any(t, 1)), lambda: c.any(1)),
         ("unique(counts)", lambda: np.unique(ints, return_counts=True), ti is not None and (lambda: T.unique(ti, return_counts=True)), lambda: ci.unique(return_counts=True)),
+        ("unique(dim=0) rows", lambda: np.unique(rows8, axis=0), t is not None and (lambda: T.unique(tr8, dim=0)), lambda: cr8.unique(dim=0)),
         ("roll(3, dims=1)", lambda: np.roll(a, 3, axis=1), t is not None and (lambda: T.roll(t, 3, 1)), lambda: c.roll(3, 1)),
         ("linspace", lambda: np.linspace(0, 1, n * n, dtype=np.float32), t is not None and (lambda: T.linspace(0, 1, n * n)), lambda: crt.linspace(0, 1, n * n)),
         ("eye", lambda: np.eye(n, dtype=np.float32), t is not None and (lambda: T.eye(n)), lambda: crt.eye(n)),

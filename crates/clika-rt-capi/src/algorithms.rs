@@ -281,6 +281,50 @@ pub unsafe extern "C" fn crt_tensor_unique(
     counts: *mut *mut crt_tensor,
     err: *mut *mut crt_error,
 ) -> crt_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        unique_with(tensor, values, inverse, counts, err, |t, i, c| {
+            ops::unique(t, true, i, c)
+        })
+    }
+}
+
+/// The distinct slices along `dim` in lexicographic order (every dimension kept, `dim`
+/// holding the distinct slices); `inverse` (`[size of dim]`: each input slice's index in
+/// `values`) and `counts` are written when non-NULL. A slice containing NaN equals no other.
+///
+/// # Safety
+/// The header's pointer contract; `inverse` and `counts` may be NULL.
+#[no_mangle]
+pub unsafe extern "C" fn crt_tensor_unique_dim(
+    tensor: *const crt_tensor,
+    dim: i64,
+    values: *mut *mut crt_tensor,
+    inverse: *mut *mut crt_tensor,
+    counts: *mut *mut crt_tensor,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        unique_with(tensor, values, inverse, counts, err, |t, i, c| {
+            ops::unique_dim(t, dim as isize, i, c)
+        })
+    }
+}
+
+/// Runs a `unique` form and writes its results to the out-pointers given (the optional ones
+/// may be NULL: then that result is not computed).
+///
+/// # Safety
+/// P1 for `tensor`, P2 for `values`, `err` and each non-NULL optional output.
+unsafe fn unique_with(
+    tensor: *const crt_tensor,
+    values: *mut *mut crt_tensor,
+    inverse: *mut *mut crt_tensor,
+    counts: *mut *mut crt_tensor,
+    err: *mut *mut crt_error,
+    f: impl FnOnce(&Tensor, bool, bool) -> clika_rt::Result<ops::Unique>,
+) -> crt_status {
     guard(err, || {
         // SAFETY: P1/P2 (the caller's contract); NULL optional outputs are skipped.
         let (v, t) = unsafe { (Out::handle(values, "values")?, arg(tensor, "tensor")?) };
@@ -296,7 +340,7 @@ pub unsafe extern "C" fn crt_tensor_unique(
             // SAFETY: P2 for a non-NULL `counts`.
             Some(unsafe { Out::handle(counts, "counts") }?)
         };
-        let u = ops::unique(&t.tensor, true, inv.is_some(), cnt.is_some())?;
+        let u = f(&t.tensor, inv.is_some(), cnt.is_some())?;
         v.write(into_handle(crt_tensor::new(u.values)));
         if let (Some(o), Some(x)) = (inv, u.inverse) {
             o.write(into_handle(crt_tensor::new(x)));

@@ -33,6 +33,7 @@ mod ffi;
 pub mod indexing;
 pub mod io;
 pub mod op_codes;
+pub mod out_forms;
 pub mod shared;
 pub mod tensor;
 pub mod testing;

@@ -236,13 +236,9 @@ pub mod call {
         return_counts: bool,
         dim: Option<isize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        if let Some(d) = dim {
-            return Err(PyValueError::new_err(format!(
-                "unique: dim={d} (unique slices) is not supported yet; pass dim=None for unique elements"
-            )));
-        }
-        let u = run(py, t.numel(), || {
-            ops::unique(t, true, return_inverse, return_counts)
+        let u = run(py, t.numel(), || match dim {
+            Some(d) => ops::unique_dim(t, d, return_inverse, return_counts),
+            None => ops::unique(t, true, return_inverse, return_counts),
         })?;
         let values = Bound::new(py, PyTensor { inner: u.values })?.into_any();
         if !return_inverse && !return_counts {
@@ -413,8 +409,9 @@ pub fn norm(
     call::norm(py, &tensor_arg(input)?, p, dim, keepdim)
 }
 
-/// The sorted distinct elements; with `return_inverse`/`return_counts`, a tuple that adds
-/// the index of each element's value and the count of each value.
+/// The sorted distinct elements (or, with `dim`, the distinct slices along `dim` in
+/// lexicographic order, every dimension kept); with `return_inverse`/`return_counts`, a
+/// tuple that adds the index of each element's (slice's) value and the count of each value.
 #[pyfunction]
 #[pyo3(signature = (input, sorted=true, return_inverse=false, return_counts=false, dim=None))]
 pub fn unique<'py>(

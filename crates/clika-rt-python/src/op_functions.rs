@@ -203,14 +203,27 @@ pub fn log_softmax(py: Python<'_>, input: &Bound<'_, PyAny>, dim: isize) -> PyRe
 }
 
 /// Matrix product with numpy's `matmul` semantics (1-D, 2-D, batched with broadcasting).
+/// With `out=`, the product is written into `out` (which must have the result's shape; its
+/// dtype receives the values converted), straight from the kernel when `out` has the
+/// result's dtype; `out` may be one of the operands.
 #[pyfunction(name = "matmul")]
-pub fn matmul_fn(
-    py: Python<'_>,
-    input: &Bound<'_, PyAny>,
-    other: &Bound<'_, PyAny>,
-) -> PyResult<PyTensor> {
-    let inner = matmul(py, &tensor_arg(input)?, &tensor_arg(other)?)?;
-    Ok(PyTensor { inner })
+#[pyo3(signature = (input, other, *, out=None))]
+pub fn matmul_fn<'py>(
+    py: Python<'py>,
+    input: &Bound<'py, PyAny>,
+    other: &Bound<'py, PyAny>,
+    out: Option<Bound<'py, PyTensor>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (a, b) = (tensor_arg(input)?, tensor_arg(other)?);
+    let Some(o) = out else {
+        return PyTensor::wrap(py, matmul(py, &a, &b)?).map(Bound::into_any);
+    };
+    let t = &o.get().inner;
+    // SAFETY: as for `binary_inplace`: the numpy/PyTorch contract for `out=`.
+    run(py, a.numel().max(b.numel()), || unsafe {
+        ops::matmul_into_shared(&a, &b, t)
+    })?;
+    Ok(o.into_any())
 }
 
 /// `condition ? input : other` elementwise, broadcasting all three.

@@ -380,6 +380,54 @@ def test_matmul_matches_numpy(sa, sb, dtype, transposed):
     check(crt.matmul(a, b), want, want.dtype)
 
 
+@pytest.mark.parametrize("sa,sb", MATMUL_SHAPES)
+@pytest.mark.parametrize("out_dtype", [np.float32, np.float64, np.int64])
+@pytest.mark.parametrize("out_layout", ["contiguous", "transposed", "strided"])
+def test_matmul_out_matches_numpy_and_writes_in_place(sa, sb, out_dtype, out_layout):
+    rng = np.random.default_rng(1)
+    a = rng.integers(-3, 4, sa).astype(np.float32)
+    b = rng.integers(-3, 4, sb).astype(np.float32)
+    want = a @ b
+    base = np.zeros(want.shape, out_dtype)
+    if out_layout == "contiguous" or want.ndim < 2:
+        view, out = base, crt.from_numpy(base)
+    elif out_layout == "transposed":
+        base = np.zeros(want.shape[:-2] + want.shape[-2:][::-1], out_dtype)
+        view, out = base.swapaxes(-1, -2), crt.from_numpy(base).transpose(-1, -2)
+    else:
+        base = np.zeros(want.shape[:-1] + (2 * want.shape[-1],), out_dtype)
+        view, out = base[..., ::2], crt.from_numpy(base)[..., ::2]
+    assert crt.matmul(a, b, out=out) is out
+    # the numpy array behind out received the values (out is a view of its memory)
+    np.testing.assert_allclose(view, want.astype(out_dtype), rtol=1e-6)
+    check(out, want.astype(out_dtype), out_dtype)
+
+
+def test_matmul_out_allocates_nothing_aliases_and_refuses():
+    a = crt.from_numpy(np.arange(12, dtype=np.float32).reshape(3, 4))
+    b = crt.from_numpy(np.ones((4, 5), np.float32))
+    out = crt.empty(3, 5)
+    crt.matmul(a, b, out=out)
+    before = crt.memory_stats().allocation_count
+    for _ in range(5):
+        crt.matmul(a, b, out=out)
+    assert crt.memory_stats().allocation_count == before
+    np.testing.assert_array_equal(out.numpy(), np.arange(12).reshape(3, 4) @ np.ones((4, 5)))
+    # out is the left operand: read in full before it is written
+    sq = crt.tensor([[1.0, 2.0], [3.0, 4.0]])
+    crt.matmul(sq, crt.tensor([[0.0, 1.0], [1.0, 0.0]]), out=sq)
+    np.testing.assert_array_equal(sq.numpy(), [[2, 1], [4, 3]])
+    with pytest.raises(crt.ShapeError, match="out= must have the result's shape"):
+        crt.matmul(a, b, out=crt.empty(5, 3))
+    with pytest.raises(crt.ClikaError, match="distinct"):
+        crt.matmul(a, b, out=crt.zeros(1, 5).expand(3, 5))
+    ro = np.zeros((3, 5), np.float32)
+    ro.flags.writeable = False
+    with pytest.raises(crt.ReadOnlyError):
+        crt.matmul(a, b, out=crt.from_numpy(ro))
+    assert not ro.any()
+
+
 @given(st.lists(small_arrays(NUMERIC, st.just((2, 3))), min_size=1, max_size=3), st.integers(-2, 1))
 def test_cat_stack(arrays, dim):
     ts = [crt.from_numpy(a) for a in arrays]

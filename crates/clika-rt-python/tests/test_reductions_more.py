@@ -149,8 +149,39 @@ def test_unique_matches_numpy(a, layout, inverse, counts):
         np.testing.assert_array_equal(arr(got), np.asarray(w).reshape(arr(got).shape))
     if inverse:
         assert r[1].shape == na.shape
-    with pytest.raises(ValueError, match="dim"):
-        ta.unique(dim=0)
+
+
+@given(array_and_dim(ANY_DTYPE), st.sampled_from(LAYOUTS), st.booleans(), st.booleans())
+def test_unique_dim_matches_numpy_axis(ad, layout, inverse, counts):
+    a, dim = ad
+    na, ta = lay_out(a, layout)
+    if na.size == 0 and na.shape[dim] != 0:
+        # numpy refuses this (it cannot order empty slices); ours gives the one empty slice
+        r = crt.unique(ta, dim=dim, return_counts=True)
+        assert r[0].shape[dim] == 1 and arr(r[1]).tolist() == [na.shape[dim]]
+        return
+    r = crt.unique(ta, dim=dim, return_inverse=inverse, return_counts=counts)
+    want = np.unique(na, axis=dim, return_inverse=inverse, return_counts=counts)
+    if not (inverse or counts):
+        np.testing.assert_array_equal(arr(r), want)
+        return
+    assert len(r) == len(want)
+    np.testing.assert_array_equal(arr(r[0]), want[0])
+    for got, w in zip(r[1:], want[1:]):
+        np.testing.assert_array_equal(arr(got), np.asarray(w).reshape(-1))
+    if inverse:
+        assert r[1].shape == (na.shape[dim],)
+
+
+def test_unique_dim_nan_slices_stay_apart_and_zeros_merge():
+    t = crt.tensor([[1.0, float("nan")], [-0.0, 2.0], [1.0, float("nan")], [0.0, 2.0]])
+    v, inv, cnt = crt.unique(t, dim=0, return_inverse=True, return_counts=True)
+    # [-0, 2] and [0, 2] are one slice; the two [1, nan] rows are not equal to each other
+    assert v.shape == (3, 2)
+    assert arr(cnt).tolist() == [2, 1, 1]
+    assert arr(inv).tolist() == [1, 0, 2, 0]
+    with pytest.raises(IndexError):
+        t.unique(dim=2)
 
 
 @given(small_arrays(ANY_DTYPE, max_dims=3, lo=-2, hi=2), st.sampled_from(LAYOUTS), st.booleans(), st.data())

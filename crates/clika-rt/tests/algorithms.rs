@@ -168,6 +168,37 @@ fn unique_sorts_counts_and_inverts() {
 }
 
 #[test]
+fn unique_dim_groups_whole_slices_in_lexicographic_order() {
+    // rows [2 1] [0 5] [2 1] [0 4]: distinct rows [0 4] [0 5] [2 1]
+    let t = Tensor::from_vec(vec![2i32, 1, 0, 5, 2, 1, 0, 4], &[4, 2]).unwrap();
+    let u = ops::unique_dim(&t, 0, true, true).unwrap();
+    assert_eq!(u.values.shape(), &[3, 2]);
+    assert_eq!(vals::<i32>(&u.values), vec![0, 4, 0, 5, 2, 1]);
+    assert_eq!(vals::<i64>(&u.inverse.unwrap()), vec![2, 1, 2, 0]);
+    assert_eq!(vals::<i64>(&u.counts.unwrap()), vec![1, 1, 2]);
+    // The same columns of the transposed (strided) view, along dim 1 (= -1).
+    let c = ops::unique_dim(&t.t(), -1, false, true).unwrap();
+    assert_eq!(c.values.shape(), &[2, 3]);
+    assert_eq!(vals::<i32>(&c.values), vec![0, 0, 2, 4, 5, 1]);
+    assert!(c.inverse.is_none());
+    // -0.0 equals 0.0; a slice with NaN equals no other slice.
+    let f = Tensor::from_vec(
+        vec![-0.0f32, 1.0, f32::NAN, 0.0, 0.0, 1.0, f32::NAN, 0.0],
+        &[4, 2],
+    )
+    .unwrap();
+    let uf = ops::unique_dim(&f, 0, false, true).unwrap();
+    assert_eq!(vals::<i64>(&uf.counts.unwrap()), vec![2, 1, 1]);
+    // Empty along dim: no slices; out-of-range dim: refused.
+    let e = Tensor::zeros(&[0, 3], DType::Float32).unwrap();
+    assert_eq!(
+        ops::unique_dim(&e, 0, true, true).unwrap().values.shape(),
+        &[0, 3]
+    );
+    assert!(ops::unique_dim(&t, 2, false, false).is_err());
+}
+
+#[test]
 fn any_all_follow_truthiness_and_empty_identities() {
     let t = Tensor::from_vec(vec![0.0f32, 0.0, f32::NAN, 0.0, 1.0, 2.0], &[2, 3]).unwrap();
     assert!(ops::any(&t, None, false).unwrap().item::<bool>().unwrap());

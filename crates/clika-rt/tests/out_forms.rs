@@ -115,3 +115,92 @@ fn zero_size_out_is_fine() {
     ops::binary_into(BinaryOp::Add, &a, &a, &mut out).unwrap();
     ops::unary_into(UnaryOp::Exp, &a, &mut out).unwrap();
 }
+
+/// Every shape rule of matmul (1-D either side, batches broadcasting, empty sizes) into a
+/// fresh `out`, a transposed `out` and an `out` of another dtype, equal to `ops::matmul`.
+#[test]
+fn matmul_into_matches_matmul_for_every_shape_rule_and_out_layout() {
+    let cases: [(&[usize], &[usize]); 8] = [
+        (&[3, 4], &[4, 5]),
+        (&[4], &[4, 5]),
+        (&[3, 4], &[4]),
+        (&[4], &[4]),
+        (&[2, 1, 3, 4], &[3, 4, 2]),
+        (&[0, 4], &[4, 5]),
+        (&[3, 0], &[0, 5]),
+        (&[2, 3, 4], &[4, 0]),
+    ];
+    for (sa, sb) in cases {
+        let na: usize = sa.iter().product();
+        let nb: usize = sb.iter().product();
+        let a = Tensor::arange(0.0, na as f64, 1.0, DType::Float32)
+            .unwrap()
+            .reshape(&sa.iter().map(|&d| d as isize).collect::<Vec<_>>())
+            .unwrap();
+        let b = Tensor::arange(0.0, nb as f64, 1.0, DType::Float32)
+            .unwrap()
+            .reshape(&sb.iter().map(|&d| d as isize).collect::<Vec<_>>())
+            .unwrap();
+        let b = ops::binary(BinaryOp::Mul, &b, &t(&[0.5], &[1])).unwrap();
+        let want = ops::matmul(&a, &b).unwrap();
+        let what = format!("{sa:?} @ {sb:?}");
+
+        let mut out = Tensor::empty(want.shape(), DType::Float32).unwrap();
+        let before = out.data_ptr();
+        ops::matmul_into(&a, &b, &mut out).unwrap();
+        assert_eq!(out.data_ptr(), before, "{what}: written into out");
+        assert_same(&out, &want, &what);
+
+        // A transposed out (its last two dims swapped in memory) receives the same values.
+        if want.ndim() >= 2 {
+            let nd = want.ndim();
+            let mut perm: Vec<isize> = (0..nd as isize).collect();
+            perm.swap(nd - 2, nd - 1);
+            let shape: Vec<usize> = perm.iter().map(|&p| want.shape()[p as usize]).collect();
+            let store = Tensor::zeros(&shape, DType::Float32).unwrap();
+            let mut tout = store.permute(&perm).unwrap();
+            drop(store);
+            ops::matmul_into(&a, &b, &mut tout).unwrap();
+            assert_same(&tout, &want, &format!("{what}, transposed out"));
+        }
+
+        // Float64 out: converted.
+        let mut wide = Tensor::zeros(want.shape(), DType::Float64).unwrap();
+        ops::matmul_into(&a, &b, &mut wide).unwrap();
+        assert_same(&wide, &want, &format!("{what}, float64 out"));
+    }
+}
+
+#[test]
+fn matmul_into_may_write_over_an_operand_and_refuses_bad_outs() {
+    // out is `a` itself: a = a @ b with b square; `a` is read before it is written.
+    let a = t(&[1.0, 2.0, 3.0, 4.0], &[2, 2]);
+    let b = t(&[0.0, 1.0, 1.0, 0.0], &[2, 2]);
+    let want = ops::matmul(&a, &b).unwrap();
+    let alias = a.clone();
+    // SAFETY: this thread is the only one using `a`'s memory.
+    unsafe { ops::matmul_into_shared(&alias, &b, &a).unwrap() };
+    assert_same(&a, &want, "a = a @ b");
+    assert_eq!(a.to_vec::<f32>().unwrap(), vec![2.0, 1.0, 4.0, 3.0]);
+
+    // Wrong shape: refused, out untouched.
+    let mut wrong = Tensor::zeros(&[2, 3], DType::Float32).unwrap();
+    let e = ops::matmul_into(&a, &b, &mut wrong).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidShape, "{e}");
+    assert_eq!(wrong.to_vec::<f32>().unwrap(), vec![0.0; 6]);
+
+    // An out that another handle shares: refused by the safe form.
+    let mut shared = Tensor::zeros(&[2, 2], DType::Float32).unwrap();
+    let _view = shared.clone();
+    let e = ops::matmul_into(&a, &b, &mut shared).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::ReadOnly, "{e}");
+
+    // An out whose elements repeat (a stride of 0): refused, naming the fix.
+    let row = Tensor::zeros(&[1, 2], DType::Float32).unwrap();
+    let bcast = row.expand(&[2, 2]).unwrap();
+    // SAFETY: this thread is the only one using `row`'s memory.
+    let e = unsafe { ops::matmul_into_shared(&a, &b, &bcast) }.unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidArgument, "{e}");
+    assert!(e.to_string().contains("distinct"), "{e}");
+    assert_eq!(row.to_vec::<f32>().unwrap(), vec![0.0; 2]);
+}

@@ -1472,6 +1472,14 @@ inline Tensor mul(const Tensor& a, const Tensor& b, const Tensor& out) {
 inline Tensor div(const Tensor& a, const Tensor& b, const Tensor& out) {
     return binary_into(BinaryOp::Div, a, b, out);
 }
+/// matmul(a, b) written into `out`, which must have the result's shape (the values are
+/// converted to its dtype); `out` may be `a` or `b`. Returns `out`.
+inline Tensor matmul(const Tensor& a, const Tensor& b, const Tensor& out) {
+    detail::call([&](crt_error** err) {
+        return crt_tensor_matmul_into(a.get(), b.get(), out.get(), err);
+    });
+    return out;
+}
 
 /// The same tensor when already contiguous, else a compact row-major copy.
 inline Tensor contiguous(const Tensor& t) { return t.contiguous(); }
@@ -1948,6 +1956,16 @@ inline UniqueResult unique(const Tensor& t) {
     crt_tensor* i = nullptr;
     crt_tensor* c = nullptr;
     detail::call([&](crt_error** err) { return crt_tensor_unique(t.get(), &v, &i, &c, err); });
+    return UniqueResult{Tensor(v), Tensor(i), Tensor(c)};
+}
+/// The distinct slices along `dim`, in lexicographic order (numpy's `unique(axis=dim)`):
+/// `values` keeps every dimension; `inverse` gives each input slice's index in `values`.
+inline UniqueResult unique(const Tensor& t, std::int64_t dim) {
+    crt_tensor* v = nullptr;
+    crt_tensor* i = nullptr;
+    crt_tensor* c = nullptr;
+    detail::call(
+        [&](crt_error** err) { return crt_tensor_unique_dim(t.get(), dim, &v, &i, &c, err); });
     return UniqueResult{Tensor(v), Tensor(i), Tensor(c)};
 }
 /// `steps` evenly spaced values from `start` to `end` inclusive.

@@ -1180,6 +1180,21 @@ crt_status crt_tensor_unique(const struct crt_tensor *tensor,
                              struct crt_error **err);
 
 /**
+ * The distinct slices along `dim` in lexicographic order (every dimension kept, `dim`
+ * holding the distinct slices); `inverse` (`[size of dim]`: each input slice's index in
+ * `values`) and `counts` are written when non-NULL. A slice containing NaN equals no other.
+ *
+ * # Safety
+ * The header's pointer contract; `inverse` and `counts` may be NULL.
+ */
+crt_status crt_tensor_unique_dim(const struct crt_tensor *tensor,
+                                 int64_t dim,
+                                 struct crt_tensor **values,
+                                 struct crt_tensor **inverse,
+                                 struct crt_tensor **counts,
+                                 struct crt_error **err);
+
+/**
  * `steps` evenly spaced values from `start` to `end` inclusive; with `log_base` non-zero,
  * `log_base ** value` (logspace).
  *
@@ -1529,33 +1544,6 @@ crt_status crt_tensor_binary_scalar_(crt_binary_op op,
                                      const struct crt_tensor *tensor,
                                      struct crt_scalar scalar,
                                      struct crt_error **err);
-
-/**
- * `op(a, b)` written into the existing tensor `out` (the `out=` form): `out` must have the
- * broadcast shape of `a` and `b`; the result is converted to `out`'s dtype. Nothing is
- * allocated when `out` has the op's result dtype. `a` or `b` may be `out` itself, and an
- * input overlapping `out` is read in full before anything is written.
- *
- * # Safety
- * As for `crt_tensor_fill_`, for `out`.
- */
-crt_status crt_tensor_binary_into(crt_binary_op op,
-                                  const struct crt_tensor *a,
-                                  const struct crt_tensor *b,
-                                  const struct crt_tensor *out,
-                                  struct crt_error **err);
-
-/**
- * `op(tensor)` written into the existing tensor `out` of the same shape (the `out=` form);
- * the result is converted to `out`'s dtype.
- *
- * # Safety
- * As for `crt_tensor_fill_`, for `out`.
- */
-crt_status crt_tensor_unary_into(crt_unary_op op,
-                                 const struct crt_tensor *tensor,
-                                 const struct crt_tensor *out,
-                                 struct crt_error **err);
 
 /**
  * Registers an operator under `name` (UTF-8) for the whole library. `rule` and `kernel` are
@@ -1993,6 +1981,47 @@ crt_status crt_tensor_from_file(const char *path,
                                 uint64_t offset,
                                 struct crt_tensor **out,
                                 struct crt_error **err);
+
+/**
+ * `op(a, b)` written into the existing tensor `out` (the `out=` form): `out` must have the
+ * broadcast shape of `a` and `b`; the result is converted to `out`'s dtype. Nothing is
+ * allocated when `out` has the op's result dtype. `a` or `b` may be `out` itself, and an
+ * input overlapping `out` is read in full before anything is written.
+ *
+ * # Safety
+ * As for `crt_tensor_fill_`, for `out`.
+ */
+crt_status crt_tensor_binary_into(crt_binary_op op,
+                                  const struct crt_tensor *a,
+                                  const struct crt_tensor *b,
+                                  const struct crt_tensor *out,
+                                  struct crt_error **err);
+
+/**
+ * `op(tensor)` written into the existing tensor `out` of the same shape (the `out=` form);
+ * the result is converted to `out`'s dtype.
+ *
+ * # Safety
+ * As for `crt_tensor_fill_`, for `out`.
+ */
+crt_status crt_tensor_unary_into(crt_unary_op op,
+                                 const struct crt_tensor *tensor,
+                                 const struct crt_tensor *out,
+                                 struct crt_error **err);
+
+/**
+ * The matrix product of `a` and `b` (numpy's `matmul` rules, as `crt_tensor_matmul`)
+ * written into the existing tensor `out`, which must have the result's shape; the values
+ * are converted to `out`'s dtype. With the result's dtype the CPU writes the product
+ * straight into `out`; `a` or `b` may be `out` itself (it is copied first).
+ *
+ * # Safety
+ * As for `crt_tensor_fill_`, for `out`.
+ */
+crt_status crt_tensor_matmul_into(const struct crt_tensor *a,
+                                  const struct crt_tensor *b,
+                                  const struct crt_tensor *out,
+                                  struct crt_error **err);
 
 /**
  * Maps the whole object behind `fd` (shared) and views `shape` elements of `dtype` whose

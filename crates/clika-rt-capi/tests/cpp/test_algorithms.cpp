@@ -48,6 +48,16 @@ void sorting_and_selection() {
     CHECK((ints(un.values.to_dtype(DataType::Int64)) == std::vector<std::int64_t>{1, 2, 3}));
     CHECK((ints(un.inverse) == std::vector<std::int64_t>{2, 0, 2, 1}));
     CHECK((ints(un.counts) == std::vector<std::int64_t>{1, 1, 2}));
+    // unique(dim): distinct rows (dim 0) and columns (dim 1) of a 3x2, lexicographic order.
+    const std::vector<std::int32_t> rows{2, 1, 0, 5, 2, 1};
+    const ops::UniqueResult ur = ops::unique(Tensor::from_data(rows, Shape{3, 2}), 0);
+    CHECK(ur.values.shape() == (Shape{2, 2}));
+    CHECK((ints(ur.values.to_dtype(DataType::Int64)) == std::vector<std::int64_t>{0, 5, 2, 1}));
+    CHECK((ints(ur.inverse) == std::vector<std::int64_t>{1, 0, 1}));
+    CHECK((ints(ur.counts) == std::vector<std::int64_t>{1, 2}));
+    const ops::UniqueResult uc = ops::unique(Tensor::from_data(rows, Shape{3, 2}).transpose(0, 1), 1);
+    CHECK(uc.values.shape() == (Shape{2, 2}) && (ints(uc.counts) == std::vector<std::int64_t>{1, 2}));
+    CHECK_THROWS(ops::unique(Tensor::from_data(rows, Shape{3, 2}), 2), Status::Index);
     std::printf("ok    sort/argsort/topk/kthvalue/median/max_dim/unique\n");
 }
 

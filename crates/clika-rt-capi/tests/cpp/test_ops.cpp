@@ -234,6 +234,21 @@ void out_forms() {
     CHECK(near(x, {1, -1, -2, -3}));
     CHECK_THROWS(ops::add(a, a, ints.narrow(0, 0, 1)), Status::InvalidShape);
     CHECK_THROWS(ops::add(a, Tensor(), out), Status::NullPointer);
+    // matmul into out: written in place; a transposed out; out = the left operand itself.
+    Tensor mm = Tensor::empty({2, 2});
+    void* const mm_where = mm.data_ptr();
+    CHECK(ops::matmul(a, a.transpose(0, 1), mm).data_ptr() == mm_where);
+    CHECK(near(mm, {5, 14, 14, 50}));
+    Tensor mt = Tensor::zeros({2, 2}).transpose(0, 1);
+    ops::matmul(a, a.transpose(0, 1), mt);
+    CHECK(near(mt, {5, 14, 14, 50}));
+    Tensor sq = Tensor::from_data(std::vector<float>{1, 2, 3, 4}, {2, 2});
+    ops::matmul(sq, Tensor::from_data(std::vector<float>{0, 1, 1, 0}, {2, 2}), sq);
+    CHECK(near(sq, {2, 1, 4, 3}));
+    Tensor mm_ints = Tensor::zeros({2, 2}, DataType::Int64);
+    ops::matmul(a, a.transpose(0, 1), mm_ints);  // converted into out's dtype
+    CHECK(mm_ints.dtype() == DataType::Int64 && near(mm_ints, {5, 14, 14, 50}));
+    CHECK_THROWS(ops::matmul(a, a.transpose(0, 1), out), Status::InvalidShape);
     std::printf("ok    out= forms write into the given tensor\n");
 }
 

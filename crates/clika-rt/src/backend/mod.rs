@@ -112,6 +112,19 @@ pub(crate) trait Backend: Send + Sync {
         Err(unsupported("matmul", plan.a.device(), "any dtype yet"))
     }
 
+    /// The product of the planned operands written into `out`, a view of the caller's tensor
+    /// of the plan's full shape `[batch.., m, n]` in any dtype (converted). The default
+    /// computes [`matmul`](Backend::matmul) and copies the result in.
+    ///
+    /// # Safety
+    /// `out` is on this device and writable, and nobody else reads or writes the elements it
+    /// reaches during the call.
+    unsafe fn matmul_into(&self, plan: &MatmulPlan, out: &Tensor) -> Result<()> {
+        let r = self.matmul(plan)?;
+        // SAFETY: forwarded from the caller; `r` is fresh, so it does not overlap `out`.
+        unsafe { out.copy_shared(&r) }
+    }
+
     /// A convolution or pooling (`ops::vision`) into a fresh tensor of the plan's dtype.
     fn vision(&self, plan: &VisionPlan) -> Result<Tensor> {
         Err(unsupported(plan.name(), plan.device(), "any dtype yet"))

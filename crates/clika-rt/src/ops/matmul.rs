@@ -18,6 +18,56 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     plan.squeeze(out)
 }
 
+/// `matmul(a, b)` written into `out` (the `out=` form): `out` must have the result's shape;
+/// it receives the values in its own dtype. With the result's dtype and a layout that
+/// reaches each element once, the CPU writes the product straight into `out` (no
+/// intermediate); an operand sharing `out`'s memory is copied first, so `out` may be `a`.
+pub fn matmul_into(a: &Tensor, b: &Tensor, out: &mut Tensor) -> Result<()> {
+    out.ensure_exclusive("matmul")?;
+    // SAFETY: `out` is the only reference to its writable storage (checked).
+    unsafe { matmul_into_shared(a, b, out) }
+}
+
+/// [`matmul_into`] through a possibly shared `out`.
+///
+/// # Safety
+/// `out`'s memory must be writable, and no other thread may read or write the elements it
+/// reaches during the call.
+pub unsafe fn matmul_into_shared(a: &Tensor, b: &Tensor, out: &Tensor) -> Result<()> {
+    super::binary::same_device("matmul", a, b)?;
+    super::binary::same_device("matmul", a, out)?;
+    out.ensure_writable()?;
+    let plan = Plan::new(a, b)?;
+    let expected = plan.result_shape();
+    if out.shape() != expected.as_slice() {
+        return Err(Error::ShapeMismatch {
+            op: "matmul (out= must have the result's shape)",
+            expected: crate::error::dims_i64(&expected),
+            got: crate::error::dims_i64(out.shape()),
+        });
+    }
+    // PyTorch refuses these too: a kernel writing in parallel would race on the element.
+    let repeats = out
+        .shape()
+        .iter()
+        .zip(out.strides())
+        .any(|(&d, &s)| d > 1 && s == 0);
+    if repeats {
+        return Err(Error::InvalidArgument {
+            what: format!(
+                "matmul's out= has elements that share memory (shape {:?}, strides {:?}: a \
+                 stride of 0, as expand() makes); pass a tensor whose elements are distinct, \
+                 e.g. one from empty()",
+                out.shape(),
+                out.strides()
+            ),
+        });
+    }
+    let o = plan.unsqueeze(out)?;
+    // SAFETY: forwarded from the caller; `o` is a view of `out` of the plan's full shape.
+    unsafe { backend(a.device())?.matmul_into(&plan, &o) }
+}
+
 /// numpy's `matmul` shape rules, shared by every device: 1-D operands promoted to a row
 /// (left) or column (right), matrix sizes checked, batch dimensions broadcast.
 pub(crate) struct Plan {
@@ -95,6 +145,33 @@ impl Plan {
     /// The number of matrices in the batch.
     pub(crate) fn batch_count(&self) -> usize {
         self.batch.iter().product()
+    }
+
+    /// The shape of the result as returned: [`Plan::out_shape`] without the dimensions added
+    /// for 1-D operands.
+    pub(crate) fn result_shape(&self) -> DimVec<usize> {
+        let mut s = self.batch.clone();
+        if !self.squeeze_a {
+            s.push(self.m);
+        }
+        if !self.squeeze_b {
+            s.push(self.n);
+        }
+        s
+    }
+
+    /// `out` (of the squeezed result's shape) viewed with the dimensions added for 1-D
+    /// operands put back: the plan's full `[batch.., m, n]`.
+    pub(crate) fn unsqueeze(&self, out: &Tensor) -> Result<Tensor> {
+        let mut o = out.clone();
+        if self.squeeze_a {
+            let at = o.ndim() as isize - if self.squeeze_b { 0 } else { 1 };
+            o = o.unsqueeze(at)?;
+        }
+        if self.squeeze_b {
+            o = o.unsqueeze(-1)?;
+        }
+        Ok(o)
     }
 
     /// Removes the dimensions added for 1-D operands.

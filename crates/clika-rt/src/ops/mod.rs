@@ -44,7 +44,7 @@ pub use index::{
     TensorIndex,
 };
 pub use join::{cat, stack};
-pub use matmul::matmul;
+pub use matmul::{matmul, matmul_into, matmul_into_shared};
 pub use operand::{binary_operands, clamp_operands, where_operands, Operand};
 pub use out::{binary_into, binary_into_shared, unary_into, unary_into_shared};
 pub use promote::{float_type, result_type, scalar_result_type, Scalar};
@@ -60,8 +60,8 @@ pub use registry::{
 pub use scan::{cumprod, cumsum, roll, scan, ScanOp};
 pub use select::{clamp, where_};
 pub use sort::{
-    argsort, kthvalue, max_dim, median, median_dim, min_dim, sort, topk, unique, RowSelect, Unique,
-    ValuesIndices,
+    argsort, kthvalue, max_dim, median, median_dim, min_dim, sort, topk, unique, unique_dim,
+    RowSelect, Unique, ValuesIndices,
 };
 pub(crate) use unary::UnaryPlan;
 pub use unary::{

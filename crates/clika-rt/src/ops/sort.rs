@@ -284,3 +284,77 @@ pub fn unique(
         counts,
     })
 }
+
+/// The distinct slices of `t` along `dim`, in lexicographic order, optionally with the
+/// inverse mapping (for each input slice, the index of its slice in `values`: shape
+/// `[t.shape[dim]]`) and the counts (PyTorch's and numpy's `unique(dim=…)` / `axis=`).
+/// `values` keeps every dimension, `dim` holding the distinct slices. Elements compare as
+/// numbers (`-0.0 == 0.0`); a slice containing NaN equals no other slice (PyTorch's CPU
+/// behaviour), and NaNs order after every number.
+pub fn unique_dim(
+    t: &Tensor,
+    dim: isize,
+    return_inverse: bool,
+    return_counts: bool,
+) -> Result<Unique> {
+    let d = crate::layout::normalize_dim(dim, t.ndim())?;
+    let n = t.shape()[d];
+    // One slice per row: the dim moved to the front, the rest flattened.
+    let rows = crate::backend::host(&t.movedim(d as isize, 0)?.contiguous()?)?;
+    let width = rows.numel().checked_div(n).unwrap_or(0);
+    let (order, starts): (Vec<usize>, Vec<usize>) = crate::dispatch_dtype!(rows.dtype(), T => {
+        let v = rows.to_vec::<T>()?;
+        let row = |i: usize| &v[i * width..(i + 1) * width];
+        #[allow(clippy::eq_op)] // `x != x` is NaN for every element type, bool included
+        let cmp = |a: &T, b: &T| match (a != a, b != b) {
+            (false, false) => a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal),
+            (x, y) => x.cmp(&y),
+        };
+        let mut order: Vec<usize> = (0..n).collect();
+        // Stable, so equal slices keep their input order.
+        order.sort_by(|&i, &j| {
+            row(i)
+                .iter()
+                .zip(row(j))
+                .map(|(a, b)| cmp(a, b))
+                .find(|o| o.is_ne())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        let starts = (0..n)
+            .filter(|&k| k == 0 || row(order[k]) != row(order[k - 1]))
+            .collect();
+        (order, starts)
+    });
+    let firsts: Vec<i64> = starts.iter().map(|&k| order[k] as i64).collect();
+    let picked = Tensor::from_vec(firsts, &[starts.len()])?.to(t.device())?;
+    let values = crate::ops::index_select(t, d as isize, &picked)?;
+    let ends = starts.iter().skip(1).copied().chain(std::iter::once(n));
+    let counts = return_counts
+        .then(|| {
+            let c: Vec<i64> = starts
+                .iter()
+                .zip(ends)
+                .map(|(&a, b)| (b - a) as i64)
+                .collect();
+            Tensor::from_vec(c, &[starts.len()])?.to(t.device())
+        })
+        .transpose()?;
+    let inverse = return_inverse
+        .then(|| {
+            let mut inv = vec![0i64; n];
+            let mut group = 0usize;
+            for (k, &src) in order.iter().enumerate() {
+                if group + 1 < starts.len() && starts[group + 1] == k {
+                    group += 1;
+                }
+                inv[src] = group as i64;
+            }
+            Tensor::from_vec(inv, &[n])?.to(t.device())
+        })
+        .transpose()?;
+    Ok(Unique {
+        values,
+        inverse,
+        counts,
+    })
+}

@@ -4,38 +4,88 @@
 use crate::ops::matmul::Plan;
 use crate::{DType, Result, Tensor};
 
-/// The unsqueezed product `[batch.., m, n]` of the planned operands, in the plan's dtype.
-pub(crate) fn matmul(plan: &Plan) -> Result<Tensor> {
-    let (a2, b2, m, k, n) = (&plan.a, &plan.b, plan.m, plan.k, plan.n);
-    let dtype = plan.dtype;
-    let cd = match dtype {
+/// The dtype the CPU multiplies in: `Float64` in `Float64`, everything else in `Float32`.
+fn compute_dtype(dtype: DType) -> DType {
+    match dtype {
         DType::Float64 => DType::Float64,
         _ => DType::Float32,
+    }
+}
+
+/// The unsqueezed product `[batch.., m, n]` of the planned operands, in the plan's dtype.
+pub(crate) fn matmul(plan: &Plan) -> Result<Tensor> {
+    let cd = compute_dtype(plan.dtype);
+    let out = Tensor::alloc(&plan.out_shape(), cd, plan.a.device(), false)?;
+    // SAFETY: `out` is fresh and exclusive, of the plan's full shape, in the compute dtype,
+    // and shares no memory with the operands.
+    unsafe { products_into(plan, &plan.a, &plan.b, &out, cd)? };
+    if plan.dtype != cd {
+        return out.to_dtype(plan.dtype);
+    }
+    Ok(out)
+}
+
+/// The product written into `out` (the plan's full shape, any dtype): straight into `out`
+/// when it has the result's dtype (which is the compute dtype); otherwise computed fresh
+/// and converted in.
+///
+/// # Safety
+/// `out` is a writable host tensor that nobody else reads or writes during the call, and
+/// no stride of a dimension of size > 1 is 0 (`ops::matmul_into_shared` refuses those).
+pub(crate) unsafe fn matmul_into(plan: &Plan, out: &Tensor) -> Result<()> {
+    let cd = compute_dtype(plan.dtype);
+    if out.dtype() != plan.dtype || plan.dtype != cd {
+        let r = matmul(plan)?;
+        // SAFETY: forwarded from the caller; `r` is fresh.
+        return unsafe { out.copy_shared(&r) };
+    }
+    // gemm reads the operands while it writes `out`: one sharing `out`'s memory is copied.
+    let private = |t: &Tensor| {
+        if t.storage().same_as(out.storage()) {
+            t.contiguous_copy()
+        } else {
+            Ok(t.clone())
+        }
     };
+    let (a, b) = (private(&plan.a)?, private(&plan.b)?);
+    // SAFETY: forwarded from the caller; `out` has the plan's shape and the compute dtype,
+    // each of its elements is reached once, and neither operand shares its memory.
+    unsafe { products_into(plan, &a, &b, out, cd) }
+}
+
+/// `out[i] = a[i] × b[i]` for every matrix `i` of the batch, in `cd`.
+///
+/// # Safety
+/// `out` is a host tensor of the plan's full shape and dtype `cd`, writable, reaching each
+/// element once, not accessed by anyone else during the call and disjoint from `a` and `b`
+/// (the plan's operands or private copies of them).
+unsafe fn products_into(
+    plan: &Plan,
+    a: &Tensor,
+    b: &Tensor,
+    out: &Tensor,
+    cd: DType,
+) -> Result<()> {
+    let (m, k, n) = (plan.m, plan.k, plan.n);
     let (ae, be) = (
-        plan.expand(&a2.to_dtype(cd)?, m, k)?,
-        plan.expand(&b2.to_dtype(cd)?, k, n)?,
+        plan.expand(&a.to_dtype(cd)?, m, k)?,
+        plan.expand(&b.to_dtype(cd)?, k, n)?,
     );
-    let out = Tensor::alloc(&plan.out_shape(), cd, a2.device(), false)?;
-    let nb = plan.batch_count();
-    for i in 0..nb {
+    for i in 0..plan.batch_count() {
         let (ai, bi, oi) = (
             batch_item(&ae, i)?,
             batch_item(&be, i)?,
-            batch_item(&out, i)?,
+            batch_item(out, i)?,
         );
         match cd {
             // SAFETY: `ai`, `bi` are m×k and k×n views inside their storages (L3), `oi` an
-            // m×n block of the fresh, exclusive `out`; all f32.
+            // m×n block of `out`, which the caller guarantees is exclusive and disjoint; f32.
             DType::Float32 => unsafe { gemm_into::<f32>(&ai, &bi, &oi) },
             // SAFETY: as above, f64.
             _ => unsafe { gemm_into::<f64>(&ai, &bi, &oi) },
         }
     }
-    if dtype != cd {
-        return out.to_dtype(dtype);
-    }
-    Ok(out)
+    Ok(())
 }
 
 /// The `i`-th matrix of a batch (row-major over the batch dimensions).

@@ -147,6 +147,11 @@ impl Backend for Cpu {
         matmul::matmul(plan)
     }
 
+    unsafe fn matmul_into(&self, plan: &MatmulPlan, out: &Tensor) -> Result<()> {
+        // SAFETY: forwarded contract.
+        unsafe { matmul::matmul_into(plan, out) }
+    }
+
     fn vision(&self, plan: &VisionPlan) -> Result<Tensor> {
         vision::run(plan)
     }
