@@ -4,8 +4,13 @@
 //! * adopt: `from_blob_adopted` takes ownership with a deleter that runs exactly once, when
 //!   the last tensor or view over the memory drops;
 //! * strided: a region of a pitched image is viewed in place with the image's row pitch;
-//! * move: `from_vec` moves a `Vec` into a tensor (the safe way to hand memory over in Rust).
+//! * move: `from_vec` moves a `Vec` into a tensor (the safe way to hand memory over in Rust);
+//! * processes: a producer puts frames in a shared segment (`share_memory`) and a consumer
+//!   process (this program re-run, the segment's descriptor as its stdin) maps the same pages
+//!   with `from_fd`: no copy, and what it writes the producer sees (docs/processes.md).
 
+use std::os::fd::{AsFd, BorrowedFd};
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clika_rt::tensor::format_g;
@@ -21,7 +26,13 @@ fn yes(b: bool) -> &'static str {
     }
 }
 
-fn main() -> Result<()> {
+/// Errors of the runtime and of the operating system (spawning the consumer).
+type AnyResult<T> = std::result::Result<T, Box<dyn std::error::Error>>;
+
+fn main() -> AnyResult<()> {
+    if std::env::args().nth(1).as_deref() == Some(CONSUMER_ARG) {
+        return consumer().map_err(Into::into);
+    }
     println!("-- borrow: your buffer, viewed in place");
     let mut frame: Vec<f32> = vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
     let frame_ptr = frame.as_mut_ptr();
@@ -106,5 +117,81 @@ fn main() -> Result<()> {
         yes(moved.const_data_ptr() == addr.cast()),
         moved.owner_kind()
     );
+    drop(moved);
+    processes()
+}
+
+const FRAMES: usize = 3;
+const FRAME_BYTES: usize = 6 * std::mem::size_of::<f32>();
+const CONSUMER_ARG: &str = "--consumer";
+
+/// The producer: frames in one shared segment, a consumer process over the same pages.
+fn processes() -> AnyResult<()> {
+    println!("-- processes: a producer hands frames to a consumer process, zero copy");
+    // Frame k of 2x3 float32 holds 10k + 0..5.
+    let values: Vec<f32> = (0..FRAMES * 6)
+        .map(|i| ((i / 6) * 10 + i % 6) as f32)
+        .collect();
+    let original = values.clone();
+    let frames = Tensor::from_vec(values, &[FRAMES, 2, 3])?.share_memory()?;
+    println!("producer: {FRAMES} frames of 2x3 float32 in one shared segment");
+    let region = frames
+        .shared_region()
+        .expect("share_memory gives a shared tensor");
+    // SAFETY: `region.fd` is the segment's descriptor, owned by `frames`, which outlives
+    // this borrow (it is only duplicated here).
+    let segment = unsafe { BorrowedFd::borrow_raw(region.fd) }.try_clone_to_owned()?;
+    // The consumer is this program again; the segment's descriptor is its stdin. Lines
+    // printed so far are flushed (stdout is line-buffered), and the producer writes nothing
+    // to the frames until the consumer has exited.
+    let status = Command::new(std::env::current_exe()?)
+        .arg(CONSUMER_ARG)
+        .stdin(Stdio::from(segment))
+        .status()?;
+    let written = frames.to_vec::<f32>()?;
+    let firsts: Vec<String> = (0..FRAMES)
+        .map(|k| format_g(f64::from(written[k * 6])))
+        .collect();
+    println!(
+        "producer: frame[0, 0] after the consumer wrote each sum there: {}",
+        firsts.join(", ")
+    );
+    // Each first element now holds the frame's original sum: the consumer's writes landed.
+    let same =
+        (0..FRAMES).all(|k| written[k * 6] == original[k * 6..k * 6 + 6].iter().sum::<f32>());
+    println!(
+        "same pages, nothing copied: {}",
+        yes(status.success() && same)
+    );
+    Ok(())
+}
+
+/// The consumer: each frame mapped from the inherited descriptor, summed, and the sum
+/// written into its first element, in the producer's pages.
+fn consumer() -> Result<()> {
+    let stdin = std::io::stdin();
+    let fd = stdin.as_fd();
+    for k in 0..FRAMES {
+        // SAFETY: the segment is sealed against resizing (nobody can truncate it), and the
+        // producer neither reads nor writes the frames until this process has exited.
+        let mut frame = unsafe {
+            Tensor::from_fd(
+                fd,
+                (k * FRAME_BYTES) as u64,
+                DType::Float32,
+                &[2, 3],
+                None,
+                false,
+            )?
+        };
+        let total = ops::sum(&frame)?.item::<f64>()?;
+        let mean = ops::mean(&frame)?.item::<f64>()?;
+        frame.as_mut_slice::<f32>()?[0] = total as f32;
+        println!(
+            "consumer: frame {k} sum = {}, mean = {}",
+            format_g(total),
+            format_g(mean)
+        );
+    }
     Ok(())
 }
