@@ -15,10 +15,7 @@ use crate::error::IntoPyResult;
 use crate::ops::{run, tensor_arg};
 use crate::tensor::PyTensor;
 
-/// A seedable random generator (Philox4x32-10, counter-based): the values of a call depend
-/// only on the seed, the number of calls since seeding and each element's index, never on
-/// the thread count. `crt.manual_seed(s)` seeds the default one; pass your own as
-/// `generator=`.
+#[doc = include_str!("../pydoc/Generator.md")]
 #[pyclass(name = "Generator", module = "clika_runtime", frozen)]
 pub struct PyGenerator {
     /// `None`: the process-wide default generator.
@@ -46,13 +43,13 @@ impl PyGenerator {
         })
     }
 
-    /// Reseeds and returns the generator itself.
+    #[doc = include_str!("../pydoc/Generator.manual_seed.md")]
     fn manual_seed(slf: Bound<'_, Self>, seed: u64) -> Bound<'_, Self> {
         slf.get().core().manual_seed(seed);
         slf
     }
 
-    /// The seed last set.
+    #[doc = include_str!("../pydoc/Generator.initial_seed.md")]
     fn initial_seed(&self) -> u64 {
         self.core().initial_seed()
     }
@@ -64,7 +61,7 @@ impl PyGenerator {
     }
 }
 
-/// Seeds the default generator; returns it.
+#[doc = include_str!("../pydoc/manual_seed.md")]
 #[pyfunction]
 pub fn manual_seed(seed: u64) -> PyGenerator {
     default_generator().manual_seed(seed);

@@ -209,14 +209,35 @@ class InternalError(ClikaError, RuntimeError): ...
 
 @final
 class DType:
+    """An element type: `crt.float32`, `crt.int64`, `crt.bool`... (the module's dtype objects).
+
+    The dtypes are bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16,
+    bfloat16, float32 and float64. A dtype compares equal to the numpy dtype and the string of
+    the same name, and every `dtype=` argument takes any of those (or a Python type, or a
+    `torch.dtype`). `np.dtype(crt.float32)` works through its `dtype` property (numpy has no
+    bfloat16).
+
+    Examples
+    --------
+    >>> crt.float32 == np.float32, crt.float32 == "float32"
+    (True, True)
+    >>> crt.int16.itemsize, crt.float16.is_floating_point
+    (2, True)
+    >>> np.dtype(crt.uint8)
+    dtype('uint8')
+    """
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """The lower-case name (`"float32"`)."""
     @property
-    def itemsize(self) -> int: ...
+    def itemsize(self) -> int:
+        """Bytes per element."""
     @property
-    def is_floating_point(self) -> builtins.bool: ...
+    def is_floating_point(self) -> builtins.bool:
+        """Whether this is a floating-point type."""
     @property
-    def dtype(self) -> np.dtype[Any]: ...
+    def dtype(self) -> np.dtype[Any]:
+        """The matching `numpy.dtype` (so `np.dtype(crt.float32)` works); numpy has no bfloat16."""
     def __hash__(self) -> int: ...
     def __eq__(self, other: object, /) -> builtins.bool: ...
     def __ne__(self, other: object, /) -> builtins.bool: ...
@@ -237,48 +258,94 @@ uint64: DType
 
 @final
 class Device:
+    """A device: where a tensor's memory lives and its operations run.
+
+    `Device(name)` parses a name: `"cpu"`, `"gpu"` / `"gpu:N"` (wgpu on Vulkan, Metal or DX12),
+    `"cuda:N"` (where the CUDA backend is built) or `"auto"` (the GPU when one works, else the
+    CPU, with one warning). A device compares equal to its name (`t.device == "cpu"`) and
+    prints as it (`str(d)`). Every `device=` argument takes a `Device` or a name.
+
+    Parameters
+    ----------
+    name : str
+        The device's name.
+
+    Raises
+    ------
+    InvalidArgumentError
+        The name is not a device name.
+
+    Examples
+    --------
+    >>> d = crt.Device("cpu")
+    >>> d == "cpu", d.type, d.index
+    (True, 'cpu', 0)
+    >>> crt.zeros(1).device == d
+    True
+    """
     def __new__(cls, name: str) -> Device: ...
     @property
-    def type(self) -> str: ...
+    def type(self) -> str:
+        """`"cpu"`, `"gpu"`, `"cuda"` or `"auto"`."""
     @property
-    def index(self) -> int: ...
+    def index(self) -> int:
+        """The ordinal among devices of its kind."""
     def __hash__(self) -> int: ...
     def __eq__(self, other: object, /) -> builtins.bool: ...
     def __ne__(self, other: object, /) -> builtins.bool: ...
 
 @final
 class MemoryStats:
+    """A snapshot of a device pool's statistics, in bytes and counts. `str()` gives a
+    human-readable summary.
+    """
     @property
-    def active_bytes(self) -> int: ...
+    def active_bytes(self) -> int:
+        """Bytes in blocks handed out and not yet returned."""
     @property
-    def cached_bytes(self) -> int: ...
+    def cached_bytes(self) -> int:
+        """Bytes reserved from the system but idle in the pool."""
     @property
-    def reserved_bytes(self) -> int: ...
+    def reserved_bytes(self) -> int:
+        """Bytes reserved from the system."""
     @property
-    def peak_active_bytes(self) -> int: ...
+    def peak_active_bytes(self) -> int:
+        """Highest `active_bytes` since start or the last `reset_peak_stats`."""
     @property
-    def requested_bytes(self) -> int: ...
+    def requested_bytes(self) -> int:
+        """Bytes requested by callers (before rounding) and not yet returned."""
     @property
-    def deferred_bytes(self) -> int: ...
+    def deferred_bytes(self) -> int:
+        """Bytes whose free waits for device work to complete."""
     @property
-    def allocation_count(self) -> int: ...
+    def allocation_count(self) -> int:
+        """Allocations served."""
     @property
-    def cache_hit_count(self) -> int: ...
+    def cache_hit_count(self) -> int:
+        """Allocations served from the cache."""
     @property
-    def os_reserve_count(self) -> int: ...
+    def os_reserve_count(self) -> int:
+        """Segments reserved from the system."""
     @property
-    def os_release_count(self) -> int: ...
+    def os_release_count(self) -> int:
+        """Segments released to the system."""
     @property
-    def oom_count(self) -> int: ...
+    def oom_count(self) -> int:
+        """Requests that failed with out-of-memory."""
     @property
-    def largest_free_block(self) -> int: ...
+    def largest_free_block(self) -> int:
+        """Largest free block in the pool."""
     @property
-    def limit_bytes(self) -> Optional[int]: ...
+    def limit_bytes(self) -> Optional[int]:
+        """The memory limit, or `None`."""
 
 _Index = Union[SupportsIndex, slice, None, "builtins.ellipsis", "Tensor", npt.NDArray[Any], Sequence[Any]]
 
 @final
 class ValuesIndices:
+    """Values and the indices they came from along a dim (PyTorch's `torch.return_types.*`):
+    `r.values`, `r.indices`, `r[0]`, `r[1]`, and `values, indices = r`.
+    """
     @property
     def values(self) -> Tensor: ...
     @property
@@ -289,29 +356,174 @@ class ValuesIndices:
 
 @final
 class Generator:
+    """A seedable random generator (Philox4x32-10, counter-based).
+
+    The values of a call depend only on the seed, the number of calls since seeding and each
+    element's index, never on the thread count. `crt.manual_seed(s)` seeds the default one;
+    pass your own as `generator=` to the random functions. `Generator(device=None)` starts
+    from PyTorch's default seed (`device` is accepted for PyTorch's signature: values are
+    generated on the host and moved).
+
+    Parameters
+    ----------
+    device : Device or str, optional
+        Accepted and checked, as in PyTorch.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `device` is not a device name.
+
+    Examples
+    --------
+    >>> g = crt.Generator().manual_seed(7)
+    >>> g.initial_seed(), g.offset
+    (7, 0)
+    >>> _ = crt.rand(2, generator=g)
+    >>> g.offset
+    1
+    """
     def __new__(cls, device: Optional[_DeviceLike] = None) -> Generator: ...
-    def manual_seed(self, seed: int) -> Generator: ...
-    def initial_seed(self) -> int: ...
+    def manual_seed(self, seed: int) -> Generator:
+        """Reseed the generator; returns the generator itself (for chaining).
+
+        Parameters
+        ----------
+        seed : int
+            The seed, from 0 to `2**64 - 1`.
+
+        Returns
+        -------
+        Generator
+            `self`, with its offset back at 0.
+
+        Raises
+        ------
+        OverflowError
+            `seed` is negative or does not fit 64 bits.
+
+        Examples
+        --------
+        >>> g = crt.Generator()
+        >>> g.manual_seed(3) is g
+        True
+        """
+    def initial_seed(self) -> int:
+        """The seed last set (PyTorch's default seed for a new generator).
+
+        Returns
+        -------
+        int
+            The seed.
+
+        Examples
+        --------
+        >>> crt.Generator().manual_seed(42).initial_seed()
+        42
+        """
     @property
-    def offset(self) -> int: ...
+    def offset(self) -> int:
+        """Calls made since seeding (each random call advances it by one)."""
 
 @final
 class Tensor:
+    """An n-dimensional strided view of typed memory, on the CPU or a GPU.
+
+    A tensor is a shape, strides (in elements), a dtype and a device over a storage: memory
+    the runtime owns (from `crt.zeros`, `crt.tensor`, operations) or memory it borrows
+    without a copy (`crt.from_numpy`, `crt.from_dlpack`, `crt.from_buffer`, `crt.from_file`),
+    kept alive for as long as any tensor over it lives. Views (indexing, `reshape` when
+    possible, `permute`, `transpose`, `T`) share memory; `numpy()` and `np.asarray(t)` do too.
+
+    Tensors are made by the module's functions, not by calling `Tensor` directly. They support
+    Python's operators (`+ - * / // % ** @`, comparisons, `& | ^ ~ << >>`, in-place forms),
+    indexing (`t[0, 1:3]`, boolean and integer-tensor masks), `len()`, iteration, `float()`,
+    `int()`, `bool()` of one element, pickling, DLPack (`__dlpack__`) and numpy's
+    `__array__` / `__array_interface__`.
+
+    Examples
+    --------
+    >>> t = crt.arange(6).reshape(2, 3)
+    >>> t.shape, t.dtype, str(t.device)
+    ((2, 3), clika_runtime.int64, 'cpu')
+    >>> (t * 2 + 1)[1].tolist()
+    [7, 9, 11]
+    >>> t.T.shape
+    (3, 2)
+    """
     @property
-    def shape(self) -> Tuple[int, ...]: ...
+    def shape(self) -> Tuple[int, ...]:
+        """Sizes of each dimension."""
     @property
-    def strides(self) -> Tuple[int, ...]: ...
+    def strides(self) -> Tuple[int, ...]:
+        """Strides of each dimension, in elements (numpy's `strides` are in bytes)."""
     @property
-    def dtype(self) -> DType: ...
+    def dtype(self) -> DType:
+        """Element type."""
     @property
-    def device(self) -> Device: ...
+    def device(self) -> Device:
+        """Where the memory lives."""
     @property
-    def ndim(self) -> int: ...
+    def ndim(self) -> int:
+        """Number of dimensions."""
     @property
-    def T(self) -> Tensor: ...
-    def numel(self) -> int: ...
-    def item(self) -> Union[float, int, builtins.bool]: ...
-    def tolist(self) -> Any: ...
+    def T(self) -> Tensor:
+        """All dimensions reversed (a view)."""
+    def numel(self) -> int:
+        """The number of elements (the product of the shape; 1 for a 0-d tensor).
+
+        Returns
+        -------
+        int
+            The element count.
+
+        Examples
+        --------
+        >>> crt.zeros(2, 3).numel()
+        6
+        >>> crt.tensor(1.0).numel()
+        1
+        """
+    def item(self) -> Union[float, int, builtins.bool]:
+        """The single element as a Python number.
+
+        Returns
+        -------
+        float, int or bool
+            `float` for floating dtypes, `bool` for bool, `int` otherwise.
+
+        Raises
+        ------
+        ShapeError
+            The tensor does not have exactly one element.
+
+        Examples
+        --------
+        >>> crt.tensor([[2.5]]).item()
+        2.5
+        >>> crt.arange(5).sum().item()
+        10
+        """
+    def tolist(self) -> Any:
+        """The elements as nested Python lists (a copy).
+
+        Returns
+        -------
+        list or number
+            Lists nested as the shape, of `float`, `int` or `bool`; a 0-d tensor gives a number.
+
+        Raises
+        ------
+        DeviceError
+            The tensor's device fails to copy its memory back.
+
+        Examples
+        --------
+        >>> crt.eye(2).tolist()
+        [[1.0, 0.0], [0.0, 1.0]]
+        >>> crt.tensor(3).tolist()
+        3
+        """
     def sum(
         self,
         dim: _Dims = None,
@@ -321,7 +533,12 @@ class Tensor:
         keepdims: Optional[builtins.bool] = None,
         dtype: Optional[_DTypeLike] = None,
         out: Optional[Tensor] = None,
-    ) -> Tensor: ...
+    ) -> Tensor:
+        """Sum over all elements, or over `dim` (an int or a tuple of ints).
+
+        numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.sum(t)`
+        calls this method.
+        """
     def mean(
         self,
         dim: _Dims = None,
@@ -331,7 +548,12 @@ class Tensor:
         keepdims: Optional[builtins.bool] = None,
         dtype: Optional[_DTypeLike] = None,
         out: Optional[Tensor] = None,
-    ) -> Tensor: ...
+    ) -> Tensor:
+        """Mean over all elements, or over `dim` (an int or a tuple of ints).
+
+        numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.mean(t)`
+        calls this method.
+        """
     def prod(
         self,
         dim: _Dims = None,
@@ -341,9 +563,20 @@ class Tensor:
         keepdims: Optional[builtins.bool] = None,
         dtype: Optional[_DTypeLike] = None,
         out: Optional[Tensor] = None,
-    ) -> Tensor: ...
+    ) -> Tensor:
+        """Product over all elements, or over `dim`.
+
+        numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.prod(t)`
+        calls this method.
+        """
     @overload
-    def max(self, dim: int, keepdim: Optional[builtins.bool] = None) -> ValuesIndices: ...
+    def max(self, dim: int, keepdim: Optional[builtins.bool] = None) -> ValuesIndices:
+        """The maximum over all elements or over dims; with one int `dim` (PyTorch's form), the
+        pair `(values, indices)` like `torch.max(t, dim)`.
+
+        numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.max(t)`
+        calls this method.
+        """
     @overload
     def max(
         self,
@@ -356,7 +589,13 @@ class Tensor:
         out: Optional[Tensor] = None,
     ) -> Tensor: ...
     @overload
-    def min(self, dim: int, keepdim: Optional[builtins.bool] = None) -> ValuesIndices: ...
+    def min(self, dim: int, keepdim: Optional[builtins.bool] = None) -> ValuesIndices:
+        """The minimum over all elements or over dims; with one int `dim` (PyTorch's form), the
+        pair `(values, indices)` like `torch.min(t, dim)`.
+
+        numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.min(t)`
+        calls this method.
+        """
     @overload
     def min(
         self,
@@ -368,12 +607,17 @@ class Tensor:
         dtype: Optional[_DTypeLike] = None,
         out: Optional[Tensor] = None,
     ) -> Tensor: ...
-    def sort(self, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> ValuesIndices: ...
-    def argsort(self, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> Tensor: ...
-    def topk(self, k: int, dim: int = -1, largest: builtins.bool = True, sorted: builtins.bool = True) -> ValuesIndices: ...
-    def kthvalue(self, k: int, dim: int = -1, keepdim: builtins.bool = False) -> ValuesIndices: ...
+    def sort(self, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> ValuesIndices:
+        """See `crt.sort`."""
+    def argsort(self, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> Tensor:
+        """See `crt.argsort`."""
+    def topk(self, k: int, dim: int = -1, largest: builtins.bool = True, sorted: builtins.bool = True) -> ValuesIndices:
+        """See `crt.topk`."""
+    def kthvalue(self, k: int, dim: int = -1, keepdim: builtins.bool = False) -> ValuesIndices:
+        """See `crt.kthvalue`."""
     @overload
-    def median(self, dim: None = None, keepdim: builtins.bool = False) -> Tensor: ...
+    def median(self, dim: None = None, keepdim: builtins.bool = False) -> Tensor:
+        """See `crt.median`."""
     @overload
     def median(self, dim: int, keepdim: builtins.bool = False) -> ValuesIndices: ...
     def any(
@@ -384,7 +628,10 @@ class Tensor:
         axis: _Dims = None,
         keepdims: Optional[builtins.bool] = None,
         out: Optional[Tensor] = None,
-    ) -> Tensor: ...
+    ) -> Tensor:
+        """See `crt.any`; numpy's `axis`, `keepdims` and `out` work too, so `np.any(t)`
+        calls this method.
+        """
     def all(
         self,
         dim: _Dims = None,
@@ -393,19 +640,28 @@ class Tensor:
         axis: _Dims = None,
         keepdims: Optional[builtins.bool] = None,
         out: Optional[Tensor] = None,
-    ) -> Tensor: ...
-    def cumsum(self, dim: int, *, dtype: Optional[_DTypeLike] = None) -> Tensor: ...
-    def cumprod(self, dim: int, *, dtype: Optional[_DTypeLike] = None) -> Tensor: ...
-    def logsumexp(self, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
-    def norm(self, p: Union[float, str, None] = None, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
+    ) -> Tensor:
+        """See `crt.all`; numpy's `axis`, `keepdims` and `out` work too, so `np.all(t)`
+        calls this method.
+        """
+    def cumsum(self, dim: int, *, dtype: Optional[_DTypeLike] = None) -> Tensor:
+        """See `crt.cumsum`."""
+    def cumprod(self, dim: int, *, dtype: Optional[_DTypeLike] = None) -> Tensor:
+        """See `crt.cumprod`."""
+    def logsumexp(self, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+        """See `crt.logsumexp`."""
+    def norm(self, p: Union[float, str, None] = None, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+        """See `crt.norm`."""
     def unique(
         self,
         sorted: builtins.bool = True,
         return_inverse: builtins.bool = False,
         return_counts: builtins.bool = False,
         dim: Optional[int] = None,
-    ) -> Any: ...
-    def roll(self, shifts: Union[int, Sequence[int]], dims: _Dims = None) -> Tensor: ...
+    ) -> Any:
+        """See `crt.unique`."""
+    def roll(self, shifts: Union[int, Sequence[int]], dims: _Dims = None) -> Tensor:
+        """See `crt.roll`."""
     def argmax(
         self,
         dim: Optional[int] = None,
@@ -414,7 +670,10 @@ class Tensor:
         axis: Optional[int] = None,
         keepdims: Optional[builtins.bool] = None,
         out: Optional[Tensor] = None,
-    ) -> Tensor: ...
+    ) -> Tensor:
+        """Index of the maximum over the flattened tensor, or along `dim`.
+        numpy's `axis`, `keepdims` and `out` work too, so `np.argmax(t)` calls this method.
+        """
     def argmin(
         self,
         dim: Optional[int] = None,
@@ -423,7 +682,10 @@ class Tensor:
         axis: Optional[int] = None,
         keepdims: Optional[builtins.bool] = None,
         out: Optional[Tensor] = None,
-    ) -> Tensor: ...
+    ) -> Tensor:
+        """Index of the minimum over the flattened tensor, or along `dim`.
+        numpy's `axis`, `keepdims` and `out` work too, so `np.argmin(t)` calls this method.
+        """
     def var(
         self,
         dim: _Dims = None,
@@ -435,7 +697,11 @@ class Tensor:
         dtype: Optional[_DTypeLike] = None,
         out: Optional[Tensor] = None,
         ddof: Optional[int] = None,
-    ) -> Tensor: ...
+    ) -> Tensor:
+        """Variance (`correction=1`: unbiased, PyTorch's default).
+        numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`, and `ddof`, the same
+        as `correction`), so `np.var(t)` (numpy's default `ddof=0`) calls this method.
+        """
     def std(
         self,
         dim: _Dims = None,
@@ -447,9 +713,15 @@ class Tensor:
         dtype: Optional[_DTypeLike] = None,
         out: Optional[Tensor] = None,
         ddof: Optional[int] = None,
-    ) -> Tensor: ...
-    def softmax(self, dim: int) -> Tensor: ...
-    def log_softmax(self, dim: int) -> Tensor: ...
+    ) -> Tensor:
+        """Standard deviation (`correction=1`: unbiased, PyTorch's default).
+        numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`, and `ddof`, the same
+        as `correction`), so `np.std(t)` (numpy's default `ddof=0`) calls this method.
+        """
+    def softmax(self, dim: int) -> Tensor:
+        """Softmax along `dim`."""
+    def log_softmax(self, dim: int) -> Tensor:
+        """Log-softmax along `dim`."""
     def add(self, other: _Operand) -> Tensor: ...
     def sub(self, other: _Operand) -> Tensor: ...
     def mul(self, other: _Operand) -> Tensor: ...
@@ -477,7 +749,8 @@ class Tensor:
     def gelu(self) -> Tensor: ...
     def silu(self) -> Tensor: ...
     def erf(self) -> Tensor: ...
-    def round(self, decimals: int = 0) -> Tensor: ...
+    def round(self, decimals: int = 0) -> Tensor:
+        """Rounds to `decimals` decimal places, halves to even (as numpy and PyTorch)."""
     def __round__(self, ndigits: Optional[int] = None) -> Tensor: ...
     def floor(self) -> Tensor: ...
     def ceil(self) -> Tensor: ...
@@ -512,13 +785,23 @@ class Tensor:
     def logical_and(self, other: _Operand) -> Tensor: ...
     def logical_or(self, other: _Operand) -> Tensor: ...
     def logical_xor(self, other: _Operand) -> Tensor: ...
-    def tril(self, diagonal: int = 0) -> Tensor: ...
-    def triu(self, diagonal: int = 0) -> Tensor: ...
-    def sub_(self, other: _Operand) -> Tensor: ...
-    def mul_(self, other: _Operand) -> Tensor: ...
-    def div_(self, other: _Operand) -> Tensor: ...
-    def zero_(self) -> Tensor: ...
-    def clamp_(self, min: Optional[_Operand] = None, max: Optional[_Operand] = None) -> Tensor: ...
+    def tril(self, diagonal: int = 0) -> Tensor:
+        """The lower triangle of the last two dims (`col - row <= diagonal` kept)."""
+    def triu(self, diagonal: int = 0) -> Tensor:
+        """The upper triangle of the last two dims (`col - row >= diagonal` kept)."""
+    def sub_(self, other: _Operand) -> Tensor:
+        """`self -= other` in place; returns `self`."""
+    def mul_(self, other: _Operand) -> Tensor:
+        """`self *= other` in place; returns `self`."""
+    def div_(self, other: _Operand) -> Tensor:
+        """`self /= other` in place; returns `self`."""
+    def zero_(self) -> Tensor:
+        """Sets every element to zero; returns `self`."""
+    def clamp_(self, min: Optional[_Operand] = None, max: Optional[_Operand] = None) -> Tensor:
+        """Limits every element to `[min, max]` in place (numbers or tensors; either optional);
+        returns `self`. A float bound on an integer tensor raises, as `int_tensor += 1.5`
+        does.
+        """
     def __floordiv__(self, other: _Operand, /) -> Tensor: ...
     def __rfloordiv__(self, other: _Operand, /) -> Tensor: ...
     def __ifloordiv__(self, other: _Operand, /) -> Tensor: ...
@@ -541,11 +824,16 @@ class Tensor:
     def __rrshift__(self, other: _Operand, /) -> Tensor: ...
     def __irshift__(self, other: _Operand, /) -> Tensor: ...
     def __invert__(self) -> Tensor: ...
-    def clamp(self, min: Optional[_Operand] = None, max: Optional[_Operand] = None) -> Tensor: ...
-    def matmul(self, other: Any) -> Tensor: ...
-    def add_(self, other: _Operand) -> Tensor: ...
-    def fill_(self, value: Union[builtins.bool, int, float]) -> Tensor: ...
-    def copy_(self, src: Any) -> Tensor: ...
+    def clamp(self, min: Optional[_Operand] = None, max: Optional[_Operand] = None) -> Tensor:
+        """Limits every element to `[min, max]` (either optional; numbers or tensors)."""
+    def matmul(self, other: Any) -> Tensor:
+        """Matrix product (`self @ other`)."""
+    def add_(self, other: _Operand) -> Tensor:
+        """`self += other` in place; returns `self`."""
+    def fill_(self, value: Union[builtins.bool, int, float]) -> Tensor:
+        """Sets every element to `value`; returns `self`."""
+    def copy_(self, src: Any) -> Tensor:
+        """Copies `src` (broadcast to this shape, converted to this dtype) in; returns `self`."""
     __array_priority__: ClassVar[float]
     def __add__(self, other: _Operand, /) -> Tensor: ...
     def __radd__(self, other: _Operand, /) -> Tensor: ...
@@ -574,48 +862,318 @@ class Tensor:
     def __neg__(self) -> Tensor: ...
     def __abs__(self) -> Tensor: ...
     def __bool__(self) -> builtins.bool: ...
-    def contiguous(self) -> Tensor: ...
-    def is_contiguous(self) -> builtins.bool: ...
+    def contiguous(self) -> Tensor:
+        """The tensor itself when it is contiguous, else a compact row-major copy.
+
+        Returns
+        -------
+        Tensor
+            A contiguous tensor with the same elements.
+
+        Raises
+        ------
+        OutOfMemoryError
+            The copy cannot be allocated.
+
+        Examples
+        --------
+        >>> t = crt.arange(6).reshape(2, 3).T
+        >>> t.is_contiguous()
+        False
+        >>> c = t.contiguous()
+        >>> c.is_contiguous(), c.tolist()
+        (True, [[0, 3], [1, 4], [2, 5]])
+        """
+    def is_contiguous(self) -> builtins.bool:
+        """Whether the elements are laid out row-major without gaps (numpy's C-contiguous rule).
+
+        Returns
+        -------
+        bool
+            True when the strides are those of a compact row-major tensor (sizes of 1 ignored).
+
+        Examples
+        --------
+        >>> t = crt.zeros(2, 3)
+        >>> t.is_contiguous(), t.T.is_contiguous()
+        (True, False)
+        """
     def to(
         self,
         target: Union[_DeviceLike, _DTypeLike, None] = None,
         *,
         dtype: Optional[_DTypeLike] = None,
         device: Optional[_DeviceLike] = None,
-    ) -> Tensor: ...
-    def reshape(self, *shape: Union[int, Sequence[int]]) -> Tensor: ...
-    def view(self, *shape: Union[int, Sequence[int]]) -> Tensor: ...
-    def permute(self, *dims: Union[int, Sequence[int]]) -> Tensor: ...
-    def transpose(self, dim0: int, dim1: int) -> Tensor: ...
-    def squeeze(self, dim: Optional[int] = None) -> Tensor: ...
-    def unsqueeze(self, dim: int) -> Tensor: ...
-    def expand(self, *sizes: int) -> Tensor: ...
-    def broadcast_to(self, shape: Union[int, Sequence[int]]) -> Tensor: ...
-    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor: ...
-    def unflatten(self, dim: int, sizes: Sequence[int]) -> Tensor: ...
-    def narrow(self, dim: int, start: int, length: int) -> Tensor: ...
-    def select(self, dim: int, index: int) -> Tensor: ...
-    def flip(self, *dims: int) -> Tensor: ...
-    def movedim(self, source: int, destination: int) -> Tensor: ...
-    def swapaxes(self, axis0: int, axis1: int) -> Tensor: ...
+    ) -> Tensor:
+        """Move the tensor to a device and/or convert it to a dtype.
+
+        Called as `t.to("gpu:0")`, `t.to(crt.float64)` or `t.to(device=..., dtype=...)`. When
+        neither changes, the result shares `t`'s memory; otherwise it is a new tensor (the move
+        first, then the conversion). `"auto"` picks the GPU when one works and falls back to the
+        CPU with one `RuntimeWarning` per process.
+
+        Parameters
+        ----------
+        target : Device, str or dtype, optional
+            A device (`"cpu"`, `"gpu"`, `"gpu:N"`, `"cuda:N"`, `"auto"`, a `Device`) or a dtype
+            (`crt.float32`, `np.float32`, `"float32"`, `float`...).
+        dtype : DType, numpy dtype, str or Python type, optional
+            The dtype to convert to (keyword form).
+        device : Device or str, optional
+            The device to move to (keyword form).
+
+        Returns
+        -------
+        Tensor
+            `t` itself (sharing memory) when nothing changes, else the moved/converted copy.
+
+        Raises
+        ------
+        InvalidArgumentError
+            `target` is neither a device nor a dtype (the message lists both forms), or
+            `device` is not a device name.
+        DTypeError
+            `dtype` is not a supported dtype.
+        DeviceError
+            The device is not available (no GPU, no driver).
+
+        Examples
+        --------
+        >>> t = crt.tensor([1.7, -2.2])
+        >>> t.to(crt.int32).tolist()
+        [1, -2]
+        >>> t.to("cpu").data_ptr() == t.data_ptr()
+        True
+        >>> t.to(dtype="float64", device="cpu").dtype
+        clika_runtime.float64
+        """
+    def reshape(self, *shape: Union[int, Sequence[int]]) -> Tensor:
+        """The same elements in a new shape: a view when the strides allow, else a copy.
+
+        Parameters
+        ----------
+        *shape : int, or one tuple or list of ints
+            The new sizes; one of them may be -1 (inferred from the others).
+
+        Returns
+        -------
+        Tensor
+            A tensor of `shape` with the same elements in row-major order.
+
+        Raises
+        ------
+        ShapeError
+            The element counts differ, more than one size is -1, or a size is negative.
+
+        Examples
+        --------
+        >>> t = crt.arange(6)
+        >>> t.reshape(2, 3).tolist()
+        [[0, 1, 2], [3, 4, 5]]
+        >>> t.reshape((3, -1)).shape
+        (3, 2)
+        """
+    def view(self, *shape: Union[int, Sequence[int]]) -> Tensor:
+        """The same memory in a new shape, never a copy (like `reshape`, but refuses to copy).
+
+        Parameters
+        ----------
+        *shape : int, or one tuple or list of ints
+            The new sizes; one of them may be -1.
+
+        Returns
+        -------
+        Tensor
+            A view sharing `t`'s memory.
+
+        Raises
+        ------
+        ShapeError
+            The element counts differ, or more than one size is -1.
+        LayoutError
+            The strides cannot express the new shape without a copy (use `reshape`, or
+            `contiguous()` first).
+
+        Examples
+        --------
+        >>> t = crt.zeros(2, 3)
+        >>> v = t.view(6)
+        >>> v.data_ptr() == t.data_ptr()
+        True
+        >>> t.T.view(6)
+        Traceback (most recent call last):
+            ...
+        clika_runtime.LayoutError: ...
+        """
+    def permute(self, *dims: Union[int, Sequence[int]]) -> Tensor:
+        """Reorder the dimensions (a view: no copy).
+
+        Parameters
+        ----------
+        *dims : int, or one tuple or list of ints
+            A permutation of the dimensions; negative values count from the end.
+
+        Returns
+        -------
+        Tensor
+            A view whose dimension `i` is `t`'s dimension `dims[i]`.
+
+        Raises
+        ------
+        ShapeError
+            `dims` is not a permutation of `range(t.ndim)`.
+        IndexOutOfRangeError
+            A dimension is out of range.
+
+        Examples
+        --------
+        >>> t = crt.zeros(2, 3, 4)
+        >>> t.permute(2, 0, 1).shape
+        (4, 2, 3)
+        """
+    def transpose(self, dim0: int, dim1: int) -> Tensor:
+        """Swap two dimensions (a view: no copy).
+
+        Parameters
+        ----------
+        dim0, dim1 : int
+            The dimensions to swap; negative values count from the end.
+
+        Returns
+        -------
+        Tensor
+            A view with the two dimensions' sizes and strides swapped.
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            A dimension is out of range.
+
+        Examples
+        --------
+        >>> t = crt.arange(6).reshape(2, 3)
+        >>> t.transpose(0, 1).tolist()
+        [[0, 3], [1, 4], [2, 5]]
+        """
+    def squeeze(self, dim: Optional[int] = None) -> Tensor:
+        """Removes size-1 dims: all, or only `dim` (a view)."""
+    def unsqueeze(self, dim: int) -> Tensor:
+        """Inserts a size-1 dim at `dim` (a view)."""
+    def expand(self, *sizes: int) -> Tensor:
+        """Broadcasts to `sizes` (`-1` keeps a size) with stride-0 dims (a view; read-only use
+        is the safe one: writes through it reach the shared elements).
+        """
+    def broadcast_to(self, shape: Union[int, Sequence[int]]) -> Tensor:
+        """numpy's `broadcast_to`: `expand` to `shape` (a view)."""
+    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+        """Merges dims `start_dim..=end_dim` into one (a view when possible, else a copy)."""
+    def unflatten(self, dim: int, sizes: Sequence[int]) -> Tensor:
+        """Splits `dim` into `sizes` (one may be -1): the inverse of `flatten`."""
+    def narrow(self, dim: int, start: int, length: int) -> Tensor:
+        """`length` entries of `dim` from `start` (a view)."""
+    def select(self, dim: int, index: int) -> Tensor:
+        """Fixes `dim` at `index`, removing the dim (a view)."""
+    def flip(self, *dims: int) -> Tensor:
+        """Reverses the entries along `dims` (a view with negative strides, as numpy's `flip`)."""
+    def movedim(self, source: int, destination: int) -> Tensor:
+        """Moves dim `source` to `destination` (a view)."""
+    def swapaxes(self, axis0: int, axis1: int) -> Tensor:
+        """numpy's `swapaxes`: `transpose(axis0, axis1)` (a view)."""
     @property
-    def mT(self) -> Tensor: ...
-    def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor: ...
-    def split(self, split_size_or_sections: Union[int, Sequence[int]], dim: int = 0) -> Tuple[Tensor, ...]: ...
-    def chunk(self, chunks: int, dim: int = 0) -> Tuple[Tensor, ...]: ...
-    def unbind(self, dim: int = 0) -> Tuple[Tensor, ...]: ...
-    def clone(self) -> Tensor: ...
+    def mT(self) -> Tensor:
+        """The last two dims swapped (a view)."""
+    def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+        """The diagonal of dims `dim1`, `dim2` as the last dim (a view)."""
+    def split(self, split_size_or_sections: Union[int, Sequence[int]], dim: int = 0) -> Tuple[Tensor, ...]:
+        """Pieces of `dim`: of `split_size_or_sections` entries each (an int; the last may be
+        shorter) or of the listed sizes (views).
+        """
+    def chunk(self, chunks: int, dim: int = 0) -> Tuple[Tensor, ...]:
+        """`chunks` pieces of `dim` of equal size (the last may be smaller; views)."""
+    def unbind(self, dim: int = 0) -> Tuple[Tensor, ...]:
+        """Every entry along `dim`, with `dim` removed (views)."""
+    def clone(self) -> Tensor:
+        """A copy in new memory (numpy's `copy`: compact, row-major)."""
     def __copy__(self) -> Tensor: ...
     def __deepcopy__(self, memo: Any) -> Tensor: ...
     def __reduce_ex__(self, protocol: SupportsIndex) -> Tuple[Any, ...]: ...
-    def share_memory_(self) -> Tensor: ...
-    def is_shared(self) -> builtins.bool: ...
+    def share_memory_(self) -> Tensor:
+        """The tensor's values in an anonymous shared-memory segment (a `memfd`) that other
+        processes map when the tensor is sent through a `multiprocessing` queue, pipe or
+        process argument: a contiguous copy, or this tensor itself when already shared.
+        Runtime tensors are immutable handles, so unlike PyTorch the storage is not swapped
+        under `t`: write `t = t.share_memory_()`.
+        """
+    def is_shared(self) -> builtins.bool:
+        """Whether the memory is a shared segment (from `share_memory_()` or `from_fd`)."""
     def _shared_region(self) -> Optional[Tuple[int, int, int, builtins.bool]]: ...
-    def repeat(self, *reps: Union[int, Sequence[int]]) -> Tensor: ...
-    def tile(self, reps: Union[int, Sequence[int]]) -> Tensor: ...
-    def data_ptr(self) -> int: ...
-    def synchronize(self) -> None: ...
-    def numpy(self) -> npt.NDArray[Any]: ...
+    def repeat(self, *reps: Union[int, Sequence[int]]) -> Tensor:
+        """The tensor repeated along each dim (PyTorch's `repeat`; a copy)."""
+    def tile(self, reps: Union[int, Sequence[int]]) -> Tensor:
+        """numpy's `tile` (a copy)."""
+    def data_ptr(self) -> int:
+        """The address of the tensor's first element.
+
+        For a tensor that borrows memory (`from_numpy`, `from_dlpack`...) it is the producer's
+        own pointer, which shows that no copy was made.
+
+        Returns
+        -------
+        int
+            The address as an integer (a device address for a GPU tensor).
+
+        Examples
+        --------
+        >>> a = np.ones(4, dtype=np.float32)
+        >>> crt.from_numpy(a).data_ptr() == a.ctypes.data
+        True
+        """
+    def synchronize(self) -> None:
+        """Wait until the device has finished the work queued on the tensor.
+
+        On the CPU it returns at once (work there is already done when a call returns).
+
+        Returns
+        -------
+        None
+
+        Raises
+        ------
+        DeviceError
+            The device reports a failure of the queued work.
+
+        Examples
+        --------
+        >>> crt.ones(3).synchronize()
+        """
+    def numpy(self) -> npt.NDArray[Any]:
+        """A numpy array over the tensor's memory, without a copy.
+
+        The array's `base` keeps the tensor's memory alive; writes through either side are seen
+        by the other. A read-only tensor gives a read-only array.
+
+        Returns
+        -------
+        numpy.ndarray
+            A view with the tensor's shape, dtype and strides.
+
+        Raises
+        ------
+        DeviceError
+            The tensor is not on the CPU (move it first: `t.to("cpu").numpy()`).
+        DTypeError
+            The dtype is bfloat16, which numpy lacks (convert first: `t.to(crt.float32)`).
+
+        Examples
+        --------
+        >>> t = crt.zeros(3)
+        >>> a = t.numpy()
+        >>> a[0] = 2.0
+        >>> t.tolist()
+        [2.0, 0.0, 0.0]
+        >>> a.dtype
+        dtype('float32')
+        """
     @staticmethod
     def from_file(
         path: Union[str, os.PathLike[str]],
@@ -624,7 +1182,10 @@ class Tensor:
         offset: int = 0,
         *,
         copy: builtins.bool = False,
-    ) -> Tensor: ...
+    ) -> Tensor:
+        """`shape` elements of `dtype` at byte `offset` of a raw binary file, mapped read-only
+        without copying (same as `crt.from_file`).
+        """
     def __array__(self, dtype: Optional[npt.DTypeLike] = None, copy: Optional[builtins.bool] = None) -> npt.NDArray[Any]: ...
     def __dlpack__(
         self,
@@ -647,12 +1208,158 @@ class Tensor:
     @property
     def __array_interface__(self) -> Dict[str, Any]: ...
 
-def zeros(*shape: Union[int, Sequence[int]], dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor: ...
-def ones(*shape: Union[int, Sequence[int]], dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor: ...
-def empty(*shape: Union[int, Sequence[int]], dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor: ...
+def zeros(*shape: Union[int, Sequence[int]], dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor:
+    """A new tensor filled with zeros.
+
+    Parameters
+    ----------
+    *shape : int, or one tuple or list of ints
+        The sizes of the dimensions: `zeros(2, 3)` and `zeros((2, 3))` mean the same; none for a
+        0-d tensor.
+    dtype : DType, numpy dtype, str or Python type, optional
+        The element type; `crt.float32` by default (as in PyTorch).
+    device : Device or str, optional
+        Where the tensor lives (`"cpu"`, `"gpu:0"`, `"auto"`...); the CPU by default.
+
+    Returns
+    -------
+    Tensor
+        A contiguous tensor of that shape.
+
+    Raises
+    ------
+    ShapeError
+        A size is negative.
+    DTypeError
+        `dtype` is not a supported dtype.
+    InvalidArgumentError
+        `device` is not a device name.
+    DeviceError
+        The device is not available.
+    OutOfMemoryError
+        The memory pool cannot reserve the bytes (see `set_memory_limit`).
+
+    Examples
+    --------
+    >>> crt.zeros(2, 3).tolist()
+    [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+    >>> crt.zeros((2,), dtype=crt.int32).tolist()
+    [0, 0]
+    """
+def ones(*shape: Union[int, Sequence[int]], dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor:
+    """A new tensor filled with ones.
+
+    Parameters
+    ----------
+    *shape : int, or one tuple or list of ints
+        The sizes of the dimensions: `ones(2, 3)` and `ones((2, 3))` mean the same; none for a
+        0-d tensor.
+    dtype : DType, numpy dtype, str or Python type, optional
+        The element type; `crt.float32` by default (as in PyTorch).
+    device : Device or str, optional
+        Where the tensor lives (`"cpu"`, `"gpu:0"`, `"auto"`...); the CPU by default.
+
+    Returns
+    -------
+    Tensor
+        A contiguous tensor of that shape.
+
+    Raises
+    ------
+    ShapeError
+        A size is negative.
+    DTypeError
+        `dtype` is not a supported dtype.
+    InvalidArgumentError
+        `device` is not a device name.
+    DeviceError
+        The device is not available.
+    OutOfMemoryError
+        The memory pool cannot reserve the bytes (see `set_memory_limit`).
+
+    Examples
+    --------
+    >>> crt.ones(2).tolist()
+    [1.0, 1.0]
+    >>> crt.ones((2, 2), dtype=crt.bool).tolist()
+    [[True, True], [True, True]]
+    """
+def empty(*shape: Union[int, Sequence[int]], dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor:
+    """A new tensor whose values are unspecified (the memory is not initialised).
+
+    Parameters
+    ----------
+    *shape : int, or one tuple or list of ints
+        The sizes of the dimensions: `empty(2, 3)` and `empty((2, 3))` mean the same; none for a
+        0-d tensor.
+    dtype : DType, numpy dtype, str or Python type, optional
+        The element type; `crt.float32` by default (as in PyTorch).
+    device : Device or str, optional
+        Where the tensor lives (`"cpu"`, `"gpu:0"`, `"auto"`...); the CPU by default.
+
+    Returns
+    -------
+    Tensor
+        A contiguous tensor of that shape.
+
+    Raises
+    ------
+    ShapeError
+        A size is negative.
+    DTypeError
+        `dtype` is not a supported dtype.
+    InvalidArgumentError
+        `device` is not a device name.
+    DeviceError
+        The device is not available.
+    OutOfMemoryError
+        The memory pool cannot reserve the bytes (see `set_memory_limit`).
+
+    Examples
+    --------
+    >>> t = crt.empty(2, 3)
+    >>> t.shape, t.dtype
+    ((2, 3), clika_runtime.float32)
+    """
 def full(
     shape: _Shape, fill_value: Union[SupportsFloat, builtins.bool], *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None
-) -> Tensor: ...
+) -> Tensor:
+    """A new tensor with every element equal to `fill_value`.
+
+    Parameters
+    ----------
+    shape : int or sequence of ints
+        The sizes of the dimensions.
+    fill_value : bool, int or float
+        The value. An int is stored exactly in an integer dtype (`2**64 - 1` in uint64).
+    dtype : DType, numpy dtype, str or Python type, optional
+        The element type; by default bool, int64 or float32 after `fill_value`'s Python type.
+    device : Device or str, optional
+        Where the tensor lives; the CPU by default.
+
+    Returns
+    -------
+    Tensor
+        A contiguous tensor of that shape.
+
+    Raises
+    ------
+    ShapeError
+        A size is negative.
+    OverflowError
+        `fill_value` is out of range for an integer `dtype`.
+    DTypeError
+        `dtype` is not a supported dtype.
+    InvalidArgumentError, DeviceError
+        `device` is not a device name, or not available.
+
+    Examples
+    --------
+    >>> crt.full((2, 2), 7).tolist()
+    [[7, 7], [7, 7]]
+    >>> crt.full(3, 0.5).dtype
+    clika_runtime.float32
+    """
 def arange(
     start: SupportsFloat,
     end: Optional[SupportsFloat] = None,
@@ -660,16 +1367,299 @@ def arange(
     *,
     dtype: Optional[_DTypeLike] = None,
     device: Optional[_DeviceLike] = None,
-) -> Tensor: ...
-def tensor(obj: Any, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor: ...
-def from_numpy(a: npt.NDArray[Any]) -> Tensor: ...
-def from_dlpack(obj: Any) -> Tensor: ...
-def memory_stats(device: Optional[_DeviceLike] = None) -> MemoryStats: ...
-def release_cached_memory(device: Optional[_DeviceLike] = None) -> int: ...
-def set_memory_limit(limit_bytes: Optional[int], device: Optional[_DeviceLike] = None) -> None: ...
-def reset_peak_stats(device: Optional[_DeviceLike] = None) -> None: ...
+) -> Tensor:
+    """Evenly spaced values in the half-open interval `[start, end)`.
+
+    `arange(end)` counts from 0; `arange(start, end, step)` as Python's `range`, floats allowed.
+
+    Parameters
+    ----------
+    start : int or float
+        The first value; alone, it is `end` and the values start at 0.
+    end : int or float, optional
+        The bound, not included.
+    step : int or float, optional
+        The spacing, 1 by default; may be negative.
+    dtype : DType, numpy dtype, str or Python type, optional
+        int64 when every argument is an int, else float32.
+    device : Device or str, optional
+        Where the tensor lives; the CPU by default.
+
+    Returns
+    -------
+    Tensor
+        A 1-d tensor.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `step` is 0, or its sign points away from `end`; or `device` is not a device name.
+    DTypeError
+        `dtype` is not a supported dtype.
+    DeviceError
+        The device is not available.
+
+    Examples
+    --------
+    >>> crt.arange(4).tolist()
+    [0, 1, 2, 3]
+    >>> crt.arange(1, 2, 0.25).tolist()
+    [1.0, 1.25, 1.5, 1.75]
+    """
+def tensor(obj: Any, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor:
+    """Copy data into a new tensor that the runtime owns.
+
+    Unlike `from_numpy`, the result never shares memory with `obj`.
+
+    Parameters
+    ----------
+    obj : Tensor, numpy.ndarray, list, tuple, int, float or bool
+        The data: a tensor (copied as it is), or anything `numpy.asarray` reads (nested lists
+        and scalars included).
+    dtype : DType, numpy dtype, str or Python type, optional
+        The result's dtype (`crt.float32`, `np.int64`, `"uint8"`, `float`...). By default the
+        data's own dtype (numpy's inference for Python data: int64, float64 or bool).
+    device : Device or str, optional
+        Where the result lives (`"cpu"`, `"gpu:0"`, `"auto"`...); the CPU by default.
+
+    Returns
+    -------
+    Tensor
+        A contiguous copy.
+
+    Raises
+    ------
+    DTypeError
+        The data's dtype, or `dtype`, is not one the runtime supports.
+    OverflowError
+        A Python int is out of range for `dtype` (as `np.array([300], np.uint8)`).
+    InvalidArgumentError
+        `device` is not a device name.
+    DeviceError
+        The device is not available.
+
+    Examples
+    --------
+    >>> t = crt.tensor([[1, 2], [3, 4]])
+    >>> t.shape, t.dtype
+    ((2, 2), clika_runtime.int64)
+    >>> crt.tensor([1.5, 2.5], dtype=crt.float32).tolist()
+    [1.5, 2.5]
+    >>> crt.tensor(7).ndim
+    0
+    """
+def from_numpy(a: npt.NDArray[Any]) -> Tensor:
+    """Wrap a numpy array's own memory as a tensor, without a copy.
+
+    The tensor and the array alias each other: a write through either is seen by the other.
+    The tensor keeps the array alive, and numpy refuses to resize the array while a tensor
+    borrows it, so its memory cannot move. The tensor has the array's shape and dtype and
+    lives on the CPU. To copy instead, use `crt.tensor(a)`.
+
+    Parameters
+    ----------
+    a : numpy.ndarray
+        A C-contiguous, aligned, writable array in native byte order, of a supported dtype
+        (bool, int8 to int64, uint8 to uint64, float16, float32, float64).
+
+    Returns
+    -------
+    Tensor
+        A tensor over `a`'s memory (`t.data_ptr() == a.ctypes.data`).
+
+    Raises
+    ------
+    InvalidArgumentError
+        `a` is not a `numpy.ndarray` (use `crt.tensor(obj)` to copy other objects).
+    DTypeError
+        The dtype is not supported, or not in native byte order (convert with `a.astype`).
+    LayoutError
+        The array is not C-contiguous (pass `np.ascontiguousarray(a)`, or copy with
+        `crt.tensor(a)`).
+    ReadOnlyError
+        The array is read-only, and a tensor may write its memory (wrap it read-only with
+        `crt.from_dlpack(a)`, or pass `a.copy()`).
+    AlignmentError
+        The array's data is not aligned for its dtype (pass `a.copy()`).
+
+    Examples
+    --------
+    >>> a = np.zeros(3, dtype=np.float32)
+    >>> t = crt.from_numpy(a)
+    >>> a[0] = 5.0
+    >>> t.tolist()
+    [5.0, 0.0, 0.0]
+    >>> t += 1
+    >>> a.tolist()
+    [6.0, 1.0, 1.0]
+    >>> crt.from_numpy(np.zeros((2, 2))[:, 0])
+    Traceback (most recent call last):
+        ...
+    clika_runtime.LayoutError: from_numpy: the array is not C-contiguous, ...
+    """
+def from_dlpack(obj: Any) -> Tensor:
+    """Import any object that implements the DLPack protocol, sharing its memory.
+
+    `obj.__dlpack__()` is called (or `obj` is taken as a DLPack capsule, for older producers)
+    and the tensor views the producer's memory without a copy; the producer's deleter runs
+    exactly once, when the last tensor over that memory is gone. A read-only producer (a
+    read-only numpy array) gives a read-only tensor.
+
+    Parameters
+    ----------
+    obj : object
+        An object with `__dlpack__` (a numpy array, a PyTorch tensor, a `crt.Tensor`...) or
+        a `"dltensor"` capsule.
+
+    Returns
+    -------
+    Tensor
+        A tensor over the producer's memory.
+
+    Raises
+    ------
+    TypeError
+        `obj` has no `__dlpack__` and is not a DLPack capsule.
+    BufferError
+        The capsule was already consumed.
+    DTypeError
+        The producer's dtype has no runtime equivalent.
+    DeviceError
+        The memory lives on a device this build cannot reach.
+
+    Examples
+    --------
+    >>> a = np.arange(4, dtype=np.int32)
+    >>> t = crt.from_dlpack(a)
+    >>> a[1] = 10
+    >>> t.tolist()
+    [0, 10, 2, 3]
+    """
+def memory_stats(device: Optional[_DeviceLike] = None) -> MemoryStats:
+    """The memory pool's statistics for a device.
+
+    Parameters
+    ----------
+    device : Device or str, optional
+        The device whose pool is asked (`"cpu"`, `"gpu:0"`...); the CPU by default.
+
+    Returns
+    -------
+    MemoryStats
+        A snapshot: `active_bytes` (held by live tensors), `peak_active_bytes`,
+        `reserved_bytes` (kept by the pool, active or idle), `limit_bytes` and the counters
+        of allocations served from the pool or the system.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `device` is not a device name.
+    DeviceError
+        The device is not available.
+
+    Examples
+    --------
+    >>> t = crt.zeros(1024)
+    >>> crt.memory_stats().active_bytes >= 4096
+    True
+    >>> s = crt.memory_stats("cpu")
+    >>> s.reserved_bytes >= s.active_bytes
+    True
+    """
+def release_cached_memory(device: Optional[_DeviceLike] = None) -> int:
+    """Give the memory pool's idle reserve back to the system.
+
+    Blocks held by live tensors stay; only cached, unused blocks are freed.
+
+    Parameters
+    ----------
+    device : Device or str, optional
+        The device whose pool is trimmed; the CPU by default.
+
+    Returns
+    -------
+    int
+        How many bytes were released.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `device` is not a device name.
+    DeviceError
+        The device's backend fails to free its memory.
+
+    Examples
+    --------
+    >>> t = crt.zeros(1 << 16); del t
+    >>> released = crt.release_cached_memory()
+    >>> crt.release_cached_memory()
+    0
+    """
+def set_memory_limit(limit_bytes: Optional[int], device: Optional[_DeviceLike] = None) -> None:
+    """Cap how many bytes a device's memory pool may reserve.
+
+    A reservation that would pass the cap fails with `OutOfMemoryError`. A cap below what the
+    pool already holds frees nothing: it only refuses further reservations.
+
+    Parameters
+    ----------
+    limit_bytes : int or None
+        The cap in bytes; `None` removes it.
+    device : Device or str, optional
+        The device whose pool is capped; the CPU by default.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    InvalidArgumentError
+        `device` is not a device name.
+    DeviceError
+        The device is not available.
+    OverflowError
+        `limit_bytes` is negative.
+
+    Examples
+    --------
+    >>> crt.set_memory_limit(1 << 40)
+    >>> crt.memory_stats().limit_bytes == 1 << 40
+    True
+    >>> crt.set_memory_limit(None)
+    """
+def reset_peak_stats(device: Optional[_DeviceLike] = None) -> None:
+    """Reset a device pool's `peak_active_bytes` to its current `active_bytes`.
+
+    Parameters
+    ----------
+    device : Device or str, optional
+        The device whose statistics are reset; the CPU by default.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    InvalidArgumentError
+        `device` is not a device name.
+    DeviceError
+        The device is not available.
+
+    Examples
+    --------
+    >>> crt.reset_peak_stats()
+    >>> s = crt.memory_stats()
+    >>> s.peak_active_bytes == s.active_bytes
+    True
+    """
 def _dlpack_live_exports() -> int: ...
-def load_safetensors(path: Union[str, os.PathLike[str]], *, copy: builtins.bool = False) -> Dict[str, Tensor]: ...
+def load_safetensors(path: Union[str, os.PathLike[str]], *, copy: builtins.bool = False) -> Dict[str, Tensor]:
+    """Every tensor of a safetensors file as `{name: Tensor}` in file order, without copying;
+    with `copy=True` the file is read into runtime memory instead of mapped (no `SIGBUS` if
+    the file is truncated later).
+    """
 def from_file(
     path: Union[str, os.PathLike[str]],
     dtype: _DTypeLike,
@@ -677,8 +1667,16 @@ def from_file(
     offset: int = 0,
     *,
     copy: builtins.bool = False,
-) -> Tensor: ...
-def from_buffer(obj: Any, dtype: _DTypeLike, shape: Optional[Union[int, Sequence[int]]] = None, offset: int = 0) -> Tensor: ...
+) -> Tensor:
+    """`crt.from_file(path, dtype, shape, offset=0)` (also `Tensor.from_file`): `shape`
+    elements of `dtype` stored row-major at byte `offset` of a raw binary file, mapped
+    read-only, without copying.
+    """
+def from_buffer(obj: Any, dtype: _DTypeLike, shape: Optional[Union[int, Sequence[int]]] = None, offset: int = 0) -> Tensor:
+    """`crt.from_buffer(obj, dtype, shape=None, offset=0)`: a tensor over any buffer-protocol
+    exporter's bytes, without a copy; read-only when the exporter is. The export is held
+    for the tensor's lifetime.
+    """
 def from_fd(
     fd: int,
     dtype: _DTypeLike,
@@ -687,7 +1685,13 @@ def from_fd(
     *,
     strides: Optional[Sequence[int]] = None,
     read_only: builtins.bool = False,
-) -> Tensor: ...
+) -> Tensor:
+    """`crt.from_fd(fd, dtype, shape, offset=0, *, strides=None, read_only=False)`: maps the whole
+    file or shared-memory segment `fd` (shared; the descriptor is duplicated, close yours
+    whenever you like) and views `shape` elements of `dtype` whose first element lies at
+    byte `offset`, with `strides` in elements. Nobody may truncate the file while the tensor
+    lives.
+    """
 def _rebuild_tensor(buffer: Any, dtype: str, shape: Sequence[int], strides: Sequence[int], offset: int) -> Tensor: ...
 def _op_register(name: str, rule: Any, kernel: Any) -> None: ...
 def _op_call(name: str, *tensors: Any) -> Tensor: ...
@@ -698,142 +1702,2148 @@ def _testing_register_rust_ops() -> None: ...
 def _testing_rust_iota_released() -> int: ...
 def _testing_call_on_rust_thread(name: str, *tensors: Any) -> Tensor: ...
 
-def add(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def sub(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def mul(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def div(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def pow(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def maximum(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def minimum(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def eq(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def ne(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def lt(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def le(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def gt(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def ge(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def neg(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def abs(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def exp(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def log(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def sqrt(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def rsqrt(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def sin(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def cos(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def tanh(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def sigmoid(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def relu(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def gelu(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def silu(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def erf(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def round(input: Any, decimals: int = 0, *, out: Optional[Tensor] = None) -> Tensor: ...
-def floor(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def ceil(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def trunc(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def sign(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def isnan(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def isinf(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def isfinite(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def log1p(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def expm1(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def log2(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def log10(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def exp2(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def tan(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def atan(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def asin(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def acos(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def sinh(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def cosh(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def bitwise_not(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def logical_not(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def atan2(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def hypot(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def fmod(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def remainder(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def floor_divide(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def bitwise_and(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def bitwise_or(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def bitwise_xor(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def bitwise_left_shift(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def bitwise_right_shift(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def logical_and(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def logical_or(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def logical_xor(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def tril(input: Any, diagonal: int = 0) -> Tensor: ...
-def triu(input: Any, diagonal: int = 0) -> Tensor: ...
-def sum(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
-def mean(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
-def prod(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
+def add(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input + other` (broadcasting; Python numbers are weak scalars).
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.add(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [5.0, 8.0]
+    """
+def sub(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input - other`.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.sub(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [-3.0, 0.0]
+    """
+def mul(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input * other`.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.mul(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [4.0, 16.0]
+    """
+def div(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input / other` (true division: integers divide as float32).
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.div(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [0.25, 1.0]
+    """
+def pow(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input ** other`.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.pow(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [1.0, 256.0]
+    """
+def maximum(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """Elementwise maximum (NaN-propagating).
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.maximum(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [4.0, 4.0]
+    """
+def minimum(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """Elementwise minimum (NaN-propagating).
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.minimum(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [1.0, 4.0]
+    """
+def eq(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input == other` as a bool tensor.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.eq(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [False, True]
+    """
+def ne(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input != other` as a bool tensor.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.ne(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [True, False]
+    """
+def lt(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input < other` as a bool tensor.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.lt(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [True, False]
+    """
+def le(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input <= other` as a bool tensor.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.le(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [True, True]
+    """
+def gt(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input > other` as a bool tensor.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.gt(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [False, False]
+    """
+def ge(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input >= other` as a bool tensor.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.ge(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [False, True]
+    """
+def neg(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`neg(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.neg(crt.tensor([1.0, -2.0])).tolist()
+    [-1.0, 2.0]
+    """
+def abs(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`abs(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.abs(crt.tensor([-1.5, 2.0])).tolist()
+    [1.5, 2.0]
+    """
+def exp(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`exp(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.exp(crt.tensor([0.0])).tolist()
+    [1.0]
+    """
+def log(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`log(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.log(crt.tensor([1.0])).tolist()
+    [0.0]
+    """
+def sqrt(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`sqrt(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.sqrt(crt.tensor([4.0, 9.0])).tolist()
+    [2.0, 3.0]
+    """
+def rsqrt(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`rsqrt(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.rsqrt(crt.tensor([4.0])).tolist()
+    [0.5]
+    """
+def sin(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`sin(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.sin(crt.tensor([0.0])).tolist()
+    [0.0]
+    """
+def cos(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`cos(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.cos(crt.tensor([0.0])).tolist()
+    [1.0]
+    """
+def tanh(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`tanh(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.tanh(crt.tensor([0.0])).tolist()
+    [0.0]
+    """
+def sigmoid(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`sigmoid(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.sigmoid(crt.tensor([0.0])).tolist()
+    [0.5]
+    """
+def relu(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`relu(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.relu(crt.tensor([-1.0, 2.0])).tolist()
+    [0.0, 2.0]
+    """
+def gelu(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`gelu(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.gelu(crt.tensor([0.0])).tolist()
+    [0.0]
+    """
+def silu(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`silu(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.silu(crt.tensor([0.0])).tolist()
+    [0.0]
+    """
+def erf(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`erf(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.erf(crt.tensor([0.0])).tolist()
+    [0.0]
+    """
+def round(input: Any, decimals: int = 0, *, out: Optional[Tensor] = None) -> Tensor:
+    """Rounds to `decimals` decimal places, halves to even (numpy's `round`, PyTorch's `round`)."""
+def floor(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`floor(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.floor(crt.tensor([-1.5, 1.5])).tolist()
+    [-2.0, 1.0]
+    """
+def ceil(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`ceil(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.ceil(crt.tensor([-1.5, 1.5])).tolist()
+    [-1.0, 2.0]
+    """
+def trunc(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`trunc(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.trunc(crt.tensor([-1.5, 1.5])).tolist()
+    [-1.0, 1.0]
+    """
+def sign(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`sign(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.sign(crt.tensor([-3.0, 0.0, 2.0])).tolist()
+    [-1.0, 0.0, 1.0]
+    """
+def isnan(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`isnan(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.isnan(crt.tensor([1.0, float('nan')])).tolist()
+    [False, True]
+    """
+def isinf(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`isinf(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.isinf(crt.tensor([1.0, float('inf')])).tolist()
+    [False, True]
+    """
+def isfinite(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`isfinite(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.isfinite(crt.tensor([1.0, float('inf')])).tolist()
+    [True, False]
+    """
+def log1p(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`log1p(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.log1p(crt.tensor([0.0])).tolist()
+    [0.0]
+    """
+def expm1(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`expm1(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.expm1(crt.tensor([0.0])).tolist()
+    [0.0]
+    """
+def log2(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`log2(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.log2(crt.tensor([8.0])).tolist()
+    [3.0]
+    """
+def log10(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`log10(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.log10(crt.tensor([100.0])).tolist()
+    [2.0]
+    """
+def exp2(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`exp2(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.exp2(crt.tensor([3.0])).tolist()
+    [8.0]
+    """
+def tan(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`tan(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.tan(crt.tensor([0.0])).tolist()
+    [0.0]
+    """
+def atan(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`atan(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.atan(crt.tensor([0.0])).tolist()
+    [0.0]
+    """
+def asin(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`asin(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.asin(crt.tensor([0.0])).tolist()
+    [0.0]
+    """
+def acos(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`acos(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.acos(crt.tensor([1.0])).tolist()
+    [0.0]
+    """
+def sinh(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`sinh(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.sinh(crt.tensor([0.0])).tolist()
+    [0.0]
+    """
+def cosh(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`cosh(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.cosh(crt.tensor([0.0])).tolist()
+    [1.0]
+    """
+def bitwise_not(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`bitwise_not(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.bitwise_not(crt.tensor([0, 5])).tolist()
+    [-1, -6]
+    """
+def logical_not(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`logical_not(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.logical_not(crt.tensor([0, 2])).tolist()
+    [True, False]
+    """
+def atan2(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`atan2(input, other)`: the angle of the point `(other, input)`.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.atan2(crt.tensor([1.0]), crt.tensor([0.0])).tolist()
+    [1.5707963...]
+    """
+def hypot(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`sqrt(input² + other²)`.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.hypot(crt.tensor([3.0]), crt.tensor([4.0])).tolist()
+    [5.0]
+    """
+def fmod(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """C's `fmod`: remainder with the sign of `input` (integer division by zero raises `ZeroDivisionError`).
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.fmod(crt.tensor([-7, 7]), 3).tolist()
+    [-1, 1]
+    """
+def remainder(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """Python's `%`: remainder with the sign of `other` (integer division by zero raises `ZeroDivisionError`).
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.remainder(crt.tensor([-7, 7]), 3).tolist()
+    [2, 1]
+    """
+def floor_divide(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """Python's `//` (integer division by zero raises `ZeroDivisionError`).
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.floor_divide(crt.tensor([-7, 7]), 2).tolist()
+    [-4, 3]
+    """
+def bitwise_and(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input & other` (integers and bools).
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.bitwise_and(crt.tensor([12, 10]), 6).tolist()
+    [4, 2]
+    """
+def bitwise_or(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input | other` (integers and bools).
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.bitwise_or(crt.tensor([12, 10]), 1).tolist()
+    [13, 11]
+    """
+def bitwise_xor(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input ^ other` (integers and bools).
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.bitwise_xor(crt.tensor([12, 10]), 6).tolist()
+    [10, 12]
+    """
+def bitwise_left_shift(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input << other` (integers).
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.bitwise_left_shift(crt.tensor([1, 3]), 2).tolist()
+    [4, 12]
+    """
+def bitwise_right_shift(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input >> other` (integers, arithmetic).
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.bitwise_right_shift(crt.tensor([-8, 8]), 1).tolist()
+    [-4, 4]
+    """
+def logical_and(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input != 0 and other != 0` as a bool tensor.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.logical_and(crt.tensor([0, 1, 2]), crt.tensor([1, 1, 0])).tolist()
+    [False, True, False]
+    """
+def logical_or(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input != 0 or other != 0` as a bool tensor.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.logical_or(crt.tensor([0, 1, 2]), crt.tensor([1, 1, 0])).tolist()
+    [True, True, True]
+    """
+def logical_xor(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`(input != 0) != (other != 0)` as a bool tensor.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.logical_xor(crt.tensor([0, 1, 2]), crt.tensor([1, 1, 0])).tolist()
+    [True, False, True]
+    """
+def tril(input: Any, diagonal: int = 0) -> Tensor:
+    """The lower triangle of the last two dims (`col - row <= diagonal` kept, the rest zero)."""
+def triu(input: Any, diagonal: int = 0) -> Tensor:
+    """The upper triangle of the last two dims (`col - row >= diagonal` kept, the rest zero)."""
+def sum(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+    """`sum` over all elements, or over `dim` (an int or a tuple of ints).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    dim : int or tuple of ints, optional
+        The dimensions to reduce (negative values count from the end); all by default.
+    keepdim : bool, optional
+        Keep the reduced dimensions with size 1 (False by default).
+
+    Returns
+    -------
+    Tensor
+        The reduction (a 0-d tensor when every dimension is reduced without `keepdim`).
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        A dimension is out of range.
+    DTypeError
+        `input` is not a tensor, and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.sum(crt.tensor([[1.0, 2.0], [3.0, 4.0]]), dim=1).tolist()
+    [3.0, 7.0]
+    """
+def mean(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+    """`mean` over all elements, or over `dim` (an int or a tuple of ints).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    dim : int or tuple of ints, optional
+        The dimensions to reduce (negative values count from the end); all by default.
+    keepdim : bool, optional
+        Keep the reduced dimensions with size 1 (False by default).
+
+    Returns
+    -------
+    Tensor
+        The reduction (a 0-d tensor when every dimension is reduced without `keepdim`).
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        A dimension is out of range.
+    DTypeError
+        `input` is not a tensor, and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.mean(crt.tensor([[1.0, 2.0], [3.0, 4.0]]), dim=1).tolist()
+    [1.5, 3.5]
+    """
+def prod(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+    """`prod` over all elements, or over `dim` (an int or a tuple of ints).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    dim : int or tuple of ints, optional
+        The dimensions to reduce (negative values count from the end); all by default.
+    keepdim : bool, optional
+        Keep the reduced dimensions with size 1 (False by default).
+
+    Returns
+    -------
+    Tensor
+        The reduction (a 0-d tensor when every dimension is reduced without `keepdim`).
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        A dimension is out of range.
+    DTypeError
+        `input` is not a tensor, and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.prod(crt.tensor([[1.0, 2.0], [3.0, 4.0]]), dim=1).tolist()
+    [2.0, 12.0]
+    """
 @overload
-def max(input: Any, dim: int, keepdim: builtins.bool = False) -> ValuesIndices: ...
+def max(input: Any, dim: int, keepdim: builtins.bool = False) -> ValuesIndices:
+    """`max` over all elements or over dims (a tuple); with one int `dim`, the pair `(values, indices)` as PyTorch."""
 @overload
 def max(input: Any, dim: Union[None, Sequence[int]] = None, keepdim: builtins.bool = False) -> Tensor: ...
 @overload
-def min(input: Any, dim: int, keepdim: builtins.bool = False) -> ValuesIndices: ...
+def min(input: Any, dim: int, keepdim: builtins.bool = False) -> ValuesIndices:
+    """`min` over all elements or over dims (a tuple); with one int `dim`, the pair `(values, indices)` as PyTorch."""
 @overload
 def min(input: Any, dim: Union[None, Sequence[int]] = None, keepdim: builtins.bool = False) -> Tensor: ...
-def argmax(input: Any, dim: Optional[int] = None, keepdim: builtins.bool = False) -> Tensor: ...
-def argmin(input: Any, dim: Optional[int] = None, keepdim: builtins.bool = False) -> Tensor: ...
-def var(input: Any, dim: _Dims = None, *, correction: int = 1, keepdim: builtins.bool = False) -> Tensor: ...
-def std(input: Any, dim: _Dims = None, *, correction: int = 1, keepdim: builtins.bool = False) -> Tensor: ...
-def softmax(input: Any, dim: int) -> Tensor: ...
-def log_softmax(input: Any, dim: int) -> Tensor: ...
-def matmul(input: Any, other: Any) -> Tensor: ...
-def where(condition: Any, input: _Operand, other: _Operand) -> Tensor: ...
+def argmax(input: Any, dim: Optional[int] = None, keepdim: builtins.bool = False) -> Tensor:
+    """Index of the maximum over the flattened input, or along `dim`."""
+def argmin(input: Any, dim: Optional[int] = None, keepdim: builtins.bool = False) -> Tensor:
+    """Index of the minimum over the flattened input, or along `dim`."""
+def var(input: Any, dim: _Dims = None, *, correction: int = 1, keepdim: builtins.bool = False) -> Tensor:
+    """Variance (`correction=1`: unbiased, PyTorch's default; numpy's default is 0)."""
+def std(input: Any, dim: _Dims = None, *, correction: int = 1, keepdim: builtins.bool = False) -> Tensor:
+    """Standard deviation (see `var`)."""
+def softmax(input: Any, dim: int) -> Tensor:
+    """Softmax along `dim`."""
+def log_softmax(input: Any, dim: int) -> Tensor:
+    """Log-softmax along `dim`."""
+def matmul(input: Any, other: Any) -> Tensor:
+    """Matrix product with numpy's `matmul` semantics (1-D, 2-D, batched with broadcasting)."""
+def where(condition: Any, input: _Operand, other: _Operand) -> Tensor:
+    """`condition ? input : other` elementwise, broadcasting all three."""
 def clamp(
     input: Any, min: Optional[_Operand] = None, max: Optional[_Operand] = None, *, out: Optional[Tensor] = None
-) -> Tensor: ...
-def cat(tensors: Sequence[Any], dim: int = 0) -> Tensor: ...
-def stack(tensors: Sequence[Any], dim: int = 0) -> Tensor: ...
+) -> Tensor:
+    """Limits every element to `[min, max]` (either optional; numbers or tensors)."""
+def cat(tensors: Sequence[Any], dim: int = 0) -> Tensor:
+    """Concatenates along an existing `dim`."""
+def stack(tensors: Sequence[Any], dim: int = 0) -> Tensor:
+    """Stacks equally shaped tensors along a new `dim`."""
 
 # Vision and inference (torch.nn.functional's names and defaults).
 _Size = Union[int, Sequence[int]]
 def conv1d(
     input: Any, weight: Any, bias: Optional[Any] = None, stride: _Size = 1,
     padding: Union[str, _Size] = 0, dilation: _Size = 1, groups: int = 1,
-) -> Tensor: ...
+) -> Tensor:
+    """PyTorch's `conv1d`: `input` `[N, C, L]` (or `[C, L]`), `weight` `[O, C / groups, K]`."""
 def conv2d(
     input: Any, weight: Any, bias: Optional[Any] = None, stride: _Size = 1,
     padding: Union[str, _Size] = 0, dilation: _Size = 1, groups: int = 1,
-) -> Tensor: ...
+) -> Tensor:
+    """PyTorch's `conv2d`: `input` `[N, C, H, W]` (or `[C, H, W]`), `weight` `[O, C / groups, KH, KW]`, `bias` `[O]`; `padding` an int, a pair, `'same'` or `'valid'`."""
 def max_pool2d(
     input: Any, kernel_size: _Size, stride: Optional[_Size] = None, padding: _Size = 0,
     dilation: _Size = 1, ceil_mode: builtins.bool = False,
-) -> Tensor: ...
+) -> Tensor:
+    """PyTorch's `max_pool2d` (values only; `stride=None` means the kernel size)."""
 def avg_pool2d(
     input: Any, kernel_size: _Size, stride: Optional[_Size] = None, padding: _Size = 0,
     ceil_mode: builtins.bool = False, count_include_pad: builtins.bool = True,
-) -> Tensor: ...
-def adaptive_avg_pool2d(input: Any, output_size: _Size) -> Tensor: ...
-def linear(input: Any, weight: Any, bias: Optional[Any] = None) -> Tensor: ...
-def pad(input: Any, pad: Sequence[int], mode: str = "constant", value: Optional[float] = None) -> Tensor: ...
-def sort(input: Any, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> ValuesIndices: ...
-def argsort(input: Any, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> Tensor: ...
+) -> Tensor:
+    """PyTorch's `avg_pool2d` (`stride=None` means the kernel size)."""
+def adaptive_avg_pool2d(input: Any, output_size: _Size) -> Tensor:
+    """PyTorch's `adaptive_avg_pool2d`: `output_size` an int or a pair."""
+def linear(input: Any, weight: Any, bias: Optional[Any] = None) -> Tensor:
+    """PyTorch's `linear`: `input @ weight.T + bias`."""
+def pad(input: Any, pad: Sequence[int], mode: str = "constant", value: Optional[float] = None) -> Tensor:
+    """PyTorch's `pad`: `pad` holds (before, after) pairs from the last dim; `mode` one of
+    `'constant'`, `'reflect'`, `'replicate'`, `'circular'`; `value` fills the constant mode.
+    """
+def sort(input: Any, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> ValuesIndices:
+    """Sorts along `dim` (ascending puts NaN last; ties keep their order, so every sort is
+    stable): `(values, indices)`.
+    """
+def argsort(input: Any, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> Tensor:
+    """The indices that sort `input` along `dim`."""
 def topk(
     input: Any, k: int, dim: int = -1, largest: builtins.bool = True, sorted: builtins.bool = True
-) -> ValuesIndices: ...
-def kthvalue(input: Any, k: int, dim: int = -1, keepdim: builtins.bool = False) -> ValuesIndices: ...
+) -> ValuesIndices:
+    """The `k` largest (or smallest) elements along `dim`: `(values, indices)`."""
+def kthvalue(input: Any, k: int, dim: int = -1, keepdim: builtins.bool = False) -> ValuesIndices:
+    """The `k`-th smallest element (1-based) along `dim`: `(values, indices)`."""
 @overload
-def median(input: Any, dim: None = None, keepdim: builtins.bool = False) -> Tensor: ...
+def median(input: Any, dim: None = None, keepdim: builtins.bool = False) -> Tensor:
+    """The lower median of all elements (a tensor), or along `dim` (`(values, indices)`)."""
 @overload
 def median(input: Any, dim: int, keepdim: builtins.bool = False) -> ValuesIndices: ...
-def any(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
-def all(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
-def cumsum(input: Any, dim: int, *, dtype: Optional[_DTypeLike] = None) -> Tensor: ...
-def cumprod(input: Any, dim: int, *, dtype: Optional[_DTypeLike] = None) -> Tensor: ...
-def logsumexp(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
-def norm(input: Any, p: Union[float, str, None] = None, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
+def any(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+    """Whether any element (over `dim`, an int or a tuple) is non-zero."""
+def all(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+    """Whether every element (over `dim`, an int or a tuple) is non-zero."""
+def cumsum(input: Any, dim: int, *, dtype: Optional[_DTypeLike] = None) -> Tensor:
+    """Running sum along `dim` (integers and bools give int64 unless `dtype` is given)."""
+def cumprod(input: Any, dim: int, *, dtype: Optional[_DTypeLike] = None) -> Tensor:
+    """Running product along `dim` (integers and bools give int64 unless `dtype` is given)."""
+def logsumexp(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+    """`log(sum(exp(input)))` over `dim` (all when None), computed stably."""
+def norm(input: Any, p: Union[float, str, None] = None, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+    """The vector norm over `dim` (all when None): `p` is a number, `inf`, `-inf` or `"fro"`
+    (None: 2, the Frobenius norm).
+    """
 def unique(
     input: Any,
     sorted: builtins.bool = True,
     return_inverse: builtins.bool = False,
     return_counts: builtins.bool = False,
     dim: Optional[int] = None,
-) -> Any: ...
-def roll(input: Any, shifts: Union[int, Sequence[int]], dims: _Dims = None) -> Tensor: ...
+) -> Any:
+    """The sorted distinct elements; with `return_inverse`/`return_counts`, a tuple that adds
+    the index of each element's value and the count of each value.
+    """
+def roll(input: Any, shifts: Union[int, Sequence[int]], dims: _Dims = None) -> Tensor:
+    """Shifts elements along `dims` by `shifts`, wrapping around (the flattened tensor when
+    `dims` is None).
+    """
 def linspace(
     start: float, end: float, steps: int, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None
-) -> Tensor: ...
+) -> Tensor:
+    """`steps` evenly spaced values from `start` to `end`, both included.
+
+    Parameters
+    ----------
+    start, end : float
+        The first and last values.
+    steps : int
+        How many values (0 gives an empty tensor, 1 gives `start`).
+    dtype : DType, numpy dtype, str or Python type, optional
+        The element type; `crt.float32` by default.
+    device : Device or str, optional
+        Where the tensor lives; the CPU by default.
+
+    Returns
+    -------
+    Tensor
+        A 1-d tensor of `steps` values.
+
+    Raises
+    ------
+    OverflowError
+        `steps` is negative.
+    DTypeError
+        `dtype` is not a supported dtype.
+    InvalidArgumentError, DeviceError
+        `device` is not a device name, or not available.
+
+    Examples
+    --------
+    >>> crt.linspace(0, 1, 5).tolist()
+    [0.0, 0.25, 0.5, 0.75, 1.0]
+    """
 def logspace(
     start: float,
     end: float,
@@ -842,40 +3852,264 @@ def logspace(
     *,
     dtype: Optional[_DTypeLike] = None,
     device: Optional[_DeviceLike] = None,
-) -> Tensor: ...
+) -> Tensor:
+    """`base ** linspace(start, end, steps)`: values evenly spaced on a log scale.
+
+    Parameters
+    ----------
+    start, end : float
+        The first and last exponents.
+    steps : int
+        How many values.
+    base : float, optional
+        The base of the powers, 10 by default.
+    dtype : DType, numpy dtype, str or Python type, optional
+        The element type; `crt.float32` by default.
+    device : Device or str, optional
+        Where the tensor lives; the CPU by default.
+
+    Returns
+    -------
+    Tensor
+        A 1-d tensor of `steps` values.
+
+    Raises
+    ------
+    OverflowError
+        `steps` is negative.
+    DTypeError
+        `dtype` is not a supported dtype.
+    InvalidArgumentError, DeviceError
+        `device` is not a device name, or not available.
+
+    Examples
+    --------
+    >>> crt.logspace(0, 3, 4).tolist()
+    [1.0, 10.0, 100.0, 1000.0]
+    >>> crt.logspace(0, 2, 3, base=2).tolist()
+    [1.0, 2.0, 4.0]
+    """
 def eye(
     n: int, m: Optional[int] = None, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None
-) -> Tensor: ...
+) -> Tensor:
+    """An `n` by `m` matrix with ones on the diagonal and zeros elsewhere.
+
+    Parameters
+    ----------
+    n : int
+        The number of rows.
+    m : int, optional
+        The number of columns; `n` by default.
+    dtype : DType, numpy dtype, str or Python type, optional
+        The element type; `crt.float32` by default.
+    device : Device or str, optional
+        Where the tensor lives; the CPU by default.
+
+    Returns
+    -------
+    Tensor
+        A 2-d tensor of shape `(n, m)`.
+
+    Raises
+    ------
+    OverflowError
+        `n` or `m` is negative.
+    DTypeError
+        `dtype` is not a supported dtype.
+    InvalidArgumentError, DeviceError
+        `device` is not a device name, or not available.
+
+    Examples
+    --------
+    >>> crt.eye(2, 3, dtype=crt.int32).tolist()
+    [[1, 0, 0], [0, 1, 0]]
+    """
 def full_like(
     input: Any, fill_value: float, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None
-) -> Tensor: ...
-def zeros_like(input: Any, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor: ...
-def ones_like(input: Any, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor: ...
-def empty_like(input: Any, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor: ...
-def manual_seed(seed: int) -> Generator: ...
-def set_printoptions(precision: Optional[int] = None, threshold: Optional[int] = None, edgeitems: Optional[int] = None) -> None: ...
-def get_printoptions() -> Dict[str, int]: ...
+) -> Tensor:
+    """A new tensor of `input`'s shape with every element equal to `fill_value`.
+
+    Parameters
+    ----------
+    input : Tensor or array-like
+        The tensor whose shape (and, by default, dtype and device) is used; anything else is
+        read as `crt.tensor` would.
+    fill_value : float
+        The value.
+    dtype : DType, numpy dtype, str or Python type, optional
+        The element type; `input`'s by default.
+    device : Device or str, optional
+        Where the tensor lives; `input`'s device by default.
+
+    Returns
+    -------
+    Tensor
+        A contiguous tensor of `input`'s shape.
+
+    Raises
+    ------
+    DTypeError
+        `dtype` is not a supported dtype.
+    InvalidArgumentError, DeviceError
+        `device` is not a device name, or not available.
+
+    Examples
+    --------
+    >>> crt.full_like(crt.zeros(2, dtype=crt.int32), 3).tolist()
+    [3, 3]
+    """
+def zeros_like(input: Any, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor:
+    """A new tensor of `input`'s shape filled with zeros.
+
+    Parameters
+    ----------
+    input : Tensor or array-like
+        The tensor whose shape (and, by default, dtype and device) is used; anything else is
+        read as `crt.tensor` would.
+    dtype : DType, numpy dtype, str or Python type, optional
+        The element type; `input`'s by default.
+    device : Device or str, optional
+        Where the tensor lives; `input`'s device by default.
+
+    Returns
+    -------
+    Tensor
+        A contiguous tensor of `input`'s shape.
+
+    Raises
+    ------
+    DTypeError
+        `dtype` is not a supported dtype.
+    InvalidArgumentError, DeviceError
+        `device` is not a device name, or not available.
+
+    Examples
+    --------
+    >>> crt.zeros_like(crt.ones(2, 2)).tolist()
+    [[0.0, 0.0], [0.0, 0.0]]
+    """
+def ones_like(input: Any, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor:
+    """A new tensor of `input`'s shape filled with ones.
+
+    Parameters
+    ----------
+    input : Tensor or array-like
+        The tensor whose shape (and, by default, dtype and device) is used; anything else is
+        read as `crt.tensor` would.
+    dtype : DType, numpy dtype, str or Python type, optional
+        The element type; `input`'s by default.
+    device : Device or str, optional
+        Where the tensor lives; `input`'s device by default.
+
+    Returns
+    -------
+    Tensor
+        A contiguous tensor of `input`'s shape.
+
+    Raises
+    ------
+    DTypeError
+        `dtype` is not a supported dtype.
+    InvalidArgumentError, DeviceError
+        `device` is not a device name, or not available.
+
+    Examples
+    --------
+    >>> crt.ones_like(crt.arange(3)).tolist()
+    [1, 1, 1]
+    """
+def empty_like(input: Any, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor:
+    """A new tensor of `input`'s shape whose values are unspecified.
+
+    Parameters
+    ----------
+    input : Tensor or array-like
+        The tensor whose shape (and, by default, dtype and device) is used; anything else is
+        read as `crt.tensor` would.
+    dtype : DType, numpy dtype, str or Python type, optional
+        The element type; `input`'s by default.
+    device : Device or str, optional
+        Where the tensor lives; `input`'s device by default.
+
+    Returns
+    -------
+    Tensor
+        A contiguous tensor of `input`'s shape.
+
+    Raises
+    ------
+    DTypeError
+        `dtype` is not a supported dtype.
+    InvalidArgumentError, DeviceError
+        `device` is not a device name, or not available.
+
+    Examples
+    --------
+    >>> crt.empty_like(crt.zeros(2, 3), dtype=crt.int8).shape
+    (2, 3)
+    """
+def manual_seed(seed: int) -> Generator:
+    """Seed the default random generator.
+
+    After `manual_seed(s)`, the random functions (`rand`, `randn`, `randint`...) called without
+    `generator=` give the same values in the same order, whatever the thread count.
+
+    Parameters
+    ----------
+    seed : int
+        The seed, from 0 to `2**64 - 1`.
+
+    Returns
+    -------
+    Generator
+        The default generator (reseeded).
+
+    Raises
+    ------
+    OverflowError
+        `seed` is negative or does not fit 64 bits.
+
+    Examples
+    --------
+    >>> _ = crt.manual_seed(0)
+    >>> a = crt.rand(3).tolist()
+    >>> _ = crt.manual_seed(0)
+    >>> crt.rand(3).tolist() == a
+    True
+    """
+def set_printoptions(precision: Optional[int] = None, threshold: Optional[int] = None, edgeitems: Optional[int] = None) -> None:
+    """Sets how `repr` prints tensors: digits after the point (`precision`), the element count
+    past which a tensor is summarised with `...` (`threshold`), and the items kept at each
+    end of a summarised dimension (`edgeitems`); options left as `None` keep their value.
+    """
+def get_printoptions() -> Dict[str, int]:
+    """The current print options as a dict (`precision`, `threshold`, `edgeitems`)."""
 def rand(
     *shape: _Shape,
     size: Optional[_Shape] = None,
     generator: Optional[Generator] = None,
     dtype: Optional[_DTypeLike] = None,
     device: Optional[_DeviceLike] = None,
-) -> Tensor: ...
+) -> Tensor:
+    """Uniform values in [0, 1) (float32 unless `dtype` says otherwise)."""
 def randn(
     *shape: _Shape,
     size: Optional[_Shape] = None,
     generator: Optional[Generator] = None,
     dtype: Optional[_DTypeLike] = None,
     device: Optional[_DeviceLike] = None,
-) -> Tensor: ...
+) -> Tensor:
+    """Standard normal values (float32 unless `dtype` says otherwise)."""
 def randint(
     *args: Any,
     size: Optional[_Shape] = None,
     generator: Optional[Generator] = None,
     dtype: Optional[_DTypeLike] = None,
     device: Optional[_DeviceLike] = None,
-) -> Tensor: ...
+) -> Tensor:
+    """Integers uniform in `[low, high)`: `randint(high, size)` or `randint(low, high, size)`
+    (int64 unless `dtype` says otherwise).
+    """
 def normal(
     mean: float = 0.0,
     std: float = 1.0,
@@ -884,7 +4118,8 @@ def normal(
     generator: Optional[Generator] = None,
     dtype: Optional[_DTypeLike] = None,
     device: Optional[_DeviceLike] = None,
-) -> Tensor: ...
+) -> Tensor:
+    """Normal values with `mean` and `std` (numbers) of `size`."""
 def uniform(
     low: float = 0.0,
     high: float = 1.0,
@@ -893,5 +4128,9 @@ def uniform(
     generator: Optional[Generator] = None,
     dtype: Optional[_DTypeLike] = None,
     device: Optional[_DeviceLike] = None,
-) -> Tensor: ...
-def bernoulli(input: Any, p: Optional[float] = None, *, generator: Optional[Generator] = None) -> Tensor: ...
+) -> Tensor:
+    """Uniform values in `[low, high)` of `size` (numpy's `uniform`)."""
+def bernoulli(input: Any, p: Optional[float] = None, *, generator: Optional[Generator] = None) -> Tensor:
+    """Ones with probability `input[i]` (or `p` for every element, when given), zeros
+    otherwise, shaped and typed like `input`.
+    """
