@@ -90,30 +90,21 @@ def problems(obj: Any) -> List[str]:
 # ``python tests/test_docstrings.py --pending`` only to remove names, never to add them.
 PENDING = frozenset(
     """
-    Tensor.abs Tensor.acos Tensor.add Tensor.add_ Tensor.all Tensor.any Tensor.argmax
-    Tensor.argmin Tensor.argsort Tensor.asin Tensor.atan Tensor.atan2 Tensor.bitwise_and
-    Tensor.bitwise_left_shift Tensor.bitwise_not Tensor.bitwise_or Tensor.bitwise_right_shift
-    Tensor.bitwise_xor Tensor.broadcast_to Tensor.ceil Tensor.chunk Tensor.clamp Tensor.clamp_
-    Tensor.clone Tensor.copy_ Tensor.cos Tensor.cosh Tensor.cumprod Tensor.cumsum
-    Tensor.diagonal Tensor.div Tensor.div_ Tensor.eq Tensor.erf Tensor.exp Tensor.exp2
-    Tensor.expand Tensor.expm1 Tensor.fill_ Tensor.flatten Tensor.flip Tensor.floor
-    Tensor.floor_divide Tensor.fmod Tensor.from_file Tensor.ge Tensor.gelu Tensor.gt
-    Tensor.hypot Tensor.is_shared Tensor.isfinite Tensor.isinf Tensor.isnan Tensor.kthvalue
-    Tensor.le Tensor.log Tensor.log10 Tensor.log1p Tensor.log2 Tensor.log_softmax
-    Tensor.logical_and Tensor.logical_not Tensor.logical_or Tensor.logical_xor Tensor.logsumexp
-    Tensor.lt Tensor.matmul Tensor.max Tensor.maximum Tensor.mean Tensor.median Tensor.min
-    Tensor.minimum Tensor.movedim Tensor.mul Tensor.mul_ Tensor.narrow Tensor.ne Tensor.neg
-    Tensor.norm Tensor.pow Tensor.prod Tensor.relu Tensor.remainder Tensor.repeat Tensor.roll
-    Tensor.round Tensor.rsqrt Tensor.select Tensor.share_memory_ Tensor.sigmoid Tensor.sign
-    Tensor.silu Tensor.sin Tensor.sinh Tensor.softmax Tensor.sort Tensor.split Tensor.sqrt
-    Tensor.squeeze Tensor.std Tensor.sub Tensor.sub_ Tensor.sum Tensor.swapaxes Tensor.tan
-    Tensor.tanh Tensor.tile Tensor.topk Tensor.tril Tensor.triu Tensor.trunc Tensor.unbind
-    Tensor.unflatten Tensor.unique Tensor.unsqueeze Tensor.var Tensor.zero_
-    ValuesIndices.indices ValuesIndices.values adaptive_avg_pool2d all any argmax argmin argsort
-    avg_pool2d bernoulli cat clamp conv1d conv2d cumprod cumsum from_buffer from_fd from_file
-    get_printoptions kthvalue linear load_safetensors log_softmax logsumexp matmul max
-    max_pool2d median min norm normal pad rand randint randn roll round set_printoptions softmax
-    sort stack std topk tril triu uniform unique var where
+    Tensor.add_ Tensor.all Tensor.any Tensor.argmax Tensor.argmin Tensor.argsort
+    Tensor.broadcast_to Tensor.chunk Tensor.clamp Tensor.clamp_ Tensor.clone Tensor.copy_
+    Tensor.cumprod Tensor.cumsum Tensor.diagonal Tensor.div_ Tensor.expand Tensor.fill_
+    Tensor.flatten Tensor.flip Tensor.from_file Tensor.is_shared Tensor.kthvalue
+    Tensor.log_softmax Tensor.logsumexp Tensor.matmul Tensor.max Tensor.mean Tensor.median
+    Tensor.min Tensor.movedim Tensor.mul_ Tensor.narrow Tensor.norm Tensor.prod Tensor.repeat
+    Tensor.roll Tensor.round Tensor.select Tensor.share_memory_ Tensor.softmax Tensor.sort
+    Tensor.split Tensor.squeeze Tensor.std Tensor.sub_ Tensor.sum Tensor.swapaxes Tensor.tile
+    Tensor.topk Tensor.tril Tensor.triu Tensor.unbind Tensor.unflatten Tensor.unique
+    Tensor.unsqueeze Tensor.var Tensor.zero_ ValuesIndices.indices ValuesIndices.values
+    adaptive_avg_pool2d all any argmax argmin argsort avg_pool2d bernoulli cat clamp conv1d
+    conv2d cumprod cumsum from_buffer from_fd from_file get_printoptions kthvalue linear
+    load_safetensors log_softmax logsumexp matmul max max_pool2d median min norm normal pad rand
+    randint randn roll round set_printoptions softmax sort stack std topk tril triu uniform
+    unique var where
 """.split()
 )
 

@@ -722,69 +722,1375 @@ class Tensor:
         """Softmax along `dim`."""
     def log_softmax(self, dim: int) -> Tensor:
         """Log-softmax along `dim`."""
-    def add(self, other: _Operand) -> Tensor: ...
-    def sub(self, other: _Operand) -> Tensor: ...
-    def mul(self, other: _Operand) -> Tensor: ...
-    def div(self, other: _Operand) -> Tensor: ...
-    def pow(self, other: _Operand) -> Tensor: ...
-    def maximum(self, other: _Operand) -> Tensor: ...
-    def minimum(self, other: _Operand) -> Tensor: ...
-    def eq(self, other: _Operand) -> Tensor: ...
-    def ne(self, other: _Operand) -> Tensor: ...
-    def lt(self, other: _Operand) -> Tensor: ...
-    def le(self, other: _Operand) -> Tensor: ...
-    def gt(self, other: _Operand) -> Tensor: ...
-    def ge(self, other: _Operand) -> Tensor: ...
-    def neg(self) -> Tensor: ...
-    def abs(self) -> Tensor: ...
-    def exp(self) -> Tensor: ...
-    def log(self) -> Tensor: ...
-    def sqrt(self) -> Tensor: ...
-    def rsqrt(self) -> Tensor: ...
-    def sin(self) -> Tensor: ...
-    def cos(self) -> Tensor: ...
-    def tanh(self) -> Tensor: ...
-    def sigmoid(self) -> Tensor: ...
-    def relu(self) -> Tensor: ...
-    def gelu(self) -> Tensor: ...
-    def silu(self) -> Tensor: ...
-    def erf(self) -> Tensor: ...
+    def add(self, other: _Operand) -> Tensor:
+        """`t.add(other)`: the method form of `crt.add(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).add(4.0).tolist()
+        [5.0, 8.0]
+        """
+    def sub(self, other: _Operand) -> Tensor:
+        """`t.sub(other)`: the method form of `crt.sub(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).sub(4.0).tolist()
+        [-3.0, 0.0]
+        """
+    def mul(self, other: _Operand) -> Tensor:
+        """`t.mul(other)`: the method form of `crt.mul(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).mul(4.0).tolist()
+        [4.0, 16.0]
+        """
+    def div(self, other: _Operand) -> Tensor:
+        """`t.div(other)`: the method form of `crt.div(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).div(4.0).tolist()
+        [0.25, 1.0]
+        """
+    def pow(self, other: _Operand) -> Tensor:
+        """`t.pow(other)`: the method form of `crt.pow(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).pow(4.0).tolist()
+        [1.0, 256.0]
+        """
+    def maximum(self, other: _Operand) -> Tensor:
+        """`t.maximum(other)`: the method form of `crt.maximum(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).maximum(4.0).tolist()
+        [4.0, 4.0]
+        """
+    def minimum(self, other: _Operand) -> Tensor:
+        """`t.minimum(other)`: the method form of `crt.minimum(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).minimum(4.0).tolist()
+        [1.0, 4.0]
+        """
+    def eq(self, other: _Operand) -> Tensor:
+        """`t.eq(other)`: the method form of `crt.eq(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).eq(4.0).tolist()
+        [False, True]
+        """
+    def ne(self, other: _Operand) -> Tensor:
+        """`t.ne(other)`: the method form of `crt.ne(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).ne(4.0).tolist()
+        [True, False]
+        """
+    def lt(self, other: _Operand) -> Tensor:
+        """`t.lt(other)`: the method form of `crt.lt(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).lt(4.0).tolist()
+        [True, False]
+        """
+    def le(self, other: _Operand) -> Tensor:
+        """`t.le(other)`: the method form of `crt.le(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).le(4.0).tolist()
+        [True, True]
+        """
+    def gt(self, other: _Operand) -> Tensor:
+        """`t.gt(other)`: the method form of `crt.gt(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).gt(4.0).tolist()
+        [False, False]
+        """
+    def ge(self, other: _Operand) -> Tensor:
+        """`t.ge(other)`: the method form of `crt.ge(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).ge(4.0).tolist()
+        [False, True]
+        """
+    def neg(self) -> Tensor:
+        """`t.neg()`: the method form of `crt.neg(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, -2.0]).neg().tolist()
+        [-1.0, 2.0]
+        """
+    def abs(self) -> Tensor:
+        """`t.abs()`: the method form of `crt.abs(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([-1.5, 2.0]).abs().tolist()
+        [1.5, 2.0]
+        """
+    def exp(self) -> Tensor:
+        """`t.exp()`: the method form of `crt.exp(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).exp().tolist()
+        [1.0]
+        """
+    def log(self) -> Tensor:
+        """`t.log()`: the method form of `crt.log(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([1.0]).log().tolist()
+        [0.0]
+        """
+    def sqrt(self) -> Tensor:
+        """`t.sqrt()`: the method form of `crt.sqrt(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([4.0, 9.0]).sqrt().tolist()
+        [2.0, 3.0]
+        """
+    def rsqrt(self) -> Tensor:
+        """`t.rsqrt()`: the method form of `crt.rsqrt(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([4.0]).rsqrt().tolist()
+        [0.5]
+        """
+    def sin(self) -> Tensor:
+        """`t.sin()`: the method form of `crt.sin(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).sin().tolist()
+        [0.0]
+        """
+    def cos(self) -> Tensor:
+        """`t.cos()`: the method form of `crt.cos(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).cos().tolist()
+        [1.0]
+        """
+    def tanh(self) -> Tensor:
+        """`t.tanh()`: the method form of `crt.tanh(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).tanh().tolist()
+        [0.0]
+        """
+    def sigmoid(self) -> Tensor:
+        """`t.sigmoid()`: the method form of `crt.sigmoid(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).sigmoid().tolist()
+        [0.5]
+        """
+    def relu(self) -> Tensor:
+        """`t.relu()`: the method form of `crt.relu(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([-1.0, 2.0]).relu().tolist()
+        [0.0, 2.0]
+        """
+    def gelu(self) -> Tensor:
+        """`t.gelu()`: the method form of `crt.gelu(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).gelu().tolist()
+        [0.0]
+        """
+    def silu(self) -> Tensor:
+        """`t.silu()`: the method form of `crt.silu(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).silu().tolist()
+        [0.0]
+        """
+    def erf(self) -> Tensor:
+        """`t.erf()`: the method form of `crt.erf(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).erf().tolist()
+        [0.0]
+        """
     def round(self, decimals: int = 0) -> Tensor:
         """Rounds to `decimals` decimal places, halves to even (as numpy and PyTorch)."""
     def __round__(self, ndigits: Optional[int] = None) -> Tensor: ...
-    def floor(self) -> Tensor: ...
-    def ceil(self) -> Tensor: ...
-    def trunc(self) -> Tensor: ...
-    def sign(self) -> Tensor: ...
-    def isnan(self) -> Tensor: ...
-    def isinf(self) -> Tensor: ...
-    def isfinite(self) -> Tensor: ...
-    def log1p(self) -> Tensor: ...
-    def expm1(self) -> Tensor: ...
-    def log2(self) -> Tensor: ...
-    def log10(self) -> Tensor: ...
-    def exp2(self) -> Tensor: ...
-    def tan(self) -> Tensor: ...
-    def atan(self) -> Tensor: ...
-    def asin(self) -> Tensor: ...
-    def acos(self) -> Tensor: ...
-    def sinh(self) -> Tensor: ...
-    def cosh(self) -> Tensor: ...
-    def bitwise_not(self) -> Tensor: ...
-    def logical_not(self) -> Tensor: ...
-    def atan2(self, other: _Operand) -> Tensor: ...
-    def hypot(self, other: _Operand) -> Tensor: ...
-    def fmod(self, other: _Operand) -> Tensor: ...
-    def remainder(self, other: _Operand) -> Tensor: ...
-    def floor_divide(self, other: _Operand) -> Tensor: ...
-    def bitwise_and(self, other: _Operand) -> Tensor: ...
-    def bitwise_or(self, other: _Operand) -> Tensor: ...
-    def bitwise_xor(self, other: _Operand) -> Tensor: ...
-    def bitwise_left_shift(self, other: _Operand) -> Tensor: ...
-    def bitwise_right_shift(self, other: _Operand) -> Tensor: ...
-    def logical_and(self, other: _Operand) -> Tensor: ...
-    def logical_or(self, other: _Operand) -> Tensor: ...
-    def logical_xor(self, other: _Operand) -> Tensor: ...
+    def floor(self) -> Tensor:
+        """`t.floor()`: the method form of `crt.floor(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([-1.5, 1.5]).floor().tolist()
+        [-2.0, 1.0]
+        """
+    def ceil(self) -> Tensor:
+        """`t.ceil()`: the method form of `crt.ceil(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([-1.5, 1.5]).ceil().tolist()
+        [-1.0, 2.0]
+        """
+    def trunc(self) -> Tensor:
+        """`t.trunc()`: the method form of `crt.trunc(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([-1.5, 1.5]).trunc().tolist()
+        [-1.0, 1.0]
+        """
+    def sign(self) -> Tensor:
+        """`t.sign()`: the method form of `crt.sign(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([-3.0, 0.0, 2.0]).sign().tolist()
+        [-1.0, 0.0, 1.0]
+        """
+    def isnan(self) -> Tensor:
+        """`t.isnan()`: the method form of `crt.isnan(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, float('nan')]).isnan().tolist()
+        [False, True]
+        """
+    def isinf(self) -> Tensor:
+        """`t.isinf()`: the method form of `crt.isinf(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, float('inf')]).isinf().tolist()
+        [False, True]
+        """
+    def isfinite(self) -> Tensor:
+        """`t.isfinite()`: the method form of `crt.isfinite(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, float('inf')]).isfinite().tolist()
+        [True, False]
+        """
+    def log1p(self) -> Tensor:
+        """`t.log1p()`: the method form of `crt.log1p(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).log1p().tolist()
+        [0.0]
+        """
+    def expm1(self) -> Tensor:
+        """`t.expm1()`: the method form of `crt.expm1(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).expm1().tolist()
+        [0.0]
+        """
+    def log2(self) -> Tensor:
+        """`t.log2()`: the method form of `crt.log2(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([8.0]).log2().tolist()
+        [3.0]
+        """
+    def log10(self) -> Tensor:
+        """`t.log10()`: the method form of `crt.log10(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([100.0]).log10().tolist()
+        [2.0]
+        """
+    def exp2(self) -> Tensor:
+        """`t.exp2()`: the method form of `crt.exp2(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([3.0]).exp2().tolist()
+        [8.0]
+        """
+    def tan(self) -> Tensor:
+        """`t.tan()`: the method form of `crt.tan(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).tan().tolist()
+        [0.0]
+        """
+    def atan(self) -> Tensor:
+        """`t.atan()`: the method form of `crt.atan(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).atan().tolist()
+        [0.0]
+        """
+    def asin(self) -> Tensor:
+        """`t.asin()`: the method form of `crt.asin(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).asin().tolist()
+        [0.0]
+        """
+    def acos(self) -> Tensor:
+        """`t.acos()`: the method form of `crt.acos(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([1.0]).acos().tolist()
+        [0.0]
+        """
+    def sinh(self) -> Tensor:
+        """`t.sinh()`: the method form of `crt.sinh(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).sinh().tolist()
+        [0.0]
+        """
+    def cosh(self) -> Tensor:
+        """`t.cosh()`: the method form of `crt.cosh(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).cosh().tolist()
+        [1.0]
+        """
+    def bitwise_not(self) -> Tensor:
+        """`t.bitwise_not()`: the method form of `crt.bitwise_not(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0, 5]).bitwise_not().tolist()
+        [-1, -6]
+        """
+    def logical_not(self) -> Tensor:
+        """`t.logical_not()`: the method form of `crt.logical_not(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0, 2]).logical_not().tolist()
+        [True, False]
+        """
+    def atan2(self, other: _Operand) -> Tensor:
+        """`t.atan2(other)`: the method form of `crt.atan2(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0]).atan2(crt.tensor([0.0])).tolist()
+        [1.5707963...]
+        """
+    def hypot(self, other: _Operand) -> Tensor:
+        """`t.hypot(other)`: the method form of `crt.hypot(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([3.0]).hypot(crt.tensor([4.0])).tolist()
+        [5.0]
+        """
+    def fmod(self, other: _Operand) -> Tensor:
+        """`t.fmod(other)`: the method form of `crt.fmod(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([-7, 7]).fmod(3).tolist()
+        [-1, 1]
+        """
+    def remainder(self, other: _Operand) -> Tensor:
+        """`t.remainder(other)`: the method form of `crt.remainder(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([-7, 7]).remainder(3).tolist()
+        [2, 1]
+        """
+    def floor_divide(self, other: _Operand) -> Tensor:
+        """`t.floor_divide(other)`: the method form of `crt.floor_divide(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([-7, 7]).floor_divide(2).tolist()
+        [-4, 3]
+        """
+    def bitwise_and(self, other: _Operand) -> Tensor:
+        """`t.bitwise_and(other)`: the method form of `crt.bitwise_and(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([12, 10]).bitwise_and(6).tolist()
+        [4, 2]
+        """
+    def bitwise_or(self, other: _Operand) -> Tensor:
+        """`t.bitwise_or(other)`: the method form of `crt.bitwise_or(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([12, 10]).bitwise_or(1).tolist()
+        [13, 11]
+        """
+    def bitwise_xor(self, other: _Operand) -> Tensor:
+        """`t.bitwise_xor(other)`: the method form of `crt.bitwise_xor(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([12, 10]).bitwise_xor(6).tolist()
+        [10, 12]
+        """
+    def bitwise_left_shift(self, other: _Operand) -> Tensor:
+        """`t.bitwise_left_shift(other)`: the method form of `crt.bitwise_left_shift(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1, 3]).bitwise_left_shift(2).tolist()
+        [4, 12]
+        """
+    def bitwise_right_shift(self, other: _Operand) -> Tensor:
+        """`t.bitwise_right_shift(other)`: the method form of `crt.bitwise_right_shift(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([-8, 8]).bitwise_right_shift(1).tolist()
+        [-4, 4]
+        """
+    def logical_and(self, other: _Operand) -> Tensor:
+        """`t.logical_and(other)`: the method form of `crt.logical_and(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([0, 1, 2]).logical_and(crt.tensor([1, 1, 0])).tolist()
+        [False, True, False]
+        """
+    def logical_or(self, other: _Operand) -> Tensor:
+        """`t.logical_or(other)`: the method form of `crt.logical_or(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([0, 1, 2]).logical_or(crt.tensor([1, 1, 0])).tolist()
+        [True, True, True]
+        """
+    def logical_xor(self, other: _Operand) -> Tensor:
+        """`t.logical_xor(other)`: the method form of `crt.logical_xor(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([0, 1, 2]).logical_xor(crt.tensor([1, 1, 0])).tolist()
+        [True, False, True]
+        """
     def tril(self, diagonal: int = 0) -> Tensor:
         """The lower triangle of the last two dims (`col - row <= diagonal` kept)."""
     def triu(self, diagonal: int = 0) -> Tensor:
