@@ -40,9 +40,7 @@ pub fn load_safetensors<'py>(
     Ok(dict)
 }
 
-/// `crt.from_file(path, dtype, shape, offset=0)` (also `Tensor.from_file`): `shape`
-/// elements of `dtype` stored row-major at byte `offset` of a raw binary file, mapped
-/// read-only, without copying.
+#[doc = include_str!("../pydoc/from_file.md")]
 #[pyfunction]
 #[pyo3(signature = (path, dtype, shape, offset=0, *, copy=false))]
 pub fn from_file(

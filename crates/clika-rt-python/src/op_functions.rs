@@ -287,21 +287,21 @@ pub fn std_fn(
     Ok(PyTensor { inner })
 }
 
-/// Softmax along `dim`.
+#[doc = include_str!("../pydoc/softmax.md")]
 #[pyfunction(name = "softmax")]
 pub fn softmax_fn(py: Python<'_>, input: &Bound<'_, PyAny>, dim: isize) -> PyResult<PyTensor> {
     let inner = softmax(py, false, &tensor_arg(input)?, dim)?;
     Ok(PyTensor { inner })
 }
 
-/// Log-softmax along `dim`.
+#[doc = include_str!("../pydoc/log_softmax.md")]
 #[pyfunction]
 pub fn log_softmax(py: Python<'_>, input: &Bound<'_, PyAny>, dim: isize) -> PyResult<PyTensor> {
     let inner = softmax(py, true, &tensor_arg(input)?, dim)?;
     Ok(PyTensor { inner })
 }
 
-/// Matrix product with numpy's `matmul` semantics (1-D, 2-D, batched with broadcasting).
+#[doc = include_str!("../pydoc/matmul.md")]
 #[pyfunction(name = "matmul")]
 pub fn matmul_fn(
     py: Python<'_>,
@@ -312,7 +312,7 @@ pub fn matmul_fn(
     Ok(PyTensor { inner })
 }
 
-/// `condition ? input : other` elementwise, broadcasting all three.
+#[doc = include_str!("../pydoc/where.md")]
 #[pyfunction(name = "where")]
 pub fn where_(
     py: Python<'_>,
@@ -341,7 +341,7 @@ pub fn clamp_fn<'py>(
     write_out(py, r, out)
 }
 
-/// Concatenates along an existing `dim`.
+#[doc = include_str!("../pydoc/cat.md")]
 #[pyfunction]
 #[pyo3(signature = (tensors, dim=0))]
 pub fn cat(py: Python<'_>, tensors: &Bound<'_, PyAny>, dim: isize) -> PyResult<PyTensor> {
@@ -351,7 +351,7 @@ pub fn cat(py: Python<'_>, tensors: &Bound<'_, PyAny>, dim: isize) -> PyResult<P
     Ok(PyTensor { inner })
 }
 
-/// Stacks equally shaped tensors along a new `dim`.
+#[doc = include_str!("../pydoc/stack.md")]
 #[pyfunction]
 #[pyo3(signature = (tensors, dim=0))]
 pub fn stack(py: Python<'_>, tensors: &Bound<'_, PyAny>, dim: isize) -> PyResult<PyTensor> {

@@ -248,8 +248,7 @@ impl PyTensor {
         compute(py, &self.inner, Tensor::synchronize)
     }
 
-    /// `shape` elements of `dtype` at byte `offset` of a raw binary file, mapped read-only
-    /// without copying (same as `crt.from_file`).
+    #[doc = include_str!("../pydoc/Tensor.from_file.md")]
     #[staticmethod]
     #[pyo3(signature = (path, dtype, shape, offset=0, *, copy=false))]
     fn from_file(

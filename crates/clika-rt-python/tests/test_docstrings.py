@@ -93,18 +93,17 @@ PENDING = frozenset(
     Tensor.add_ Tensor.all Tensor.any Tensor.argmax Tensor.argmin Tensor.argsort
     Tensor.broadcast_to Tensor.chunk Tensor.clamp Tensor.clamp_ Tensor.clone Tensor.copy_
     Tensor.cumprod Tensor.cumsum Tensor.diagonal Tensor.div_ Tensor.expand Tensor.fill_
-    Tensor.flatten Tensor.flip Tensor.from_file Tensor.is_shared Tensor.kthvalue
-    Tensor.log_softmax Tensor.logsumexp Tensor.matmul Tensor.max Tensor.mean Tensor.median
-    Tensor.min Tensor.movedim Tensor.mul_ Tensor.narrow Tensor.norm Tensor.prod Tensor.repeat
-    Tensor.roll Tensor.round Tensor.select Tensor.share_memory_ Tensor.softmax Tensor.sort
-    Tensor.split Tensor.squeeze Tensor.std Tensor.sub_ Tensor.sum Tensor.swapaxes Tensor.tile
-    Tensor.topk Tensor.tril Tensor.triu Tensor.unbind Tensor.unflatten Tensor.unique
-    Tensor.unsqueeze Tensor.var Tensor.zero_ ValuesIndices.indices ValuesIndices.values
-    adaptive_avg_pool2d all any argmax argmin argsort avg_pool2d bernoulli cat clamp conv1d
-    conv2d cumprod cumsum from_buffer from_fd from_file get_printoptions kthvalue linear
-    load_safetensors log_softmax logsumexp matmul max max_pool2d median min norm normal pad rand
-    randint randn roll round set_printoptions softmax sort stack std topk tril triu uniform
-    unique var where
+    Tensor.flatten Tensor.flip Tensor.is_shared Tensor.kthvalue Tensor.log_softmax
+    Tensor.logsumexp Tensor.matmul Tensor.max Tensor.mean Tensor.median Tensor.min
+    Tensor.movedim Tensor.mul_ Tensor.narrow Tensor.norm Tensor.prod Tensor.repeat Tensor.roll
+    Tensor.round Tensor.select Tensor.share_memory_ Tensor.softmax Tensor.sort Tensor.split
+    Tensor.squeeze Tensor.std Tensor.sub_ Tensor.sum Tensor.swapaxes Tensor.tile Tensor.topk
+    Tensor.tril Tensor.triu Tensor.unbind Tensor.unflatten Tensor.unique Tensor.unsqueeze
+    Tensor.var Tensor.zero_ ValuesIndices.indices ValuesIndices.values adaptive_avg_pool2d all
+    any argmax argmin argsort avg_pool2d bernoulli clamp conv1d conv2d cumprod cumsum
+    get_printoptions kthvalue linear load_safetensors logsumexp max max_pool2d median min norm
+    normal pad rand randint randn roll round set_printoptions sort std topk tril triu uniform
+    unique var
 """.split()
 )
 

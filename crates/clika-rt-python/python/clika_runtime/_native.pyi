@@ -494,7 +494,7 @@ class Tensor:
 
         Raises
         ------
-        ShapeError
+        InvalidArgumentError
             The tensor does not have exactly one element.
 
         Examples
@@ -2327,9 +2327,9 @@ class Tensor:
         Raises
         ------
         ShapeError
-            `dims` is not a permutation of `range(t.ndim)`.
+            `dims` does not name as many dimensions as the tensor has.
         IndexOutOfRangeError
-            A dimension is out of range.
+            A dimension is out of range, or appears twice.
 
         Examples
         --------
@@ -2489,8 +2489,51 @@ class Tensor:
         *,
         copy: builtins.bool = False,
     ) -> Tensor:
-        """`shape` elements of `dtype` at byte `offset` of a raw binary file, mapped read-only
-        without copying (same as `crt.from_file`).
+        """Map `shape` elements of `dtype`, stored row-major at byte `offset` of a raw binary file.
+
+        The file is mapped read-only, without copying: the tensor is read-only, and pages are
+        read when touched. Nobody may truncate the file while the tensor lives (touching a
+        missing page would raise `SIGBUS`); `copy=True` reads the bytes into runtime memory
+        instead. Also `Tensor.from_file`.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The file.
+        dtype : DType, numpy dtype, str or Python type
+            The element type.
+        shape : int or sequence of ints
+            The tensor's shape.
+        offset : int, optional
+            The byte offset of the first element, 0 by default.
+        copy : bool, optional
+            Read into memory the runtime owns instead of mapping (False by default).
+
+        Returns
+        -------
+        Tensor
+            A read-only tensor over the mapping (or a writable copy with `copy=True`).
+
+        Raises
+        ------
+        InvalidArgumentError
+            The file cannot be opened or mapped, or `offset` is not a multiple of the dtype's
+            size.
+        ShapeError
+            The file is too short for `shape` at `offset`, or a size is negative.
+        DTypeError
+            `dtype` is not a supported dtype.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "w.bin")
+        >>> np.arange(6, dtype=np.float32).tofile(path)
+        >>> t = crt.from_file(path, crt.float32, (2, 3))
+        >>> t.tolist()
+        [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+        >>> crt.from_file(path, "float32", 2, offset=16).tolist()
+        [4.0, 5.0]
         """
     def __array__(self, dtype: Optional[npt.DTypeLike] = None, copy: Optional[builtins.bool] = None) -> npt.NDArray[Any]: ...
     def __dlpack__(
@@ -2806,16 +2849,14 @@ def from_numpy(a: npt.NDArray[Any]) -> Tensor:
 def from_dlpack(obj: Any) -> Tensor:
     """Import any object that implements the DLPack protocol, sharing its memory.
 
-    `obj.__dlpack__()` is called (or `obj` is taken as a DLPack capsule, for older producers)
-    and the tensor views the producer's memory without a copy; the producer's deleter runs
+    `obj.__dlpack__()` is called and the tensor views the producer's memory without a copy; the producer's deleter runs
     exactly once, when the last tensor over that memory is gone. A read-only producer (a
     read-only numpy array) gives a read-only tensor.
 
     Parameters
     ----------
     obj : object
-        An object with `__dlpack__` (a numpy array, a PyTorch tensor, a `crt.Tensor`...) or
-        a `"dltensor"` capsule.
+        An object with `__dlpack__` (a numpy array, a PyTorch tensor, a `crt.Tensor`...).
 
     Returns
     -------
@@ -2824,10 +2865,10 @@ def from_dlpack(obj: Any) -> Tensor:
 
     Raises
     ------
-    TypeError
-        `obj` has no `__dlpack__` and is not a DLPack capsule.
-    BufferError
-        The capsule was already consumed.
+    InvalidArgumentError
+        `obj` has no `__dlpack__` method (use `crt.tensor(obj)` to copy it).
+    BufferError, TypeError
+        The producer's `__dlpack__` refuses the export (its own error, passed on).
     DTypeError
         The producer's dtype has no runtime equivalent.
     DeviceError
@@ -2974,14 +3015,99 @@ def from_file(
     *,
     copy: builtins.bool = False,
 ) -> Tensor:
-    """`crt.from_file(path, dtype, shape, offset=0)` (also `Tensor.from_file`): `shape`
-    elements of `dtype` stored row-major at byte `offset` of a raw binary file, mapped
-    read-only, without copying.
+    """Map `shape` elements of `dtype`, stored row-major at byte `offset` of a raw binary file.
+
+    The file is mapped read-only, without copying: the tensor is read-only, and pages are
+    read when touched. Nobody may truncate the file while the tensor lives (touching a
+    missing page would raise `SIGBUS`); `copy=True` reads the bytes into runtime memory
+    instead. Also `Tensor.from_file`.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    dtype : DType, numpy dtype, str or Python type
+        The element type.
+    shape : int or sequence of ints
+        The tensor's shape.
+    offset : int, optional
+        The byte offset of the first element, 0 by default.
+    copy : bool, optional
+        Read into memory the runtime owns instead of mapping (False by default).
+
+    Returns
+    -------
+    Tensor
+        A read-only tensor over the mapping (or a writable copy with `copy=True`).
+
+    Raises
+    ------
+    InvalidArgumentError
+        The file cannot be opened or mapped, or `offset` is not a multiple of the dtype's
+        size.
+    ShapeError
+        The file is too short for `shape` at `offset`, or a size is negative.
+    DTypeError
+        `dtype` is not a supported dtype.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "w.bin")
+    >>> np.arange(6, dtype=np.float32).tofile(path)
+    >>> t = crt.from_file(path, crt.float32, (2, 3))
+    >>> t.tolist()
+    [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    >>> crt.from_file(path, "float32", 2, offset=16).tolist()
+    [4.0, 5.0]
     """
 def from_buffer(obj: Any, dtype: _DTypeLike, shape: Optional[Union[int, Sequence[int]]] = None, offset: int = 0) -> Tensor:
-    """`crt.from_buffer(obj, dtype, shape=None, offset=0)`: a tensor over any buffer-protocol
-    exporter's bytes, without a copy; read-only when the exporter is. The export is held
-    for the tensor's lifetime.
+    """Wrap the bytes of any buffer-protocol object as a tensor, without a copy.
+
+    The tensor views `shape` elements of `dtype`, stored row-major from byte `offset` of
+    `obj`'s buffer (`bytes`, `bytearray`, `memoryview`, `mmap`, `SharedMemory.buf`, an
+    array...). The buffer export is held for the tensor's lifetime (so resizing a `bytearray`
+    under a live tensor raises `BufferError`), and a read-only exporter (`bytes`) gives a
+    read-only tensor.
+
+    Parameters
+    ----------
+    obj : object
+        An object with the buffer protocol whose bytes are contiguous.
+    dtype : DType, numpy dtype, str or Python type
+        The element type.
+    shape : int or sequence of ints, optional
+        The tensor's shape; by default every whole element from `offset` to the end, as a
+        1-d tensor.
+    offset : int, optional
+        The byte offset of the first element, 0 by default.
+
+    Returns
+    -------
+    Tensor
+        A tensor over `obj`'s memory.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `obj` has no contiguous buffer (copy it with `bytes(obj)`).
+    ShapeError
+        `offset` lies past the end, the elements would reach past the end, or (without
+        `shape`) the bytes after `offset` are not a whole number of elements.
+    AlignmentError
+        `offset` does not leave the first element aligned for `dtype`.
+    DTypeError
+        `dtype` is not a supported dtype.
+
+    Examples
+    --------
+    >>> buf = bytearray(8)
+    >>> t = crt.from_buffer(buf, crt.int32)
+    >>> t[1] = 7
+    >>> bytes(buf[4:])
+    b'\\x07\\x00\\x00\\x00'
+    >>> crt.from_buffer(bytes(8), crt.uint8, shape=(2, 2), offset=4).shape
+    (2, 2)
     """
 def from_fd(
     fd: int,
@@ -2992,11 +3118,54 @@ def from_fd(
     strides: Optional[Sequence[int]] = None,
     read_only: builtins.bool = False,
 ) -> Tensor:
-    """`crt.from_fd(fd, dtype, shape, offset=0, *, strides=None, read_only=False)`: maps the whole
-    file or shared-memory segment `fd` (shared; the descriptor is duplicated, close yours
-    whenever you like) and views `shape` elements of `dtype` whose first element lies at
-    byte `offset`, with `strides` in elements. Nobody may truncate the file while the tensor
-    lives.
+    """Map a file or shared-memory segment given by its descriptor, shared, without a copy.
+
+    The whole file `fd` refers to is mapped shared (writes are seen by every process that
+    maps it) and the tensor views `shape` elements of `dtype` whose first element lies at
+    byte `offset`. The descriptor is duplicated: close yours whenever you like. Nobody may
+    truncate the file while the tensor lives.
+
+    Parameters
+    ----------
+    fd : int
+        An open file descriptor (from `os.open`, `os.memfd_create`, `SharedMemory._fd`).
+    dtype : DType, numpy dtype, str or Python type
+        The element type.
+    shape : int or sequence of ints
+        The tensor's shape.
+    offset : int, optional
+        The byte offset of the first element, 0 by default.
+    strides : sequence of ints, optional
+        Strides in elements; row-major by default.
+    read_only : bool, optional
+        Map read-only (False by default: the tensor may write the file).
+
+    Returns
+    -------
+    Tensor
+        A tensor over the mapping (`is_shared()` is True).
+
+    Raises
+    ------
+    InvalidArgumentError
+        `fd` is not an open file descriptor, or it cannot be mapped.
+    ShapeError
+        The elements would reach past the end of the file, or a size is negative.
+    AlignmentError
+        `offset` does not leave the first element aligned for `dtype`.
+    DTypeError
+        `dtype` is not a supported dtype.
+
+    Examples
+    --------
+    >>> import os
+    >>> fd = os.memfd_create("doc")
+    >>> os.ftruncate(fd, 16)
+    >>> t = crt.from_fd(fd, crt.int32, 4)
+    >>> os.close(fd)
+    >>> t += 3
+    >>> t.tolist(), t.is_shared()
+    ([3, 3, 3, 3], True)
     """
 def _rebuild_tensor(buffer: Any, dtype: str, shape: Sequence[int], strides: Sequence[int], offset: int) -> Tensor: ...
 def _op_register(name: str, rule: Any, kernel: Any) -> None: ...
@@ -5024,21 +5193,186 @@ def var(input: Any, dim: _Dims = None, *, correction: int = 1, keepdim: builtins
 def std(input: Any, dim: _Dims = None, *, correction: int = 1, keepdim: builtins.bool = False) -> Tensor:
     """Standard deviation (see `var`)."""
 def softmax(input: Any, dim: int) -> Tensor:
-    """Softmax along `dim`."""
+    """Softmax along `dim`: `exp(x - max) / sum(exp(x - max))`, so each slice sums to 1.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    dim : int
+        The dimension to normalise; negative values count from the end.
+
+    Returns
+    -------
+    Tensor
+        A tensor of `input`'s shape; float32 for an integer or bool input, else `input`'s
+        dtype.
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        `dim` is out of range.
+
+    Examples
+    --------
+    >>> crt.softmax(crt.tensor([[0.0, 0.0], [1.0, 1.0]]), dim=1).tolist()
+    [[0.5, 0.5], [0.5, 0.5]]
+    """
 def log_softmax(input: Any, dim: int) -> Tensor:
-    """Log-softmax along `dim`."""
+    """Log-softmax along `dim`: `x - max - log(sum(exp(x - max)))`, computed stably.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    dim : int
+        The dimension to normalise; negative values count from the end.
+
+    Returns
+    -------
+    Tensor
+        A tensor of `input`'s shape; float32 for an integer or bool input, else `input`'s
+        dtype.
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        `dim` is out of range.
+
+    Examples
+    --------
+    >>> crt.log_softmax(crt.tensor([0.0, 0.0]), dim=0).exp().tolist()
+    [0.5, 0.5]
+    """
 def matmul(input: Any, other: Any) -> Tensor:
-    """Matrix product with numpy's `matmul` semantics (1-D, 2-D, batched with broadcasting)."""
+    """Matrix product with numpy's `matmul` semantics (also `input @ other`).
+
+    1-D by 1-D is a dot product; 2-D by 2-D a matrix product; a 1-D operand is treated as a
+    row (first) or column (second) vector and that dimension removed; more dimensions are
+    batches, which broadcast.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array or list
+        The operands (anything but a tensor is copied as `crt.tensor` would).
+
+    Returns
+    -------
+    Tensor
+        The product, in the operands' promoted dtype.
+
+    Raises
+    ------
+    ShapeError
+        The inner dimensions differ, the batch dimensions do not broadcast, or an operand
+        is 0-d.
+
+    Examples
+    --------
+    >>> a = crt.tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> crt.matmul(a, crt.eye(2)).tolist()
+    [[1.0, 2.0], [3.0, 4.0]]
+    >>> crt.matmul(a, crt.tensor([1.0, 1.0])).tolist()
+    [3.0, 7.0]
+    """
 def where(condition: Any, input: _Operand, other: _Operand) -> Tensor:
-    """`condition ? input : other` elementwise, broadcasting all three."""
+    """`input` where `condition` is true, else `other`, elementwise (broadcasting all three).
+
+    Parameters
+    ----------
+    condition : Tensor, numpy array or list
+        Read as bool (non-zero is true).
+    input, other : Tensor, numpy array, list or Python number
+        The values; a Python number is a weak scalar (it takes the other operand's dtype).
+
+    Returns
+    -------
+    Tensor
+        A tensor of the broadcast shape.
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast.
+    DTypeError
+        An operand is read by numpy as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> x = crt.tensor([-1.0, 2.0, -3.0])
+    >>> crt.where(x > 0, x, 0.0).tolist()
+    [0.0, 2.0, 0.0]
+    """
 def clamp(
     input: Any, min: Optional[_Operand] = None, max: Optional[_Operand] = None, *, out: Optional[Tensor] = None
 ) -> Tensor:
     """Limits every element to `[min, max]` (either optional; numbers or tensors)."""
 def cat(tensors: Sequence[Any], dim: int = 0) -> Tensor:
-    """Concatenates along an existing `dim`."""
+    """Concatenate tensors along an existing dimension.
+
+    Parameters
+    ----------
+    tensors : sequence of Tensor or array-like
+        The tensors, with the same number of dimensions and equal sizes except along `dim`
+        (anything but a tensor is copied as `crt.tensor` would).
+    dim : int, optional
+        The dimension to join along, 0 by default; negative values count from the end.
+
+    Returns
+    -------
+    Tensor
+        A new tensor whose size along `dim` is the sum of the inputs'.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `tensors` is empty.
+    ShapeError
+        The tensors' other dimensions differ.
+    IndexOutOfRangeError
+        `dim` is out of range.
+
+    Examples
+    --------
+    >>> a = crt.tensor([[1, 2]])
+    >>> crt.cat([a, a], dim=0).tolist()
+    [[1, 2], [1, 2]]
+    >>> crt.cat([a, a], dim=1).tolist()
+    [[1, 2, 1, 2]]
+    """
 def stack(tensors: Sequence[Any], dim: int = 0) -> Tensor:
-    """Stacks equally shaped tensors along a new `dim`."""
+    """Stack equally shaped tensors along a new dimension.
+
+    Parameters
+    ----------
+    tensors : sequence of Tensor or array-like
+        The tensors, all of the same shape (anything but a tensor is copied as `crt.tensor`
+        would).
+    dim : int, optional
+        Where the new dimension goes, 0 by default; negative values count from the end.
+
+    Returns
+    -------
+    Tensor
+        A new tensor with one more dimension, of size `len(tensors)`.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `tensors` is empty.
+    ShapeError
+        The shapes differ.
+    IndexOutOfRangeError
+        `dim` is out of range.
+
+    Examples
+    --------
+    >>> a, b = crt.tensor([1, 2]), crt.tensor([3, 4])
+    >>> crt.stack([a, b]).tolist()
+    [[1, 2], [3, 4]]
+    >>> crt.stack([a, b], dim=1).shape
+    (2, 2)
+    """
 
 # Vision and inference (torch.nn.functional's names and defaults).
 _Size = Union[int, Sequence[int]]
