@@ -195,7 +195,7 @@ impl PyTensor {
 
     // ---- elementwise methods: tensor_elementwise.rs ---------------------------------------
 
-    /// Limits every element to `[min, max]` (either optional; numbers or tensors).
+    #[doc = include_str!("../pydoc/Tensor.clamp.md")]
     #[pyo3(signature = (min=None, max=None))]
     fn clamp(
         &self,
@@ -208,7 +208,7 @@ impl PyTensor {
         })
     }
 
-    /// Matrix product (`self @ other`).
+    #[doc = include_str!("../pydoc/Tensor.matmul.md")]
     fn matmul(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         Ok(PyTensor {
             inner: o::matmul(py, &self.inner, &o::tensor_arg(other)?)?,
@@ -217,10 +217,7 @@ impl PyTensor {
 
     // ---- reductions -------------------------------------------------------------------------
 
-    /// Sum over all elements, or over `dim` (an int or a tuple of ints).
-    ///
-    /// numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.sum(t)`
-    /// calls this method.
+    #[doc = include_str!("../pydoc/Tensor.sum.md")]
     #[pyo3(signature = (dim=None, keepdim=None, *, axis=None, keepdims=None, dtype=None, out=None))]
     #[allow(
         clippy::too_many_arguments,
@@ -247,10 +244,7 @@ impl PyTensor {
         o::reduce_call(py, ReduceOp::Sum, &self.inner, a)
     }
 
-    /// Mean over all elements, or over `dim` (an int or a tuple of ints).
-    ///
-    /// numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.mean(t)`
-    /// calls this method.
+    #[doc = include_str!("../pydoc/Tensor.mean.md")]
     #[pyo3(signature = (dim=None, keepdim=None, *, axis=None, keepdims=None, dtype=None, out=None))]
     #[allow(
         clippy::too_many_arguments,

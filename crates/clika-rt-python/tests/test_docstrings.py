@@ -91,19 +91,17 @@ def problems(obj: Any) -> List[str]:
 PENDING = frozenset(
     """
     Tensor.add_ Tensor.all Tensor.any Tensor.argmax Tensor.argmin Tensor.argsort
-    Tensor.broadcast_to Tensor.chunk Tensor.clamp Tensor.clamp_ Tensor.clone Tensor.copy_
-    Tensor.cumprod Tensor.cumsum Tensor.diagonal Tensor.div_ Tensor.expand Tensor.fill_
-    Tensor.flatten Tensor.flip Tensor.is_shared Tensor.kthvalue Tensor.log_softmax
-    Tensor.logsumexp Tensor.matmul Tensor.max Tensor.mean Tensor.median Tensor.min
+    Tensor.broadcast_to Tensor.chunk Tensor.clamp_ Tensor.copy_ Tensor.cumprod Tensor.cumsum
+    Tensor.diagonal Tensor.div_ Tensor.expand Tensor.fill_ Tensor.flip Tensor.is_shared
+    Tensor.kthvalue Tensor.log_softmax Tensor.logsumexp Tensor.max Tensor.median Tensor.min
     Tensor.movedim Tensor.mul_ Tensor.narrow Tensor.norm Tensor.prod Tensor.repeat Tensor.roll
     Tensor.round Tensor.select Tensor.share_memory_ Tensor.softmax Tensor.sort Tensor.split
-    Tensor.squeeze Tensor.std Tensor.sub_ Tensor.sum Tensor.swapaxes Tensor.tile Tensor.topk
-    Tensor.tril Tensor.triu Tensor.unbind Tensor.unflatten Tensor.unique Tensor.unsqueeze
-    Tensor.var Tensor.zero_ ValuesIndices.indices ValuesIndices.values adaptive_avg_pool2d all
-    any argmax argmin argsort avg_pool2d bernoulli clamp conv1d conv2d cumprod cumsum
-    get_printoptions kthvalue linear load_safetensors logsumexp max max_pool2d median min norm
-    normal pad rand randint randn roll round set_printoptions sort std topk tril triu uniform
-    unique var
+    Tensor.std Tensor.sub_ Tensor.swapaxes Tensor.tile Tensor.topk Tensor.tril Tensor.triu
+    Tensor.unbind Tensor.unflatten Tensor.unique Tensor.var Tensor.zero_ ValuesIndices.indices
+    ValuesIndices.values adaptive_avg_pool2d all any argmax argmin argsort avg_pool2d clamp
+    conv1d conv2d cumprod cumsum get_printoptions kthvalue linear load_safetensors logsumexp max
+    max_pool2d median min norm pad roll round set_printoptions sort std topk tril triu unique
+    var
 """.split()
 )
 

@@ -534,10 +534,50 @@ class Tensor:
         dtype: Optional[_DTypeLike] = None,
         out: Optional[Tensor] = None,
     ) -> Tensor:
-        """Sum over all elements, or over `dim` (an int or a tuple of ints).
+        """Sum of the elements, over all of them or over `dim`.
 
-        numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.sum(t)`
-        calls this method.
+        PyTorch's keywords (`dim`, `keepdim`) and numpy's (`axis`, `keepdims`, `dtype`, `out`)
+        both work, so `np.sum(t)` calls this method.
+
+        Parameters
+        ----------
+        dim : int or tuple of ints, optional
+            The dimensions to reduce (negative values count from the end); all by default.
+        keepdim : bool, optional
+            Keep the reduced dimensions with size 1 (False by default).
+        axis : int or tuple of ints, optional
+            numpy's name for `dim`.
+        keepdims : bool, optional
+            numpy's name for `keepdim`.
+        dtype : DType, numpy dtype, str or Python type, optional
+            The dtype to compute and return in.
+        out : Tensor, optional
+            A tensor of the result's shape to write the result into.
+
+        Returns
+        -------
+        Tensor
+            The reduction (`out` itself when given; a 0-d tensor when every dimension is reduced
+            without `keepdim`).
+
+        Raises
+        ------
+        InvalidArgumentError
+            A PyTorch keyword and its numpy twin are both given (`dim` and `axis`).
+        IndexOutOfRangeError
+            A dimension is out of range.
+        ShapeError
+            `out` has another shape than the result.
+        DTypeError
+            `dtype` is not a supported dtype.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[1, 2], [3, 4]])
+        >>> t.sum().item(), t.sum(dim=0).tolist(), t.sum(1, keepdim=True).tolist()
+        (10, [4, 6], [[3], [7]])
+        >>> np.sum(t, axis=1).tolist()
+        [3, 7]
         """
     def mean(
         self,
@@ -549,10 +589,50 @@ class Tensor:
         dtype: Optional[_DTypeLike] = None,
         out: Optional[Tensor] = None,
     ) -> Tensor:
-        """Mean over all elements, or over `dim` (an int or a tuple of ints).
+        """Mean of the elements, over all of them or over `dim`.
 
-        numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.mean(t)`
-        calls this method.
+        PyTorch's keywords (`dim`, `keepdim`) and numpy's (`axis`, `keepdims`, `dtype`, `out`)
+        both work, so `np.mean(t)` calls this method.
+
+        Parameters
+        ----------
+        dim : int or tuple of ints, optional
+            The dimensions to reduce (negative values count from the end); all by default.
+        keepdim : bool, optional
+            Keep the reduced dimensions with size 1 (False by default).
+        axis : int or tuple of ints, optional
+            numpy's name for `dim`.
+        keepdims : bool, optional
+            numpy's name for `keepdim`.
+        dtype : DType, numpy dtype, str or Python type, optional
+            The dtype to compute and return in.
+        out : Tensor, optional
+            A tensor of the result's shape to write the result into.
+
+        Returns
+        -------
+        Tensor
+            The reduction (`out` itself when given; a 0-d tensor when every dimension is reduced
+            without `keepdim`).
+
+        Raises
+        ------
+        InvalidArgumentError
+            A PyTorch keyword and its numpy twin are both given (`dim` and `axis`).
+        IndexOutOfRangeError
+            A dimension is out of range.
+        ShapeError
+            `out` has another shape than the result.
+        DTypeError
+            `dtype` is not a supported dtype.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> t.mean().item(), t.mean(dim=1).tolist()
+        (2.5, [1.5, 3.5])
+        >>> np.mean(t, axis=0).tolist()
+        [2.0, 3.0]
         """
     def prod(
         self,
@@ -2131,9 +2211,57 @@ class Tensor:
     def __irshift__(self, other: _Operand, /) -> Tensor: ...
     def __invert__(self) -> Tensor: ...
     def clamp(self, min: Optional[_Operand] = None, max: Optional[_Operand] = None) -> Tensor:
-        """Limits every element to `[min, max]` (either optional; numbers or tensors)."""
+        """Limit every element to `[min, max]` (see `crt.clamp`).
+
+        Parameters
+        ----------
+        min, max : Tensor, Python number or None, optional
+            The bounds; either or both may be omitted. Tensors broadcast against `t`.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            A tensor bound does not broadcast to `t`'s shape.
+
+        Examples
+        --------
+        >>> crt.tensor([-2.0, 0.5, 3.0]).clamp(0.0, 1.0).tolist()
+        [0.0, 0.5, 1.0]
+        >>> crt.arange(5).clamp(max=2).tolist()
+        [0, 1, 2, 2, 2]
+        """
     def matmul(self, other: Any) -> Tensor:
-        """Matrix product (`self @ other`)."""
+        """Matrix product `t @ other`, with numpy's `matmul` semantics (see `crt.matmul`).
+
+        Parameters
+        ----------
+        other : Tensor, numpy array or list
+            The right operand (anything but a tensor is copied as `crt.tensor` would).
+
+        Returns
+        -------
+        Tensor
+            The product.
+
+        Raises
+        ------
+        ShapeError
+            The inner dimensions differ, the batch dimensions do not broadcast, or an operand
+            is 0-d.
+
+        Examples
+        --------
+        >>> a = crt.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> a.matmul(crt.tensor([1.0, 0.0])).tolist()
+        [1.0, 3.0]
+        >>> (a @ a).tolist()
+        [[7.0, 10.0], [15.0, 22.0]]
+        """
     def add_(self, other: _Operand) -> Tensor:
         """`self += other` in place; returns `self`."""
     def fill_(self, value: Union[builtins.bool, int, float]) -> Tensor:
@@ -2362,9 +2490,54 @@ class Tensor:
         [[0, 3], [1, 4], [2, 5]]
         """
     def squeeze(self, dim: Optional[int] = None) -> Tensor:
-        """Removes size-1 dims: all, or only `dim` (a view)."""
+        """Remove dimensions of size 1: all of them, or only `dim` (a view).
+
+        Parameters
+        ----------
+        dim : int, optional
+            The dimension to remove (kept as it is when its size is not 1); all size-1
+            dimensions by default.
+
+        Returns
+        -------
+        Tensor
+            A view sharing `t`'s memory.
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            `dim` is out of range.
+
+        Examples
+        --------
+        >>> t = crt.zeros(1, 3, 1)
+        >>> t.squeeze().shape, t.squeeze(0).shape
+        ((3,), (3, 1))
+        """
     def unsqueeze(self, dim: int) -> Tensor:
-        """Inserts a size-1 dim at `dim` (a view)."""
+        """Insert a dimension of size 1 at `dim` (a view).
+
+        Parameters
+        ----------
+        dim : int
+            Where the new dimension goes, from `-(ndim + 1)` to `ndim`.
+
+        Returns
+        -------
+        Tensor
+            A view sharing `t`'s memory, with one more dimension.
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            `dim` is out of range.
+
+        Examples
+        --------
+        >>> t = crt.zeros(3)
+        >>> t.unsqueeze(0).shape, t.unsqueeze(-1).shape
+        ((1, 3), (3, 1))
+        """
     def expand(self, *sizes: int) -> Tensor:
         """Broadcasts to `sizes` (`-1` keeps a size) with stride-0 dims (a view; read-only use
         is the safe one: writes through it reach the shared elements).
@@ -2372,7 +2545,33 @@ class Tensor:
     def broadcast_to(self, shape: Union[int, Sequence[int]]) -> Tensor:
         """numpy's `broadcast_to`: `expand` to `shape` (a view)."""
     def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
-        """Merges dims `start_dim..=end_dim` into one (a view when possible, else a copy)."""
+        """Merge the dimensions `start_dim` to `end_dim` (both included) into one.
+
+        A view when the strides allow, else a copy.
+
+        Parameters
+        ----------
+        start_dim : int, optional
+            The first dimension to merge, 0 by default.
+        end_dim : int, optional
+            The last dimension to merge, -1 (the last) by default.
+
+        Returns
+        -------
+        Tensor
+            The tensor with those dimensions merged.
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            A dimension is out of range, or `start_dim` comes after `end_dim`.
+
+        Examples
+        --------
+        >>> t = crt.zeros(2, 3, 4)
+        >>> t.flatten().shape, t.flatten(1).shape, t.flatten(0, 1).shape
+        ((24,), (2, 12), (6, 4))
+        """
     def unflatten(self, dim: int, sizes: Sequence[int]) -> Tensor:
         """Splits `dim` into `sizes` (one may be -1): the inverse of `flatten`."""
     def narrow(self, dim: int, start: int, length: int) -> Tensor:
@@ -2399,7 +2598,26 @@ class Tensor:
     def unbind(self, dim: int = 0) -> Tuple[Tensor, ...]:
         """Every entry along `dim`, with `dim` removed (views)."""
     def clone(self) -> Tensor:
-        """A copy in new memory (numpy's `copy`: compact, row-major)."""
+        """A copy in new memory (numpy's `copy`): compact and row-major.
+
+        Returns
+        -------
+        Tensor
+            A contiguous copy that shares nothing with `t`.
+
+        Raises
+        ------
+        OutOfMemoryError
+            The copy cannot be allocated.
+
+        Examples
+        --------
+        >>> t = crt.zeros(2)
+        >>> c = t.clone()
+        >>> c += 1
+        >>> t.tolist(), c.tolist()
+        ([0.0, 0.0], [1.0, 1.0])
+        """
     def __copy__(self) -> Tensor: ...
     def __deepcopy__(self, memo: Any) -> Tensor: ...
     def __reduce_ex__(self, protocol: SupportsIndex) -> Tuple[Any, ...]: ...
@@ -5731,7 +5949,46 @@ def rand(
     dtype: Optional[_DTypeLike] = None,
     device: Optional[_DeviceLike] = None,
 ) -> Tensor:
-    """Uniform values in [0, 1) (float32 unless `dtype` says otherwise)."""
+    """Uniform random values in `[0, 1)`.
+
+    The values depend only on the generator's seed, the calls since seeding and each
+    element's index (never on the thread count), so a seed reproduces them exactly.
+
+    Parameters
+    ----------
+    *shape : int, or one tuple or list of ints
+        The sizes of the dimensions (`rand(2, 3)` or `rand((2, 3))`).
+    size : int or sequence of ints, optional
+        The shape as a keyword (numpy's spelling), instead of `*shape`.
+    generator : Generator, optional
+        The generator to draw from; the default one (`crt.manual_seed`) otherwise.
+    dtype : DType, numpy dtype, str or Python type, optional
+        A float dtype; `crt.float32` by default.
+    device : Device or str, optional
+        Where the tensor lives (values are generated on the host and moved); the CPU by
+        default.
+
+    Returns
+    -------
+    Tensor
+        A new tensor of that shape.
+
+    Raises
+    ------
+    TypeError
+        The shape is given both positionally and as `size=`, or `generator` is not a
+        `Generator`.
+    InvalidArgumentError
+        `dtype` is not a float dtype (use `randint`), or `device` is not a device name.
+    ShapeError
+        A size is negative.
+
+    Examples
+    --------
+    >>> t = crt.rand(2, 3, generator=crt.Generator().manual_seed(0))
+    >>> t.shape, ((t >= 0) & (t < 1)).all().item()
+    ((2, 3), True)
+    """
 def randn(
     *shape: _Shape,
     size: Optional[_Shape] = None,
@@ -5739,7 +5996,47 @@ def randn(
     dtype: Optional[_DTypeLike] = None,
     device: Optional[_DeviceLike] = None,
 ) -> Tensor:
-    """Standard normal values (float32 unless `dtype` says otherwise)."""
+    """Standard normal random values (mean 0, standard deviation 1).
+
+    The values depend only on the generator's seed, the calls since seeding and each
+    element's index (never on the thread count), so a seed reproduces them exactly.
+
+    Parameters
+    ----------
+    *shape : int, or one tuple or list of ints
+        The sizes of the dimensions (`randn(2, 3)` or `randn((2, 3))`).
+    size : int or sequence of ints, optional
+        The shape as a keyword (numpy's spelling), instead of `*shape`.
+    generator : Generator, optional
+        The generator to draw from; the default one (`crt.manual_seed`) otherwise.
+    dtype : DType, numpy dtype, str or Python type, optional
+        A float dtype; `crt.float32` by default.
+    device : Device or str, optional
+        Where the tensor lives (values are generated on the host and moved); the CPU by
+        default.
+
+    Returns
+    -------
+    Tensor
+        A new tensor of that shape.
+
+    Raises
+    ------
+    TypeError
+        The shape is given both positionally and as `size=`, or `generator` is not a
+        `Generator`.
+    InvalidArgumentError
+        `dtype` is not a float dtype, or `device` is not a device name.
+    ShapeError
+        A size is negative.
+
+    Examples
+    --------
+    >>> a = crt.randn(4, generator=crt.Generator().manual_seed(1))
+    >>> b = crt.randn(4, generator=crt.Generator().manual_seed(1))
+    >>> a.tolist() == b.tolist(), a.dtype
+    (True, clika_runtime.float32)
+    """
 def randint(
     *args: Any,
     size: Optional[_Shape] = None,
@@ -5747,8 +6044,45 @@ def randint(
     dtype: Optional[_DTypeLike] = None,
     device: Optional[_DeviceLike] = None,
 ) -> Tensor:
-    """Integers uniform in `[low, high)`: `randint(high, size)` or `randint(low, high, size)`
-    (int64 unless `dtype` says otherwise).
+    """Random integers in `[low, high)`, uniformly.
+
+    Called as `randint(high, size)` or `randint(low, high, size)` (PyTorch's order), or with
+    `size=` as a keyword.
+
+    Parameters
+    ----------
+    low : int, optional
+        The smallest value, 0 by default.
+    high : int
+        The bound, not included.
+    size : int or sequence of ints
+        The shape.
+    generator : Generator, optional
+        The generator to draw from; the default one (`crt.manual_seed`) otherwise.
+    dtype : DType, numpy dtype, str or Python type, optional
+        The element type; `crt.int64` by default.
+    device : Device or str, optional
+        Where the tensor lives; the CPU by default.
+
+    Returns
+    -------
+    Tensor
+        A new tensor of shape `size`.
+
+    Raises
+    ------
+    TypeError
+        The arguments match neither form, or `generator` is not a `Generator`.
+    InvalidArgumentError
+        `low >= high`, or `device` is not a device name.
+    ShapeError
+        A size is negative.
+
+    Examples
+    --------
+    >>> t = crt.randint(3, 7, (100,), generator=crt.Generator().manual_seed(0))
+    >>> t.dtype, t.min().item() >= 3, t.max().item() < 7
+    (clika_runtime.int64, True, True)
     """
 def normal(
     mean: float = 0.0,
@@ -5759,7 +6093,43 @@ def normal(
     dtype: Optional[_DTypeLike] = None,
     device: Optional[_DeviceLike] = None,
 ) -> Tensor:
-    """Normal values with `mean` and `std` (numbers) of `size`."""
+    """Normal random values with `mean` and `std`.
+
+    Parameters
+    ----------
+    mean : float, optional
+        The mean, 0 by default.
+    std : float, optional
+        The standard deviation, 1 by default.
+    size : int or sequence of ints, optional
+        The shape; a 0-d tensor by default.
+    generator : Generator, optional
+        The generator to draw from; the default one (`crt.manual_seed`) otherwise.
+    dtype : DType, numpy dtype, str or Python type, optional
+        A float dtype; `crt.float32` by default.
+    device : Device or str, optional
+        Where the tensor lives (values are generated on the host and moved); the CPU by
+        default.
+
+    Returns
+    -------
+    Tensor
+        A new tensor of shape `size`.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `std` is negative or a parameter is not finite, `dtype` is not a float dtype, or `device` is not a device name.
+    TypeError
+        `generator` is not a `Generator`.
+    ShapeError
+        A size is negative.
+
+    Examples
+    --------
+    >>> crt.normal(5.0, 0.0, (2,)).tolist()
+    [5.0, 5.0]
+    """
 def uniform(
     low: float = 0.0,
     high: float = 1.0,
@@ -5769,8 +6139,73 @@ def uniform(
     dtype: Optional[_DTypeLike] = None,
     device: Optional[_DeviceLike] = None,
 ) -> Tensor:
-    """Uniform values in `[low, high)` of `size` (numpy's `uniform`)."""
+    """Uniform random values in `[low, high)` (numpy's `uniform`).
+
+    Parameters
+    ----------
+    low : float, optional
+        The smallest value, 0 by default.
+    high : float, optional
+        The bound, not included, 1 by default.
+    size : int or sequence of ints, optional
+        The shape; a 0-d tensor by default.
+    generator : Generator, optional
+        The generator to draw from; the default one (`crt.manual_seed`) otherwise.
+    dtype : DType, numpy dtype, str or Python type, optional
+        A float dtype; `crt.float32` by default.
+    device : Device or str, optional
+        Where the tensor lives (values are generated on the host and moved); the CPU by
+        default.
+
+    Returns
+    -------
+    Tensor
+        A new tensor of shape `size`.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `low > high` or a bound is not finite, `dtype` is not a float dtype, or `device` is not a device name.
+    TypeError
+        `generator` is not a `Generator`.
+    ShapeError
+        A size is negative.
+
+    Examples
+    --------
+    >>> t = crt.uniform(-1.0, 1.0, (2, 2))
+    >>> t.shape, ((t >= -1) & (t < 1)).all().item()
+    ((2, 2), True)
+    """
 def bernoulli(input: Any, p: Optional[float] = None, *, generator: Optional[Generator] = None) -> Tensor:
-    """Ones with probability `input[i]` (or `p` for every element, when given), zeros
-    otherwise, shaped and typed like `input`.
+    """Random zeros and ones: each element is 1 with probability `p` (or `input`'s element).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        Without `p`: the probabilities, each in `[0, 1]`. With `p`: only its shape, dtype
+        and device are used.
+    p : float, optional
+        One probability for every element.
+    generator : Generator, optional
+        The generator to draw from; the default one (`crt.manual_seed`) otherwise.
+
+    Returns
+    -------
+    Tensor
+        A new tensor of `input`'s shape, dtype and device.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `p` or a probability of `input` lies outside `[0, 1]`.
+    TypeError
+        `generator` is not a `Generator`.
+
+    Examples
+    --------
+    >>> crt.bernoulli(crt.tensor([0.0, 1.0, 1.0])).tolist()
+    [0.0, 1.0, 1.0]
+    >>> crt.bernoulli(crt.zeros(3), p=1.0).tolist()
+    [1.0, 1.0, 1.0]
     """
