@@ -206,8 +206,8 @@ reduce_fns! {
 }
 
 macro_rules! extreme_fns {
-    ($($name:ident => $kind:ident, $dim_fn:ident;)*) => {$(
-        #[doc = concat!("`", stringify!($name), "` over all elements or over dims (a tuple); with one int `dim`, the pair `(values, indices)` as PyTorch.")]
+    ($($name:ident => $kind:ident, $dim_fn:ident, $doc:expr;)*) => {$(
+        #[doc = $doc]
         #[pyfunction]
         #[pyo3(signature = (input, dim=None, keepdim=false))]
         pub fn $name<'py>(
@@ -227,9 +227,12 @@ macro_rules! extreme_fns {
     )*};
 }
 
-extreme_fns! { max => Max, max_dim; min => Min, min_dim; }
+extreme_fns! {
+    max => Max, max_dim, include_str!("../pydoc/max.md");
+    min => Min, min_dim, include_str!("../pydoc/min.md");
+}
 
-/// Index of the maximum over the flattened input, or along `dim`.
+#[doc = include_str!("../pydoc/argmax.md")]
 #[pyfunction]
 #[pyo3(signature = (input, dim=None, keepdim=false))]
 pub fn argmax(
@@ -243,7 +246,7 @@ pub fn argmax(
     Ok(PyTensor { inner })
 }
 
-/// Index of the minimum over the flattened input, or along `dim`.
+#[doc = include_str!("../pydoc/argmin.md")]
 #[pyfunction]
 #[pyo3(signature = (input, dim=None, keepdim=false))]
 pub fn argmin(
@@ -327,7 +330,7 @@ pub fn where_(
     Ok(PyTensor { inner })
 }
 
-/// Limits every element to `[min, max]` (either optional; numbers or tensors).
+#[doc = include_str!("../pydoc/clamp.md")]
 #[pyfunction(name = "clamp")]
 #[pyo3(signature = (input, min=None, max=None, *, out=None))]
 pub fn clamp_fn<'py>(

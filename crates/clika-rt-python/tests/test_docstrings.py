@@ -97,11 +97,9 @@ PENDING = frozenset(
     Tensor.movedim Tensor.mul_ Tensor.narrow Tensor.norm Tensor.prod Tensor.repeat Tensor.roll
     Tensor.round Tensor.select Tensor.share_memory_ Tensor.softmax Tensor.sort Tensor.split
     Tensor.std Tensor.sub_ Tensor.swapaxes Tensor.tile Tensor.topk Tensor.tril Tensor.triu
-    Tensor.unbind Tensor.unflatten Tensor.unique Tensor.var Tensor.zero_ ValuesIndices.indices
-    ValuesIndices.values adaptive_avg_pool2d all any argmax argmin argsort avg_pool2d clamp
-    conv1d conv2d cumprod cumsum get_printoptions kthvalue linear load_safetensors logsumexp max
-    max_pool2d median min norm pad roll round set_printoptions sort std topk tril triu unique
-    var
+    Tensor.unbind Tensor.unflatten Tensor.unique Tensor.var Tensor.zero_ adaptive_avg_pool2d all
+    any argsort avg_pool2d conv1d conv2d cumprod cumsum kthvalue linear load_safetensors
+    logsumexp max_pool2d median norm pad roll round sort std topk tril triu unique var
 """.split()
 )
 

@@ -347,9 +347,11 @@ class ValuesIndices:
     `r.values`, `r.indices`, `r[0]`, `r[1]`, and `values, indices = r`.
     """
     @property
-    def values(self) -> Tensor: ...
+    def values(self) -> Tensor:
+        """The values (a tensor), as `r[0]`."""
     @property
-    def indices(self) -> Tensor: ...
+    def indices(self) -> Tensor:
+        """Where each value came from along the dim (an int64 tensor), as `r[1]`."""
     def __len__(self) -> int: ...
     def __getitem__(self, key: int, /) -> Tensor: ...
     def __iter__(self) -> Iterator[Tensor]: ...
@@ -5394,18 +5396,152 @@ def prod(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tenso
     """
 @overload
 def max(input: Any, dim: int, keepdim: builtins.bool = False) -> ValuesIndices:
-    """`max` over all elements or over dims (a tuple); with one int `dim`, the pair `(values, indices)` as PyTorch."""
+    """The largest element, over all elements, over several dimensions, or along one `dim`.
+
+    With one int `dim`, returns the pair `(values, indices)` as PyTorch does (a
+    `ValuesIndices`); otherwise the reduced values only. NaN propagates.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    dim : int or tuple of ints, optional
+        One dimension (values and indices), a tuple of dimensions (values), or all by
+        default; negative values count from the end.
+    keepdim : bool, optional
+        Keep the reduced dimensions with size 1 (False by default).
+
+    Returns
+    -------
+    Tensor or ValuesIndices
+        The reduced values, or with one int `dim` the pair `(values, indices)`.
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        A dimension is out of range.
+    InvalidArgumentError
+        The tensor (or the reduced dimension) is empty.
+
+    Examples
+    --------
+    >>> t = crt.tensor([[1.0, 3.0], [2.0, 4.0]])
+    >>> crt.max(t).item()
+    4.0
+    >>> values, indices = crt.max(t, dim=0)
+    >>> values.tolist(), indices.tolist()
+    ([2.0, 4.0], [1, 1])
+    """
 @overload
 def max(input: Any, dim: Union[None, Sequence[int]] = None, keepdim: builtins.bool = False) -> Tensor: ...
 @overload
 def min(input: Any, dim: int, keepdim: builtins.bool = False) -> ValuesIndices:
-    """`min` over all elements or over dims (a tuple); with one int `dim`, the pair `(values, indices)` as PyTorch."""
+    """The smallest element, over all elements, over several dimensions, or along one `dim`.
+
+    With one int `dim`, returns the pair `(values, indices)` as PyTorch does (a
+    `ValuesIndices`); otherwise the reduced values only. NaN propagates.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    dim : int or tuple of ints, optional
+        One dimension (values and indices), a tuple of dimensions (values), or all by
+        default; negative values count from the end.
+    keepdim : bool, optional
+        Keep the reduced dimensions with size 1 (False by default).
+
+    Returns
+    -------
+    Tensor or ValuesIndices
+        The reduced values, or with one int `dim` the pair `(values, indices)`.
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        A dimension is out of range.
+    InvalidArgumentError
+        The tensor (or the reduced dimension) is empty.
+
+    Examples
+    --------
+    >>> t = crt.tensor([[1.0, 3.0], [2.0, 4.0]])
+    >>> crt.min(t).item()
+    1.0
+    >>> values, indices = crt.min(t, dim=0)
+    >>> values.tolist(), indices.tolist()
+    ([1.0, 3.0], [0, 0])
+    """
 @overload
 def min(input: Any, dim: Union[None, Sequence[int]] = None, keepdim: builtins.bool = False) -> Tensor: ...
 def argmax(input: Any, dim: Optional[int] = None, keepdim: builtins.bool = False) -> Tensor:
-    """Index of the maximum over the flattened input, or along `dim`."""
+    """The index of the largest element: in the flattened input, or along `dim`.
+
+    Ties give the first index.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    dim : int, optional
+        The dimension to search along; by default the flattened input.
+    keepdim : bool, optional
+        Keep the reduced dimension with size 1 (False by default; only with `dim`).
+
+    Returns
+    -------
+    Tensor
+        int64 indices (a 0-d tensor without `dim`).
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        `dim` is out of range.
+    InvalidArgumentError
+        The tensor (or the searched dimension) is empty.
+
+    Examples
+    --------
+    >>> t = crt.tensor([[1.0, 3.0], [2.0, 4.0]])
+    >>> crt.argmax(t).item()
+    3
+    >>> crt.argmax(t, dim=0).tolist()
+    [1, 1]
+    """
 def argmin(input: Any, dim: Optional[int] = None, keepdim: builtins.bool = False) -> Tensor:
-    """Index of the minimum over the flattened input, or along `dim`."""
+    """The index of the smallest element: in the flattened input, or along `dim`.
+
+    Ties give the first index.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    dim : int, optional
+        The dimension to search along; by default the flattened input.
+    keepdim : bool, optional
+        Keep the reduced dimension with size 1 (False by default; only with `dim`).
+
+    Returns
+    -------
+    Tensor
+        int64 indices (a 0-d tensor without `dim`).
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        `dim` is out of range.
+    InvalidArgumentError
+        The tensor (or the searched dimension) is empty.
+
+    Examples
+    --------
+    >>> t = crt.tensor([[1.0, 3.0], [2.0, 4.0]])
+    >>> crt.argmin(t).item()
+    0
+    >>> crt.argmin(t, dim=0).tolist()
+    [0, 0]
+    """
 def var(input: Any, dim: _Dims = None, *, correction: int = 1, keepdim: builtins.bool = False) -> Tensor:
     """Variance (`correction=1`: unbiased, PyTorch's default; numpy's default is 0)."""
 def std(input: Any, dim: _Dims = None, *, correction: int = 1, keepdim: builtins.bool = False) -> Tensor:
@@ -5524,7 +5660,36 @@ def where(condition: Any, input: _Operand, other: _Operand) -> Tensor:
 def clamp(
     input: Any, min: Optional[_Operand] = None, max: Optional[_Operand] = None, *, out: Optional[Tensor] = None
 ) -> Tensor:
-    """Limits every element to `[min, max]` (either optional; numbers or tensors)."""
+    """Limit every element of `input` to `[min, max]`.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    min, max : Tensor, Python number or None, optional
+        The bounds; either or both may be omitted. Tensors broadcast against `input`.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        A tensor bound does not broadcast to `input`'s shape, or `out` has another shape.
+    ReadOnlyError
+        `out` is read-only.
+
+    Examples
+    --------
+    >>> crt.clamp(crt.tensor([-2.0, 0.5, 3.0]), min=0.0, max=1.0).tolist()
+    [0.0, 0.5, 1.0]
+    >>> crt.clamp(crt.arange(4), min=crt.tensor([0, 2, 2, 2])).tolist()
+    [0, 2, 2, 3]
+    """
 def cat(tensors: Sequence[Any], dim: int = 0) -> Tensor:
     """Concatenate tensors along an existing dimension.
 
@@ -5936,12 +6101,53 @@ def manual_seed(seed: int) -> Generator:
     True
     """
 def set_printoptions(precision: Optional[int] = None, threshold: Optional[int] = None, edgeitems: Optional[int] = None) -> None:
-    """Sets how `repr` prints tensors: digits after the point (`precision`), the element count
-    past which a tensor is summarised with `...` (`threshold`), and the items kept at each
-    end of a summarised dimension (`edgeitems`); options left as `None` keep their value.
+    """Set how `repr(t)` prints tensors, for the whole process (like numpy's `set_printoptions`).
+
+    Options left as `None` keep their current value. `str(t)` (and `print(t)`) keeps its
+    one-line form and is not affected.
+
+    Parameters
+    ----------
+    precision : int, optional
+        Digits after the point for floats (4 at start), at most 30.
+    threshold : int, optional
+        The element count past which a tensor is summarised with `...` (1000 at start).
+    edgeitems : int, optional
+        The items kept at each end of a summarised dimension (3 at start).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        `precision` is over 30.
+    OverflowError
+        An option is negative.
+
+    Examples
+    --------
+    >>> old = crt.get_printoptions()
+    >>> crt.set_printoptions(precision=2)
+    >>> crt.get_printoptions()["precision"]
+    2
+    >>> crt.set_printoptions(**old)
     """
 def get_printoptions() -> Dict[str, int]:
-    """The current print options as a dict (`precision`, `threshold`, `edgeitems`)."""
+    """The current print options of `repr(t)` (see `set_printoptions`).
+
+    Returns
+    -------
+    dict
+        `{"precision": int, "threshold": int, "edgeitems": int}`, a copy: changing it changes
+        nothing.
+
+    Examples
+    --------
+    >>> sorted(crt.get_printoptions())
+    ['edgeitems', 'precision', 'threshold']
+    """
 def rand(
     *shape: _Shape,
     size: Optional[_Shape] = None,
