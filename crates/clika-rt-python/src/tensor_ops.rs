@@ -485,14 +485,14 @@ impl PyTensor {
         o::reduce_call(py, ReduceOp::Std { correction }, &self.inner, a)
     }
 
-    /// Softmax along `dim`.
+    #[doc = include_str!("../pydoc/Tensor.softmax.md")]
     fn softmax(&self, py: Python<'_>, dim: isize) -> PyResult<PyTensor> {
         Ok(PyTensor {
             inner: o::softmax(py, false, &self.inner, dim)?,
         })
     }
 
-    /// Log-softmax along `dim`.
+    #[doc = include_str!("../pydoc/Tensor.log_softmax.md")]
     fn log_softmax(&self, py: Python<'_>, dim: isize) -> PyResult<PyTensor> {
         Ok(PyTensor {
             inner: o::softmax(py, true, &self.inner, dim)?,

@@ -150,22 +150,22 @@ impl PyTensor {
         let inner = o::run(py, t.numel(), || ops::triu(t, diagonal))?;
         Ok(PyTensor { inner })
     }
-    /// `self -= other` in place; returns `self`.
+    #[doc = include_str!("../pydoc/Tensor.sub_.md")]
     fn sub_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         o::binary_inplace(slf.py(), &slf.get().inner, BinaryOp::Sub, other)?;
         Ok(slf.clone())
     }
-    /// `self *= other` in place; returns `self`.
+    #[doc = include_str!("../pydoc/Tensor.mul_.md")]
     fn mul_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         o::binary_inplace(slf.py(), &slf.get().inner, BinaryOp::Mul, other)?;
         Ok(slf.clone())
     }
-    /// `self /= other` in place; returns `self`.
+    #[doc = include_str!("../pydoc/Tensor.div_.md")]
     fn div_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         o::binary_inplace(slf.py(), &slf.get().inner, BinaryOp::Div, other)?;
         Ok(slf.clone())
     }
-    /// Sets every element to zero; returns `self`.
+    #[doc = include_str!("../pydoc/Tensor.zero_.md")]
     fn zero_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
         let t = &slf.get().inner;
         // SAFETY: as for `binary_inplace`: the numpy/PyTorch contract for in-place writes.
@@ -192,19 +192,19 @@ impl PyTensor {
 
     // ---- in place ---------------------------------------------------------------------------
 
-    /// `self += other` in place; returns `self`.
+    #[doc = include_str!("../pydoc/Tensor.add_.md")]
     fn add_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         o::binary_inplace(slf.py(), &slf.get().inner, BinaryOp::Add, other)?;
         Ok(slf.clone())
     }
 
-    /// Sets every element to `value`; returns `self`.
+    #[doc = include_str!("../pydoc/Tensor.fill_.md")]
     fn fill_<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         o::fill_inplace(slf.py(), &slf.get().inner, value)?;
         Ok(slf.clone())
     }
 
-    /// Copies `src` (broadcast to this shape, converted to this dtype) in; returns `self`.
+    #[doc = include_str!("../pydoc/Tensor.copy_.md")]
     fn copy_<'py>(slf: &Bound<'py, Self>, src: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         o::copy_inplace(slf.py(), &slf.get().inner, src)?;
         Ok(slf.clone())

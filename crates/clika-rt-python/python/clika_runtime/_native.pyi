@@ -801,9 +801,53 @@ class Tensor:
         as `correction`), so `np.std(t)` (numpy's default `ddof=0`) calls this method.
         """
     def softmax(self, dim: int) -> Tensor:
-        """Softmax along `dim`."""
+        """`t.softmax(dim)`: softmax along `dim` (see `crt.softmax`).
+
+        Parameters
+        ----------
+        dim : int
+            The dimension to normalise; negative values count from the end.
+
+        Returns
+        -------
+        Tensor
+            A tensor of `t`'s shape; float32 for an integer or bool input, else `t`'s
+            dtype.
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            `dim` is out of range.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 1.0]).softmax(0).tolist()
+        [0.5, 0.5]
+        """
     def log_softmax(self, dim: int) -> Tensor:
-        """Log-softmax along `dim`."""
+        """`t.log_softmax(dim)`: log-softmax along `dim` (see `crt.log_softmax`).
+
+        Parameters
+        ----------
+        dim : int
+            The dimension to normalise; negative values count from the end.
+
+        Returns
+        -------
+        Tensor
+            A tensor of `t`'s shape; float32 for an integer or bool input, else `t`'s
+            dtype.
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            `dim` is out of range.
+
+        Examples
+        --------
+        >>> crt.tensor([0.0, 0.0]).log_softmax(0).exp().tolist()
+        [0.5, 0.5]
+        """
     def add(self, other: _Operand) -> Tensor:
         """`t.add(other)`: the method form of `crt.add(t, other)`.
 
@@ -2178,13 +2222,127 @@ class Tensor:
     def triu(self, diagonal: int = 0) -> Tensor:
         """The upper triangle of the last two dims (`col - row >= diagonal` kept)."""
     def sub_(self, other: _Operand) -> Tensor:
-        """`self -= other` in place; returns `self`."""
+        """Subtract `other` in place (`t -= other`), writing `t`'s own memory; returns `t`.
+
+        A tensor that borrows memory (`from_numpy`...) writes the producer's memory.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; it broadcasts to `t`'s shape, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            `t` itself.
+
+        Raises
+        ------
+        ShapeError
+            `other` does not broadcast to `t`'s shape.
+        ReadOnlyError
+            `t`'s memory is read-only (a mapped file, a read-only producer).
+        DTypeError
+            The result's dtype cannot be stored in `t`'s dtype (a float result in an integer
+            tensor).
+
+        Examples
+        --------
+        >>> t = crt.tensor([1.0, 4.0])
+        >>> t.sub_(2.0) is t
+        True
+        >>> t.tolist()
+        [-1.0, 2.0]
+        """
     def mul_(self, other: _Operand) -> Tensor:
-        """`self *= other` in place; returns `self`."""
+        """Multiply by `other` in place (`t *= other`), writing `t`'s own memory; returns `t`.
+
+        A tensor that borrows memory (`from_numpy`...) writes the producer's memory.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; it broadcasts to `t`'s shape, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            `t` itself.
+
+        Raises
+        ------
+        ShapeError
+            `other` does not broadcast to `t`'s shape.
+        ReadOnlyError
+            `t`'s memory is read-only (a mapped file, a read-only producer).
+        DTypeError
+            The result's dtype cannot be stored in `t`'s dtype (a float result in an integer
+            tensor).
+
+        Examples
+        --------
+        >>> t = crt.tensor([1.0, 4.0])
+        >>> t.mul_(2.0) is t
+        True
+        >>> t.tolist()
+        [2.0, 8.0]
+        """
     def div_(self, other: _Operand) -> Tensor:
-        """`self /= other` in place; returns `self`."""
+        """Divide by `other` in place (`t /= other`), writing `t`'s own memory; returns `t`.
+
+        A tensor that borrows memory (`from_numpy`...) writes the producer's memory.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; it broadcasts to `t`'s shape, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            `t` itself.
+
+        Raises
+        ------
+        ShapeError
+            `other` does not broadcast to `t`'s shape.
+        ReadOnlyError
+            `t`'s memory is read-only (a mapped file, a read-only producer).
+        DTypeError
+            The result's dtype cannot be stored in `t`'s dtype (a float result in an integer
+            tensor).
+
+        Examples
+        --------
+        >>> t = crt.tensor([1.0, 4.0])
+        >>> t.div_(2.0) is t
+        True
+        >>> t.tolist()
+        [0.5, 2.0]
+        """
     def zero_(self) -> Tensor:
-        """Sets every element to zero; returns `self`."""
+        """Set every element to zero, in place; returns `t`.
+
+        Returns
+        -------
+        Tensor
+            `t` itself.
+
+        Raises
+        ------
+        ReadOnlyError
+            `t`'s memory is read-only.
+
+        Examples
+        --------
+        >>> a = np.ones(3, dtype=np.float32)
+        >>> _ = crt.from_numpy(a).zero_()
+        >>> a.tolist()
+        [0.0, 0.0, 0.0]
+        """
     def clamp_(self, min: Optional[_Operand] = None, max: Optional[_Operand] = None) -> Tensor:
         """Limits every element to `[min, max]` in place (numbers or tensors; either optional);
         returns `self`. A float bound on an integer tensor raises, as `int_tensor += 1.5`
@@ -2265,11 +2423,92 @@ class Tensor:
         [[7.0, 10.0], [15.0, 22.0]]
         """
     def add_(self, other: _Operand) -> Tensor:
-        """`self += other` in place; returns `self`."""
+        """Add `other` in place (`t += other`), writing `t`'s own memory; returns `t`.
+
+        A tensor that borrows memory (`from_numpy`...) writes the producer's memory.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; it broadcasts to `t`'s shape, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            `t` itself.
+
+        Raises
+        ------
+        ShapeError
+            `other` does not broadcast to `t`'s shape.
+        ReadOnlyError
+            `t`'s memory is read-only (a mapped file, a read-only producer).
+        DTypeError
+            The result's dtype cannot be stored in `t`'s dtype (a float result in an integer
+            tensor).
+
+        Examples
+        --------
+        >>> t = crt.tensor([1.0, 4.0])
+        >>> t.add_(2.0) is t
+        True
+        >>> t.tolist()
+        [3.0, 6.0]
+        """
     def fill_(self, value: Union[builtins.bool, int, float]) -> Tensor:
-        """Sets every element to `value`; returns `self`."""
+        """Set every element to `value`, in place; returns `t`.
+
+        Parameters
+        ----------
+        value : bool, int or float
+            The value, converted to `t`'s dtype.
+
+        Returns
+        -------
+        Tensor
+            `t` itself.
+
+        Raises
+        ------
+        ReadOnlyError
+            `t`'s memory is read-only.
+        OverflowError
+            An int `value` is out of range for `t`'s integer dtype.
+
+        Examples
+        --------
+        >>> t = crt.empty(3, dtype=crt.int32)
+        >>> t.fill_(7).tolist()
+        [7, 7, 7]
+        """
     def copy_(self, src: Any) -> Tensor:
-        """Copies `src` (broadcast to this shape, converted to this dtype) in; returns `self`."""
+        """Copy `src` into `t`'s memory, in place (broadcast to `t`'s shape, converted to its dtype).
+
+        Parameters
+        ----------
+        src : Tensor, numpy array, list or Python number
+            The values (anything but a tensor is copied as `crt.tensor` would); it may overlap
+            `t`'s memory.
+
+        Returns
+        -------
+        Tensor
+            `t` itself.
+
+        Raises
+        ------
+        ShapeError
+            `src` does not broadcast to `t`'s shape.
+        ReadOnlyError
+            `t`'s memory is read-only.
+
+        Examples
+        --------
+        >>> t = crt.zeros(2, 2, dtype=crt.int64)
+        >>> t.copy_([1.9, 2.1]).tolist()
+        [[1, 2], [1, 2]]
+        """
     __array_priority__: ClassVar[float]
     def __add__(self, other: _Operand, /) -> Tensor: ...
     def __radd__(self, other: _Operand, /) -> Tensor: ...
