@@ -12,9 +12,7 @@ use crate::dtype as dt;
 use crate::error::IntoPyResult;
 use crate::tensor::PyTensor;
 
-/// Every tensor of a safetensors file as `{name: Tensor}` in file order, without copying;
-/// with `copy=True` the file is read into runtime memory instead of mapped (no `SIGBUS` if
-/// the file is truncated later).
+#[doc = include_str!("../pydoc/load_safetensors.md")]
 #[pyfunction]
 #[pyo3(signature = (path, *, copy=false))]
 pub fn load_safetensors<'py>(

@@ -47,7 +47,7 @@ unary_fns! {
     logical_not => LogicalNot, "[0, 2]", "[True, False]";
 }
 
-/// Rounds to `decimals` decimal places, halves to even (numpy's `round`, PyTorch's `round`).
+#[doc = include_str!("../pydoc/round.md")]
 #[pyfunction]
 #[pyo3(signature = (input, decimals=0, *, out=None))]
 pub fn round<'py>(
@@ -61,7 +61,7 @@ pub fn round<'py>(
     write_out(py, r, out)
 }
 
-/// The lower triangle of the last two dims (`col - row <= diagonal` kept, the rest zero).
+#[doc = include_str!("../pydoc/tril.md")]
 #[pyfunction]
 #[pyo3(signature = (input, diagonal=0))]
 pub fn tril(py: Python<'_>, input: &Bound<'_, PyAny>, diagonal: i64) -> PyResult<PyTensor> {
@@ -70,7 +70,7 @@ pub fn tril(py: Python<'_>, input: &Bound<'_, PyAny>, diagonal: i64) -> PyResult
     Ok(PyTensor { inner })
 }
 
-/// The upper triangle of the last two dims (`col - row >= diagonal` kept, the rest zero).
+#[doc = include_str!("../pydoc/triu.md")]
 #[pyfunction]
 #[pyo3(signature = (input, diagonal=0))]
 pub fn triu(py: Python<'_>, input: &Bound<'_, PyAny>, diagonal: i64) -> PyResult<PyTensor> {

@@ -97,8 +97,8 @@ PENDING = frozenset(
     Tensor.round Tensor.select Tensor.share_memory_ Tensor.sort Tensor.split Tensor.std
     Tensor.swapaxes Tensor.tile Tensor.topk Tensor.tril Tensor.triu Tensor.unbind
     Tensor.unflatten Tensor.unique Tensor.var adaptive_avg_pool2d all any argsort avg_pool2d
-    conv1d conv2d cumprod cumsum kthvalue linear load_safetensors logsumexp max_pool2d median
-    norm pad roll round sort std topk tril triu unique var
+    conv1d conv2d cumprod cumsum kthvalue linear logsumexp max_pool2d median norm pad roll sort
+    std topk unique var
 """.split()
 )
 

@@ -3462,9 +3462,40 @@ def reset_peak_stats(device: Optional[_DeviceLike] = None) -> None:
     """
 def _dlpack_live_exports() -> int: ...
 def load_safetensors(path: Union[str, os.PathLike[str]], *, copy: builtins.bool = False) -> Dict[str, Tensor]:
-    """Every tensor of a safetensors file as `{name: Tensor}` in file order, without copying;
-    with `copy=True` the file is read into runtime memory instead of mapped (no `SIGBUS` if
-    the file is truncated later).
+    """Every tensor of a safetensors file, as `{name: Tensor}` in file order, without copying.
+
+    The file is mapped read-only: each tensor views its bytes in place (read-only), and pages
+    are read when touched. Nobody may truncate the file while a tensor lives (touching a
+    missing page would raise `SIGBUS`); `copy=True` reads the file into runtime memory instead.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The `.safetensors` file.
+    copy : bool, optional
+        Read into memory the runtime owns instead of mapping (False by default).
+
+    Returns
+    -------
+    dict of str to Tensor
+        The tensors by name, in the file's order.
+
+    Raises
+    ------
+    InvalidArgumentError
+        The file cannot be opened, or it is not a valid safetensors file (header, offsets).
+    DTypeError
+        A tensor's dtype has no runtime equivalent.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from safetensors.numpy import save_file
+    >>> path = os.path.join(tempfile.mkdtemp(), "w.safetensors")
+    >>> save_file({"w": np.arange(4, dtype=np.float32).reshape(2, 2)}, path)
+    >>> weights = crt.load_safetensors(path)
+    >>> list(weights), weights["w"].tolist()
+    (['w'], [[0.0, 1.0], [2.0, 3.0]])
     """
 def from_file(
     path: Union[str, os.PathLike[str]],
@@ -4499,7 +4530,36 @@ def erf(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
     [0.0]
     """
 def round(input: Any, decimals: int = 0, *, out: Optional[Tensor] = None) -> Tensor:
-    """Rounds to `decimals` decimal places, halves to even (numpy's `round`, PyTorch's `round`)."""
+    """Round to `decimals` decimal places, halves to even (numpy's and PyTorch's `round`).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    decimals : int, optional
+        Decimal places to keep, 0 by default; negative values round to tens, hundreds...
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given); integers are returned as they are.
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+
+    Examples
+    --------
+    >>> crt.round(crt.tensor([0.5, 1.5, 2.25])).tolist()
+    [0.0, 2.0, 2.0]
+    >>> crt.round(crt.tensor([14.0, 15.0, 25.0]), decimals=-1).tolist()
+    [10.0, 20.0, 20.0]
+    """
 def floor(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
     """`floor(input)` elementwise.
 
@@ -5543,9 +5603,59 @@ def logical_xor(input: _Operand, other: _Operand, *, out: Optional[Tensor] = Non
     [True, False, True]
     """
 def tril(input: Any, diagonal: int = 0) -> Tensor:
-    """The lower triangle of the last two dims (`col - row <= diagonal` kept, the rest zero)."""
+    """The lower triangle of the last two dimensions: `col - row <= diagonal` kept, the rest zero.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        At least 2-d (anything but a tensor is copied as `crt.tensor` would); leading
+        dimensions are batches.
+    diagonal : int, optional
+        Which diagonal bounds the triangle: 0 (the main one) by default, positive above it,
+        negative below.
+
+    Returns
+    -------
+    Tensor
+        A new tensor of `input`'s shape and dtype.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `input` has fewer than 2 dimensions.
+
+    Examples
+    --------
+    >>> crt.tril(crt.ones(3, 3, dtype=crt.int32)).tolist()
+    [[1, 0, 0], [1, 1, 0], [1, 1, 1]]
+    """
 def triu(input: Any, diagonal: int = 0) -> Tensor:
-    """The upper triangle of the last two dims (`col - row >= diagonal` kept, the rest zero)."""
+    """The upper triangle of the last two dimensions: `col - row >= diagonal` kept, the rest zero.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        At least 2-d (anything but a tensor is copied as `crt.tensor` would); leading
+        dimensions are batches.
+    diagonal : int, optional
+        Which diagonal bounds the triangle: 0 (the main one) by default, positive above it,
+        negative below.
+
+    Returns
+    -------
+    Tensor
+        A new tensor of `input`'s shape and dtype.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `input` has fewer than 2 dimensions.
+
+    Examples
+    --------
+    >>> crt.triu(crt.ones(3, 3, dtype=crt.int32)).tolist()
+    [[1, 1, 1], [0, 1, 1], [0, 0, 1]]
+    """
 def sum(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
     """`sum` over all elements, or over `dim` (an int or a tuple of ints).
 
