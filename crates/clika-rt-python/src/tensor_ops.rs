@@ -271,10 +271,7 @@ impl PyTensor {
         o::reduce_call(py, ReduceOp::Mean, &self.inner, a)
     }
 
-    /// Product over all elements, or over `dim`.
-    ///
-    /// numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.prod(t)`
-    /// calls this method.
+    #[doc = include_str!("../pydoc/Tensor.prod.md")]
     #[pyo3(signature = (dim=None, keepdim=None, *, axis=None, keepdims=None, dtype=None, out=None))]
     #[allow(
         clippy::too_many_arguments,
@@ -301,11 +298,7 @@ impl PyTensor {
         o::reduce_call(py, ReduceOp::Prod, &self.inner, a)
     }
 
-    /// The maximum over all elements or over dims; with one int `dim` (PyTorch's form), the
-    /// pair `(values, indices)` like `torch.max(t, dim)`.
-    ///
-    /// numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.max(t)`
-    /// calls this method.
+    #[doc = include_str!("../pydoc/Tensor.max.md")]
     #[pyo3(signature = (dim=None, keepdim=None, *, axis=None, keepdims=None, dtype=None, out=None))]
     #[allow(
         clippy::too_many_arguments,
@@ -338,11 +331,7 @@ impl PyTensor {
         o::reduce_call(py, ReduceOp::Max, &self.inner, a)
     }
 
-    /// The minimum over all elements or over dims; with one int `dim` (PyTorch's form), the
-    /// pair `(values, indices)` like `torch.min(t, dim)`.
-    ///
-    /// numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.min(t)`
-    /// calls this method.
+    #[doc = include_str!("../pydoc/Tensor.min.md")]
     #[pyo3(signature = (dim=None, keepdim=None, *, axis=None, keepdims=None, dtype=None, out=None))]
     #[allow(
         clippy::too_many_arguments,
@@ -375,8 +364,7 @@ impl PyTensor {
         o::reduce_call(py, ReduceOp::Min, &self.inner, a)
     }
 
-    /// Index of the maximum over the flattened tensor, or along `dim`.
-    /// numpy's `axis`, `keepdims` and `out` work too, so `np.argmax(t)` calls this method.
+    #[doc = include_str!("../pydoc/Tensor.argmax.md")]
     #[pyo3(signature = (dim=None, keepdim=None, *, axis=None, keepdims=None, out=None))]
     fn argmax<'py>(
         &self,
@@ -398,8 +386,7 @@ impl PyTensor {
         o::reduce_call(py, ReduceOp::ArgMax, &self.inner, a)
     }
 
-    /// Index of the minimum over the flattened tensor, or along `dim`.
-    /// numpy's `axis`, `keepdims` and `out` work too, so `np.argmin(t)` calls this method.
+    #[doc = include_str!("../pydoc/Tensor.argmin.md")]
     #[pyo3(signature = (dim=None, keepdim=None, *, axis=None, keepdims=None, out=None))]
     fn argmin<'py>(
         &self,

@@ -646,18 +646,104 @@ class Tensor:
         dtype: Optional[_DTypeLike] = None,
         out: Optional[Tensor] = None,
     ) -> Tensor:
-        """Product over all elements, or over `dim`.
+        """Product of the elements, over all of them or over `dim`.
 
-        numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.prod(t)`
-        calls this method.
+        PyTorch's keywords (`dim`, `keepdim`) and numpy's (`axis`, `keepdims`, `dtype`, `out`)
+        both work, so `np.prod(t)` calls this method.
+
+        Parameters
+        ----------
+        dim : int or tuple of ints, optional
+            The dimensions to reduce (negative values count from the end); all by default.
+        keepdim : bool, optional
+            Keep the reduced dimensions with size 1 (False by default).
+        axis : int or tuple of ints, optional
+            numpy's name for `dim`.
+        keepdims : bool, optional
+            numpy's name for `keepdim`.
+        dtype : DType, numpy dtype, str or Python type, optional
+            The dtype to compute and return in.
+        out : Tensor, optional
+            A tensor of the result's shape to write the result into.
+
+        Returns
+        -------
+        Tensor
+            The reduction (`out` itself when given; a 0-d tensor when every dimension is reduced
+            without `keepdim`).
+
+        Raises
+        ------
+        InvalidArgumentError
+            A PyTorch keyword and its numpy twin are both given (`dim` and `axis`).
+        IndexOutOfRangeError
+            A dimension is out of range.
+        ShapeError
+            `out` has another shape than the result.
+        DTypeError
+            `dtype` is not a supported dtype.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[1.0, 3.0], [2.0, 4.0]])
+        >>> t.prod().item(), t.prod(dim=1).tolist()
+        (24.0, [3.0, 8.0])
+        >>> np.prod(t, axis=0).tolist()
+        [2.0, 12.0]
         """
     @overload
     def max(self, dim: int, keepdim: Optional[builtins.bool] = None) -> ValuesIndices:
-        """The maximum over all elements or over dims; with one int `dim` (PyTorch's form), the
-        pair `(values, indices)` like `torch.max(t, dim)`.
+        """The largest element, over all elements, over several dimensions, or along one `dim`.
 
-        numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.max(t)`
-        calls this method.
+        PyTorch's keywords (`dim`, `keepdim`) and numpy's (`axis`, `keepdims`, `dtype`, `out`)
+        both work, so `np.max(t)` calls this method.
+
+        With one int `dim` (PyTorch's form), the result is the pair `(values, indices)` (a
+        `ValuesIndices`); otherwise the reduced values only..
+
+        Parameters
+        ----------
+        dim : int or tuple of ints, optional
+            The dimensions to reduce (negative values count from the end); all by default.
+        keepdim : bool, optional
+            Keep the reduced dimensions with size 1 (False by default).
+        axis : int or tuple of ints, optional
+            numpy's name for `dim`.
+        keepdims : bool, optional
+            numpy's name for `keepdim`.
+        dtype : DType, numpy dtype, str or Python type, optional
+            The dtype to compute and return in.
+        out : Tensor, optional
+            A tensor of the result's shape to write the result into.
+
+        Returns
+        -------
+        Tensor or ValuesIndices
+            The reduced values (`out` itself when given), or with one int `dim` the pair
+            `(values, indices)`.
+
+        Raises
+        ------
+        InvalidArgumentError
+            A PyTorch keyword and its numpy twin are both given (`dim` and `axis`), or the
+            tensor (or a reduced dimension) is empty.
+        IndexOutOfRangeError
+            A dimension is out of range.
+        ShapeError
+            `out` has another shape than the result.
+        DTypeError
+            `dtype` is not a supported dtype.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[1.0, 3.0], [2.0, 4.0]])
+        >>> t.max().item()
+        4.0
+        >>> values, indices = t.max(dim=0)
+        >>> values.tolist(), indices.tolist()
+        ([2.0, 4.0], [1, 1])
+        >>> np.max(t, axis=0).tolist()
+        [2.0, 4.0]
         """
     @overload
     def max(
@@ -672,11 +758,57 @@ class Tensor:
     ) -> Tensor: ...
     @overload
     def min(self, dim: int, keepdim: Optional[builtins.bool] = None) -> ValuesIndices:
-        """The minimum over all elements or over dims; with one int `dim` (PyTorch's form), the
-        pair `(values, indices)` like `torch.min(t, dim)`.
+        """The smallest element, over all elements, over several dimensions, or along one `dim`.
 
-        numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.min(t)`
-        calls this method.
+        PyTorch's keywords (`dim`, `keepdim`) and numpy's (`axis`, `keepdims`, `dtype`, `out`)
+        both work, so `np.min(t)` calls this method.
+
+        With one int `dim` (PyTorch's form), the result is the pair `(values, indices)` (a
+        `ValuesIndices`); otherwise the reduced values only..
+
+        Parameters
+        ----------
+        dim : int or tuple of ints, optional
+            The dimensions to reduce (negative values count from the end); all by default.
+        keepdim : bool, optional
+            Keep the reduced dimensions with size 1 (False by default).
+        axis : int or tuple of ints, optional
+            numpy's name for `dim`.
+        keepdims : bool, optional
+            numpy's name for `keepdim`.
+        dtype : DType, numpy dtype, str or Python type, optional
+            The dtype to compute and return in.
+        out : Tensor, optional
+            A tensor of the result's shape to write the result into.
+
+        Returns
+        -------
+        Tensor or ValuesIndices
+            The reduced values (`out` itself when given), or with one int `dim` the pair
+            `(values, indices)`.
+
+        Raises
+        ------
+        InvalidArgumentError
+            A PyTorch keyword and its numpy twin are both given (`dim` and `axis`), or the
+            tensor (or a reduced dimension) is empty.
+        IndexOutOfRangeError
+            A dimension is out of range.
+        ShapeError
+            `out` has another shape than the result.
+        DTypeError
+            `dtype` is not a supported dtype.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[1.0, 3.0], [2.0, 4.0]])
+        >>> t.min().item()
+        1.0
+        >>> values, indices = t.min(dim=0)
+        >>> values.tolist(), indices.tolist()
+        ([1.0, 3.0], [0, 0])
+        >>> np.min(t, axis=0).tolist()
+        [1.0, 3.0]
         """
     @overload
     def min(
@@ -753,8 +885,46 @@ class Tensor:
         keepdims: Optional[builtins.bool] = None,
         out: Optional[Tensor] = None,
     ) -> Tensor:
-        """Index of the maximum over the flattened tensor, or along `dim`.
-        numpy's `axis`, `keepdims` and `out` work too, so `np.argmax(t)` calls this method.
+        """The index of the largest element: in the flattened tensor, or along `dim`.
+
+        Ties give the first index. numpy's `axis`, `keepdims` and `out` work too, so
+        `np.argmax(t)` calls this method.
+
+        Parameters
+        ----------
+        dim : int, optional
+            The dimension to search along; by default the flattened tensor.
+        keepdim : bool, optional
+            Keep the searched dimension with size 1 (False by default).
+        axis : int, optional
+            numpy's name for `dim`.
+        keepdims : bool, optional
+            numpy's name for `keepdim`.
+        out : Tensor, optional
+            An int64 tensor of the result's shape to write the result into.
+
+        Returns
+        -------
+        Tensor
+            int64 indices (a 0-d tensor without `dim`; `out` itself when given).
+
+        Raises
+        ------
+        InvalidArgumentError
+            The tensor (or the searched dimension) is empty, or a PyTorch keyword and its numpy
+            twin are both given.
+        IndexOutOfRangeError
+            `dim` is out of range.
+        ShapeError
+            `out` has another shape than the result.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[1.0, 3.0], [2.0, 4.0]])
+        >>> t.argmax().item()
+        3
+        >>> t.argmax(dim=0).tolist()
+        [1, 1]
         """
     def argmin(
         self,
@@ -765,8 +935,46 @@ class Tensor:
         keepdims: Optional[builtins.bool] = None,
         out: Optional[Tensor] = None,
     ) -> Tensor:
-        """Index of the minimum over the flattened tensor, or along `dim`.
-        numpy's `axis`, `keepdims` and `out` work too, so `np.argmin(t)` calls this method.
+        """The index of the smallest element: in the flattened tensor, or along `dim`.
+
+        Ties give the first index. numpy's `axis`, `keepdims` and `out` work too, so
+        `np.argmin(t)` calls this method.
+
+        Parameters
+        ----------
+        dim : int, optional
+            The dimension to search along; by default the flattened tensor.
+        keepdim : bool, optional
+            Keep the searched dimension with size 1 (False by default).
+        axis : int, optional
+            numpy's name for `dim`.
+        keepdims : bool, optional
+            numpy's name for `keepdim`.
+        out : Tensor, optional
+            An int64 tensor of the result's shape to write the result into.
+
+        Returns
+        -------
+        Tensor
+            int64 indices (a 0-d tensor without `dim`; `out` itself when given).
+
+        Raises
+        ------
+        InvalidArgumentError
+            The tensor (or the searched dimension) is empty, or a PyTorch keyword and its numpy
+            twin are both given.
+        IndexOutOfRangeError
+            `dim` is out of range.
+        ShapeError
+            `out` has another shape than the result.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[1.0, 3.0], [2.0, 4.0]])
+        >>> t.argmin().item()
+        0
+        >>> t.argmin(dim=0).tolist()
+        [0, 0]
         """
     def var(
         self,
