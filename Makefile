@@ -24,7 +24,7 @@ CPP_EXAMPLES := borrow adopt strided_roi release_cached compute
         demo-rust demo-cpp test-rust test-capi fmt-check clippy doc \
         capi-lib header header-check gen-header-tool \
         test-python test-pip-install test-asan stubtest demo-compute test-examples \
-        packages-test packages-demo wheel test-wheel test-sizes
+        packages-test packages-demo wheel test-wheel test-sizes docs
 
 ## demo: build and run the examples: the specification's programs (Rust, C++), then the
 ## compute example bundle (examples/compute: every chapter in Rust, C++ and Python)
@@ -61,6 +61,14 @@ clippy:
 doc:
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc -p clika-rt --no-deps --features ndarray,serde
+
+## docs: all the documentation as one HTML folder, target/docs/ (open target/docs/index.html):
+## the Rust API (rustdoc), the Python API from its docstrings (pdoc), the C and C++ headers
+## (Doxygen, installed by scripts/ensure-packages docs) and the guides (README, docs/*.md);
+## warnings are errors in every step (scripts/build-docs)
+docs: python
+	@scripts/ensure-packages docs
+	CARGO=$(CARGO) $(PY) scripts/build-docs
 
 ## miri: the core's unsafe paths under Miri (needs nightly with the miri component). The core
 ## is built without default features, so the wgpu GPU backend is never compiled under Miri.

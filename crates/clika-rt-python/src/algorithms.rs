@@ -16,8 +16,10 @@ use crate::tensor::PyTensor;
 /// `r.values`, `r.indices`, `r[0]`, `r[1]`, and `values, indices = r`.
 #[pyclass(name = "ValuesIndices", module = "clika_runtime", frozen, sequence)]
 pub struct PyValuesIndices {
+    /// The values (a tensor), as `r[0]`.
     #[pyo3(get)]
     values: Py<PyTensor>,
+    /// Where each value came from along the dim (an int64 tensor), as `r[1]`.
     #[pyo3(get)]
     indices: Py<PyTensor>,
 }

@@ -100,9 +100,7 @@ pub fn wrap(
     Ok(unsafe { memory.wrap(owner, None, read_only) })
 }
 
-/// `crt.from_buffer(obj, dtype, shape=None, offset=0)`: a tensor over any buffer-protocol
-/// exporter's bytes, without a copy; read-only when the exporter is. The export is held
-/// for the tensor's lifetime.
+#[doc = include_str!("../pydoc/from_buffer.md")]
 #[pyfunction]
 #[pyo3(signature = (obj, dtype, shape=None, offset=0))]
 pub fn from_buffer(

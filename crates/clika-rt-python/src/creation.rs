@@ -9,7 +9,7 @@ use crate::functions::placed;
 use crate::ops::tensor_arg;
 use crate::tensor::PyTensor;
 
-/// `steps` evenly spaced values from `start` to `end`, both included.
+#[doc = include_str!("../pydoc/linspace.md")]
 #[pyfunction]
 #[pyo3(signature = (start, end, steps, *, dtype=None, device=None))]
 pub fn linspace(
@@ -23,7 +23,7 @@ pub fn linspace(
     placed(Tensor::linspace(start, end, steps, dtype), device)
 }
 
-/// `base ** linspace(start, end, steps)`.
+#[doc = include_str!("../pydoc/logspace.md")]
 #[pyfunction]
 #[pyo3(signature = (start, end, steps, base=10.0, *, dtype=None, device=None))]
 pub fn logspace(
@@ -38,7 +38,7 @@ pub fn logspace(
     placed(Tensor::logspace(start, end, steps, base, dtype), device)
 }
 
-/// An `n × m` identity matrix (`m = n` by default).
+#[doc = include_str!("../pydoc/eye.md")]
 #[pyfunction]
 #[pyo3(signature = (n, m=None, *, dtype=None, device=None))]
 pub fn eye(
@@ -51,7 +51,7 @@ pub fn eye(
     placed(Tensor::eye(n, m, dtype), device)
 }
 
-/// A tensor of `input`'s shape filled with `fill_value` (its dtype and device unless given).
+#[doc = include_str!("../pydoc/full_like.md")]
 #[pyfunction]
 #[pyo3(signature = (input, fill_value, *, dtype=None, device=None))]
 pub fn full_like(
@@ -86,7 +86,7 @@ fn like(
 }
 
 macro_rules! like_fns {
-    ($($name:ident => $value:expr, $doc:literal;)*) => {$(
+    ($($name:ident => $value:expr, $doc:expr;)*) => {$(
         #[doc = $doc]
         #[pyfunction]
         #[pyo3(signature = (input, *, dtype=None, device=None))]
@@ -101,9 +101,9 @@ macro_rules! like_fns {
 }
 
 like_fns! {
-    zeros_like => Some(0.0), "Zeros of `input`'s shape (its dtype and device unless given).";
-    ones_like => Some(1.0), "Ones of `input`'s shape (its dtype and device unless given).";
-    empty_like => None, "Unspecified values of `input`'s shape (its dtype and device unless given).";
+    zeros_like => Some(0.0), include_str!("../pydoc/zeros_like.md");
+    ones_like => Some(1.0), include_str!("../pydoc/ones_like.md");
+    empty_like => None, include_str!("../pydoc/empty_like.md");
 }
 
 /// Adds the functions to the module.

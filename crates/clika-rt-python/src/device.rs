@@ -8,7 +8,7 @@ use pyo3::types::PyString;
 
 use crate::error::IntoPyResult;
 
-/// A device (`cpu`, `gpu:N`, `auto`). Compares equal to its name (`t.device == "cpu"`).
+#[doc = include_str!("../pydoc/Device.md")]
 #[pyclass(name = "Device", module = "clika_runtime", frozen)]
 #[derive(Debug, Clone, Copy)]
 pub struct PyDevice(pub Device);

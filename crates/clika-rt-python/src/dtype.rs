@@ -13,7 +13,7 @@ use crate::error::{raise, IntoPyResult};
 pub const NUMPY_SUPPORTED: &str =
     "float32, float64, float16, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool";
 
-/// An element type. Compares equal to the numpy dtype and the string of the same name.
+#[doc = include_str!("../pydoc/DType.md")]
 #[pyclass(name = "DType", module = "clika_runtime", frozen)]
 #[derive(Debug, Clone, Copy)]
 pub struct PyDType(pub DType);

@@ -12,9 +12,7 @@ use crate::dtype as dt;
 use crate::error::IntoPyResult;
 use crate::tensor::PyTensor;
 
-/// Every tensor of a safetensors file as `{name: Tensor}` in file order, without copying;
-/// with `copy=True` the file is read into runtime memory instead of mapped (no `SIGBUS` if
-/// the file is truncated later).
+#[doc = include_str!("../pydoc/load_safetensors.md")]
 #[pyfunction]
 #[pyo3(signature = (path, *, copy=false))]
 pub fn load_safetensors<'py>(
@@ -40,9 +38,7 @@ pub fn load_safetensors<'py>(
     Ok(dict)
 }
 
-/// `crt.from_file(path, dtype, shape, offset=0)` (also `Tensor.from_file`): `shape`
-/// elements of `dtype` stored row-major at byte `offset` of a raw binary file, mapped
-/// read-only, without copying.
+#[doc = include_str!("../pydoc/from_file.md")]
 #[pyfunction]
 #[pyo3(signature = (path, dtype, shape, offset=0, *, copy=false))]
 pub fn from_file(

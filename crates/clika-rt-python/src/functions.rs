@@ -36,7 +36,7 @@ fn t_py<'py>(device: Option<&Bound<'py, PyAny>>) -> Option<Python<'py>> {
     device.map(|d| d.py())
 }
 
-/// `crt.zeros(2, 3)` or `crt.zeros((2, 3))`.
+#[doc = include_str!("../pydoc/zeros.md")]
 #[pyfunction]
 #[pyo3(signature = (*shape, dtype=None, device=None))]
 pub fn zeros(
@@ -49,7 +49,7 @@ pub fn zeros(
     placed(py.detach(|| Tensor::zeros(&shape, dtype)), device)
 }
 
-/// A tensor of ones.
+#[doc = include_str!("../pydoc/ones.md")]
 #[pyfunction]
 #[pyo3(signature = (*shape, dtype=None, device=None))]
 pub fn ones(
@@ -62,7 +62,7 @@ pub fn ones(
     placed(py.detach(|| Tensor::ones(&shape, dtype)), device)
 }
 
-/// A tensor whose values are unspecified.
+#[doc = include_str!("../pydoc/empty.md")]
 #[pyfunction]
 #[pyo3(signature = (*shape, dtype=None, device=None))]
 pub fn empty(
@@ -75,8 +75,7 @@ pub fn empty(
     placed(py.detach(|| Tensor::empty(&shape, dtype)), device)
 }
 
-/// A tensor filled with `fill_value`; the dtype defaults to bool, int64 or float32 after the
-/// value's Python type.
+#[doc = include_str!("../pydoc/full.md")]
 #[pyfunction]
 #[pyo3(signature = (shape, fill_value, *, dtype=None, device=None))]
 pub fn full(
@@ -112,8 +111,7 @@ pub fn full(
     placed(py.detach(|| Tensor::full(&shape, value, dtype)), device)
 }
 
-/// `arange(end)` or `arange(start, end, step=1)`; int64 when every argument is an int, else
-/// float32.
+#[doc = include_str!("../pydoc/arange.md")]
 #[pyfunction]
 #[pyo3(signature = (start, end=None, step=None, *, dtype=None, device=None))]
 pub fn arange(
@@ -144,7 +142,7 @@ pub fn arange(
     placed(py.detach(|| Tensor::arange(lo, hi, step, dtype)), device)
 }
 
-/// Borrows a numpy array's memory without copying; see the module documentation.
+#[doc = include_str!("../pydoc/from_numpy.md")]
 #[pyfunction]
 pub fn from_numpy(a: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
     Ok(PyTensor {
@@ -152,7 +150,7 @@ pub fn from_numpy(a: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
     })
 }
 
-/// Copies `obj` (a tensor, numpy array, nested list or scalar) into a new tensor.
+#[doc = include_str!("../pydoc/tensor.md")]
 #[pyfunction]
 #[pyo3(signature = (obj, dtype=None, device=None))]
 pub fn tensor(
@@ -181,7 +179,7 @@ pub fn tensor(
     placed(converted, device)
 }
 
-/// Imports any object with `__dlpack__`, sharing its memory.
+#[doc = include_str!("../pydoc/from_dlpack.md")]
 #[pyfunction]
 pub fn from_dlpack(obj: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
     Ok(PyTensor {
@@ -189,7 +187,7 @@ pub fn from_dlpack(obj: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
     })
 }
 
-/// The device pool's statistics.
+#[doc = include_str!("../pydoc/memory_stats.md")]
 #[pyfunction]
 #[pyo3(signature = (device=None))]
 pub fn memory_stats(device: Option<&Bound<'_, PyAny>>) -> PyResult<PyMemoryStats> {
@@ -198,7 +196,7 @@ pub fn memory_stats(device: Option<&Bound<'_, PyAny>>) -> PyResult<PyMemoryStats
     Ok(PyMemoryStats::new(d, pool::memory_stats(d)))
 }
 
-/// Returns the pool's idle reserve to the system; returns how many bytes were released.
+#[doc = include_str!("../pydoc/release_cached_memory.md")]
 #[pyfunction]
 #[pyo3(signature = (device=None))]
 pub fn release_cached_memory(py: Python<'_>, device: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
@@ -206,7 +204,7 @@ pub fn release_cached_memory(py: Python<'_>, device: Option<&Bound<'_, PyAny>>) 
     py.detach(|| pool::release_cached_memory(d.resolve())).py()
 }
 
-/// Caps how many bytes the pool may reserve (`None` removes the cap).
+#[doc = include_str!("../pydoc/set_memory_limit.md")]
 #[pyfunction]
 #[pyo3(signature = (limit_bytes, device=None))]
 pub fn set_memory_limit(
@@ -216,7 +214,7 @@ pub fn set_memory_limit(
     pool::set_memory_limit(device::resolve_opt(device)?.resolve(), limit_bytes).py()
 }
 
-/// Resets `peak_active_bytes` to the current `active_bytes`.
+#[doc = include_str!("../pydoc/reset_peak_stats.md")]
 #[pyfunction]
 #[pyo3(signature = (device=None))]
 pub fn reset_peak_stats(device: Option<&Bound<'_, PyAny>>) -> PyResult<()> {

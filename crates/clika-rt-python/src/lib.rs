@@ -4,6 +4,11 @@
 //!
 //! The layer only translates: argument parsing, the core call (with the GIL released
 //! around compute), result conversion, and error mapping.
+//!
+//! The doc comments of the `#[pyfunction]`/`#[pyclass]`/`#[pymethods]` items are the Python
+//! docstrings (numpy-doc, with `>>>` doctest examples; long ones in `pydoc/*.md`), not
+//! Markdown for rustdoc: an example's output line after a `>>>` line is not a lazy quote.
+#![allow(clippy::doc_lazy_continuation)]
 
 mod algorithm_methods;
 mod algorithms;
@@ -31,6 +36,7 @@ mod printing;
 mod random;
 mod shared;
 mod tensor;
+mod tensor_elementwise;
 mod tensor_ops;
 mod tensor_ops_more;
 mod tensor_views;

@@ -12,8 +12,39 @@ use crate::ops::{
 use crate::tensor::PyTensor;
 
 macro_rules! binary_fns {
-    ($($name:ident => $op:ident, $doc:literal;)*) => {$(
-        #[doc = $doc]
+    ($($name:ident => $op:ident, $doc:literal, $args:literal, $ex:literal;)*) => {$(
+        #[doc = concat!($doc, "
+
+Parameters
+----------
+input, other : Tensor, numpy array, list or Python number
+    The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+    it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+out : Tensor, optional
+    A tensor of the result's shape to write the result into.
+
+Returns
+-------
+Tensor
+    The result (`out` itself when given).
+
+Raises
+------
+ShapeError
+    The shapes do not broadcast, or `out` has another shape than the result.
+ReadOnlyError
+    `out` is read-only.
+DTypeError
+    The operation does not take the operands' dtype (bitwise operations on floats), or
+    an operand is not a tensor or a Python number and numpy reads it as a dtype the
+    runtime does not support.
+DivisionByZeroError
+    An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+Examples
+--------
+>>> crt.", stringify!($name), "(", $args, ").tolist()
+", $ex)]
         #[pyfunction]
         #[pyo3(signature = (input, other, *, out=None))]
         pub fn $name<'py>(
@@ -44,24 +75,51 @@ macro_rules! binary_fns {
 }
 
 binary_fns! {
-    add => Add, "`input + other` (broadcasting; Python numbers are weak scalars).";
-    sub => Sub, "`input - other`.";
-    mul => Mul, "`input * other`.";
-    div => Div, "`input / other` (true division: integers divide as float32).";
-    pow => Pow, "`input ** other`.";
-    maximum => Maximum, "Elementwise maximum (NaN-propagating).";
-    minimum => Minimum, "Elementwise minimum (NaN-propagating).";
-    eq => Eq, "`input == other` as a bool tensor.";
-    ne => Ne, "`input != other` as a bool tensor.";
-    lt => Lt, "`input < other` as a bool tensor.";
-    le => Le, "`input <= other` as a bool tensor.";
-    gt => Gt, "`input > other` as a bool tensor.";
-    ge => Ge, "`input >= other` as a bool tensor.";
+    add => Add, "`input + other` (broadcasting; Python numbers are weak scalars).", "crt.tensor([1.0, 4.0]), 4.0", "[5.0, 8.0]";
+    sub => Sub, "`input - other`.", "crt.tensor([1.0, 4.0]), 4.0", "[-3.0, 0.0]";
+    mul => Mul, "`input * other`.", "crt.tensor([1.0, 4.0]), 4.0", "[4.0, 16.0]";
+    div => Div, "`input / other` (true division: integers divide as float32).", "crt.tensor([1.0, 4.0]), 4.0", "[0.25, 1.0]";
+    pow => Pow, "`input ** other`.", "crt.tensor([1.0, 4.0]), 4.0", "[1.0, 256.0]";
+    maximum => Maximum, "Elementwise maximum (NaN-propagating).", "crt.tensor([1.0, 4.0]), 4.0", "[4.0, 4.0]";
+    minimum => Minimum, "Elementwise minimum (NaN-propagating).", "crt.tensor([1.0, 4.0]), 4.0", "[1.0, 4.0]";
+    eq => Eq, "`input == other` as a bool tensor.", "crt.tensor([1.0, 4.0]), 4.0", "[False, True]";
+    ne => Ne, "`input != other` as a bool tensor.", "crt.tensor([1.0, 4.0]), 4.0", "[True, False]";
+    lt => Lt, "`input < other` as a bool tensor.", "crt.tensor([1.0, 4.0]), 4.0", "[True, False]";
+    le => Le, "`input <= other` as a bool tensor.", "crt.tensor([1.0, 4.0]), 4.0", "[True, True]";
+    gt => Gt, "`input > other` as a bool tensor.", "crt.tensor([1.0, 4.0]), 4.0", "[False, False]";
+    ge => Ge, "`input >= other` as a bool tensor.", "crt.tensor([1.0, 4.0]), 4.0", "[False, True]";
 }
 
 macro_rules! unary_fns {
-    ($($name:ident => $op:ident;)*) => {$(
-        #[doc = concat!("`", stringify!($name), "(input)` elementwise.")]
+    ($($name:ident => $op:ident, $in:literal, $ex:literal;)*) => {$(
+        #[doc = concat!("`", stringify!($name), "(input)` elementwise.
+
+Parameters
+----------
+input : Tensor, numpy array, list or Python number
+    The operand; anything but a tensor is copied as `crt.tensor` would.
+out : Tensor, optional
+    A tensor of `input`'s shape to write the result into.
+
+Returns
+-------
+Tensor
+    The result (`out` itself when given).
+
+Raises
+------
+ShapeError
+    `out` has another shape than the result.
+ReadOnlyError
+    `out` is read-only.
+DTypeError
+    The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+    is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+Examples
+--------
+>>> crt.", stringify!($name), "(crt.tensor(", $in, ")).tolist()
+", $ex)]
         #[pyfunction]
         #[pyo3(signature = (input, *, out=None))]
         pub fn $name<'py>(
@@ -82,14 +140,51 @@ macro_rules! unary_fns {
 }
 
 unary_fns! {
-    neg => Neg; abs => Abs; exp => Exp; log => Log; sqrt => Sqrt; rsqrt => Rsqrt; sin => Sin;
-    cos => Cos; tanh => Tanh; sigmoid => Sigmoid; relu => Relu; gelu => Gelu; silu => Silu;
-    erf => Erf;
+    neg => Neg, "[1.0, -2.0]", "[-1.0, 2.0]";
+    abs => Abs, "[-1.5, 2.0]", "[1.5, 2.0]";
+    exp => Exp, "[0.0]", "[1.0]";
+    log => Log, "[1.0]", "[0.0]";
+    sqrt => Sqrt, "[4.0, 9.0]", "[2.0, 3.0]";
+    rsqrt => Rsqrt, "[4.0]", "[0.5]";
+    sin => Sin, "[0.0]", "[0.0]";
+    cos => Cos, "[0.0]", "[1.0]";
+    tanh => Tanh, "[0.0]", "[0.0]";
+    sigmoid => Sigmoid, "[0.0]", "[0.5]";
+    relu => Relu, "[-1.0, 2.0]", "[0.0, 2.0]";
+    gelu => Gelu, "[0.0]", "[0.0]";
+    silu => Silu, "[0.0]", "[0.0]";
+    erf => Erf, "[0.0]", "[0.0]";
 }
 
 macro_rules! reduce_fns {
-    ($($name:ident => $kind:ident;)*) => {$(
-        #[doc = concat!("`", stringify!($name), "` over all elements, or over `dim` (an int or a tuple of ints).")]
+    ($($name:ident => $kind:ident, $ex:literal;)*) => {$(
+        #[doc = concat!("`", stringify!($name), "` over all elements, or over `dim` (an int or a tuple of ints).
+
+Parameters
+----------
+input : Tensor, numpy array, list or Python number
+    The operand; anything but a tensor is copied as `crt.tensor` would.
+dim : int or tuple of ints, optional
+    The dimensions to reduce (negative values count from the end); all by default.
+keepdim : bool, optional
+    Keep the reduced dimensions with size 1 (False by default).
+
+Returns
+-------
+Tensor
+    The reduction (a 0-d tensor when every dimension is reduced without `keepdim`).
+
+Raises
+------
+IndexOutOfRangeError
+    A dimension is out of range.
+DTypeError
+    `input` is not a tensor, and numpy reads it as a dtype the runtime does not support.
+
+Examples
+--------
+>>> crt.", stringify!($name), "(crt.tensor([[1.0, 2.0], [3.0, 4.0]]), dim=1).tolist()
+", $ex)]
         #[pyfunction]
         #[pyo3(signature = (input, dim=None, keepdim=false))]
         pub fn $name(
@@ -104,11 +199,15 @@ macro_rules! reduce_fns {
     )*};
 }
 
-reduce_fns! { sum => Sum; mean => Mean; prod => Prod; }
+reduce_fns! {
+    sum => Sum, "[3.0, 7.0]";
+    mean => Mean, "[1.5, 3.5]";
+    prod => Prod, "[2.0, 12.0]";
+}
 
 macro_rules! extreme_fns {
-    ($($name:ident => $kind:ident, $dim_fn:ident;)*) => {$(
-        #[doc = concat!("`", stringify!($name), "` over all elements or over dims (a tuple); with one int `dim`, the pair `(values, indices)` as PyTorch.")]
+    ($($name:ident => $kind:ident, $dim_fn:ident, $doc:expr;)*) => {$(
+        #[doc = $doc]
         #[pyfunction]
         #[pyo3(signature = (input, dim=None, keepdim=false))]
         pub fn $name<'py>(
@@ -128,9 +227,12 @@ macro_rules! extreme_fns {
     )*};
 }
 
-extreme_fns! { max => Max, max_dim; min => Min, min_dim; }
+extreme_fns! {
+    max => Max, max_dim, include_str!("../pydoc/max.md");
+    min => Min, min_dim, include_str!("../pydoc/min.md");
+}
 
-/// Index of the maximum over the flattened input, or along `dim`.
+#[doc = include_str!("../pydoc/argmax.md")]
 #[pyfunction]
 #[pyo3(signature = (input, dim=None, keepdim=false))]
 pub fn argmax(
@@ -144,7 +246,7 @@ pub fn argmax(
     Ok(PyTensor { inner })
 }
 
-/// Index of the minimum over the flattened input, or along `dim`.
+#[doc = include_str!("../pydoc/argmin.md")]
 #[pyfunction]
 #[pyo3(signature = (input, dim=None, keepdim=false))]
 pub fn argmin(
@@ -188,24 +290,21 @@ pub fn std_fn(
     Ok(PyTensor { inner })
 }
 
-/// Softmax along `dim`.
+#[doc = include_str!("../pydoc/softmax.md")]
 #[pyfunction(name = "softmax")]
 pub fn softmax_fn(py: Python<'_>, input: &Bound<'_, PyAny>, dim: isize) -> PyResult<PyTensor> {
     let inner = softmax(py, false, &tensor_arg(input)?, dim)?;
     Ok(PyTensor { inner })
 }
 
-/// Log-softmax along `dim`.
+#[doc = include_str!("../pydoc/log_softmax.md")]
 #[pyfunction]
 pub fn log_softmax(py: Python<'_>, input: &Bound<'_, PyAny>, dim: isize) -> PyResult<PyTensor> {
     let inner = softmax(py, true, &tensor_arg(input)?, dim)?;
     Ok(PyTensor { inner })
 }
 
-/// Matrix product with numpy's `matmul` semantics (1-D, 2-D, batched with broadcasting).
-/// With `out=`, the product is written into `out` (which must have the result's shape; its
-/// dtype receives the values converted), straight from the kernel when `out` has the
-/// result's dtype; `out` may be one of the operands.
+#[doc = include_str!("../pydoc/matmul.md")]
 #[pyfunction(name = "matmul")]
 #[pyo3(signature = (input, other, *, out=None))]
 pub fn matmul_fn<'py>(
@@ -226,7 +325,7 @@ pub fn matmul_fn<'py>(
     Ok(o.into_any())
 }
 
-/// `condition ? input : other` elementwise, broadcasting all three.
+#[doc = include_str!("../pydoc/where.md")]
 #[pyfunction(name = "where")]
 pub fn where_(
     py: Python<'_>,
@@ -241,7 +340,7 @@ pub fn where_(
     Ok(PyTensor { inner })
 }
 
-/// Limits every element to `[min, max]` (either optional; numbers or tensors).
+#[doc = include_str!("../pydoc/clamp.md")]
 #[pyfunction(name = "clamp")]
 #[pyo3(signature = (input, min=None, max=None, *, out=None))]
 pub fn clamp_fn<'py>(
@@ -255,7 +354,7 @@ pub fn clamp_fn<'py>(
     write_out(py, r, out)
 }
 
-/// Concatenates along an existing `dim`.
+#[doc = include_str!("../pydoc/cat.md")]
 #[pyfunction]
 #[pyo3(signature = (tensors, dim=0))]
 pub fn cat(py: Python<'_>, tensors: &Bound<'_, PyAny>, dim: isize) -> PyResult<PyTensor> {
@@ -265,7 +364,7 @@ pub fn cat(py: Python<'_>, tensors: &Bound<'_, PyAny>, dim: isize) -> PyResult<P
     Ok(PyTensor { inner })
 }
 
-/// Stacks equally shaped tensors along a new `dim`.
+#[doc = include_str!("../pydoc/stack.md")]
 #[pyfunction]
 #[pyo3(signature = (tensors, dim=0))]
 pub fn stack(py: Python<'_>, tensors: &Bound<'_, PyAny>, dim: isize) -> PyResult<PyTensor> {

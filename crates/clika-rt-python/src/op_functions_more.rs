@@ -9,45 +9,45 @@ use crate::ops::{binary, fn_operand, run, tensor_arg, unary, write_out, Operand}
 use crate::tensor::PyTensor;
 
 binary_fns! {
-    atan2 => Atan2, "`atan2(input, other)`: the angle of the point `(other, input)`.";
-    hypot => Hypot, "`sqrt(input² + other²)`.";
-    fmod => Fmod, "C's `fmod`: remainder with the sign of `input` (integer division by zero raises `ZeroDivisionError`).";
-    remainder => Remainder, "Python's `%`: remainder with the sign of `other` (integer division by zero raises `ZeroDivisionError`).";
-    floor_divide => FloorDivide, "Python's `//` (integer division by zero raises `ZeroDivisionError`).";
-    bitwise_and => BitwiseAnd, "`input & other` (integers and bools).";
-    bitwise_or => BitwiseOr, "`input | other` (integers and bools).";
-    bitwise_xor => BitwiseXor, "`input ^ other` (integers and bools).";
-    bitwise_left_shift => BitwiseLeftShift, "`input << other` (integers).";
-    bitwise_right_shift => BitwiseRightShift, "`input >> other` (integers, arithmetic).";
-    logical_and => LogicalAnd, "`input != 0 and other != 0` as a bool tensor.";
-    logical_or => LogicalOr, "`input != 0 or other != 0` as a bool tensor.";
-    logical_xor => LogicalXor, "`(input != 0) != (other != 0)` as a bool tensor.";
+    atan2 => Atan2, "`atan2(input, other)`: the angle of the point `(other, input)`.", "crt.tensor([1.0]), crt.tensor([0.0])", "[1.5707963...]";
+    hypot => Hypot, "`sqrt(input² + other²)`.", "crt.tensor([3.0]), crt.tensor([4.0])", "[5.0]";
+    fmod => Fmod, "C's `fmod`: remainder with the sign of `input` (integer division by zero raises `ZeroDivisionError`).", "crt.tensor([-7, 7]), 3", "[-1, 1]";
+    remainder => Remainder, "Python's `%`: remainder with the sign of `other` (integer division by zero raises `ZeroDivisionError`).", "crt.tensor([-7, 7]), 3", "[2, 1]";
+    floor_divide => FloorDivide, "Python's `//` (integer division by zero raises `ZeroDivisionError`).", "crt.tensor([-7, 7]), 2", "[-4, 3]";
+    bitwise_and => BitwiseAnd, "`input & other` (integers and bools).", "crt.tensor([12, 10]), 6", "[4, 2]";
+    bitwise_or => BitwiseOr, "`input | other` (integers and bools).", "crt.tensor([12, 10]), 1", "[13, 11]";
+    bitwise_xor => BitwiseXor, "`input ^ other` (integers and bools).", "crt.tensor([12, 10]), 6", "[10, 12]";
+    bitwise_left_shift => BitwiseLeftShift, "`input << other` (integers).", "crt.tensor([1, 3]), 2", "[4, 12]";
+    bitwise_right_shift => BitwiseRightShift, "`input >> other` (integers, arithmetic).", "crt.tensor([-8, 8]), 1", "[-4, 4]";
+    logical_and => LogicalAnd, "`input != 0 and other != 0` as a bool tensor.", "crt.tensor([0, 1, 2]), crt.tensor([1, 1, 0])", "[False, True, False]";
+    logical_or => LogicalOr, "`input != 0 or other != 0` as a bool tensor.", "crt.tensor([0, 1, 2]), crt.tensor([1, 1, 0])", "[True, True, True]";
+    logical_xor => LogicalXor, "`(input != 0) != (other != 0)` as a bool tensor.", "crt.tensor([0, 1, 2]), crt.tensor([1, 1, 0])", "[True, False, True]";
 }
 
 unary_fns! {
-    floor => Floor;
-    ceil => Ceil;
-    trunc => Trunc;
-    sign => Sign;
-    isnan => IsNan;
-    isinf => IsInf;
-    isfinite => IsFinite;
-    log1p => Log1p;
-    expm1 => Expm1;
-    log2 => Log2;
-    log10 => Log10;
-    exp2 => Exp2;
-    tan => Tan;
-    atan => Atan;
-    asin => Asin;
-    acos => Acos;
-    sinh => Sinh;
-    cosh => Cosh;
-    bitwise_not => BitwiseNot;
-    logical_not => LogicalNot;
+    floor => Floor, "[-1.5, 1.5]", "[-2.0, 1.0]";
+    ceil => Ceil, "[-1.5, 1.5]", "[-1.0, 2.0]";
+    trunc => Trunc, "[-1.5, 1.5]", "[-1.0, 1.0]";
+    sign => Sign, "[-3.0, 0.0, 2.0]", "[-1.0, 0.0, 1.0]";
+    isnan => IsNan, "[1.0, float('nan')]", "[False, True]";
+    isinf => IsInf, "[1.0, float('inf')]", "[False, True]";
+    isfinite => IsFinite, "[1.0, float('inf')]", "[True, False]";
+    log1p => Log1p, "[0.0]", "[0.0]";
+    expm1 => Expm1, "[0.0]", "[0.0]";
+    log2 => Log2, "[8.0]", "[3.0]";
+    log10 => Log10, "[100.0]", "[2.0]";
+    exp2 => Exp2, "[3.0]", "[8.0]";
+    tan => Tan, "[0.0]", "[0.0]";
+    atan => Atan, "[0.0]", "[0.0]";
+    asin => Asin, "[0.0]", "[0.0]";
+    acos => Acos, "[1.0]", "[0.0]";
+    sinh => Sinh, "[0.0]", "[0.0]";
+    cosh => Cosh, "[0.0]", "[1.0]";
+    bitwise_not => BitwiseNot, "[0, 5]", "[-1, -6]";
+    logical_not => LogicalNot, "[0, 2]", "[True, False]";
 }
 
-/// Rounds to `decimals` decimal places, halves to even (numpy's `round`, PyTorch's `round`).
+#[doc = include_str!("../pydoc/round.md")]
 #[pyfunction]
 #[pyo3(signature = (input, decimals=0, *, out=None))]
 pub fn round<'py>(
@@ -61,7 +61,7 @@ pub fn round<'py>(
     write_out(py, r, out)
 }
 
-/// The lower triangle of the last two dims (`col - row <= diagonal` kept, the rest zero).
+#[doc = include_str!("../pydoc/tril.md")]
 #[pyfunction]
 #[pyo3(signature = (input, diagonal=0))]
 pub fn tril(py: Python<'_>, input: &Bound<'_, PyAny>, diagonal: i64) -> PyResult<PyTensor> {
@@ -70,7 +70,7 @@ pub fn tril(py: Python<'_>, input: &Bound<'_, PyAny>, diagonal: i64) -> PyResult
     Ok(PyTensor { inner })
 }
 
-/// The upper triangle of the last two dims (`col - row >= diagonal` kept, the rest zero).
+#[doc = include_str!("../pydoc/triu.md")]
 #[pyfunction]
 #[pyo3(signature = (input, diagonal=0))]
 pub fn triu(py: Python<'_>, input: &Bound<'_, PyAny>, diagonal: i64) -> PyResult<PyTensor> {

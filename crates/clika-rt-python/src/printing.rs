@@ -26,9 +26,7 @@ pub fn repr(t: &clika_rt::Tensor) -> String {
     t.to_pretty_string(&options())
 }
 
-/// Sets how `repr` prints tensors: digits after the point (`precision`), the element count
-/// past which a tensor is summarised with `...` (`threshold`), and the items kept at each
-/// end of a summarised dimension (`edgeitems`); options left as `None` keep their value.
+#[doc = include_str!("../pydoc/set_printoptions.md")]
 #[pyfunction]
 #[pyo3(signature = (precision=None, threshold=None, edgeitems=None))]
 fn set_printoptions(
@@ -48,7 +46,7 @@ fn set_printoptions(
     Ok(())
 }
 
-/// The current print options as a dict (`precision`, `threshold`, `edgeitems`).
+#[doc = include_str!("../pydoc/get_printoptions.md")]
 #[pyfunction]
 fn get_printoptions(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let o = options();

@@ -15,10 +15,7 @@ use crate::error::IntoPyResult;
 use crate::ops::{run, tensor_arg};
 use crate::tensor::PyTensor;
 
-/// A seedable random generator (Philox4x32-10, counter-based): the values of a call depend
-/// only on the seed, the number of calls since seeding and each element's index, never on
-/// the thread count. `crt.manual_seed(s)` seeds the default one; pass your own as
-/// `generator=`.
+#[doc = include_str!("../pydoc/Generator.md")]
 #[pyclass(name = "Generator", module = "clika_runtime", frozen)]
 pub struct PyGenerator {
     /// `None`: the process-wide default generator.
@@ -46,13 +43,13 @@ impl PyGenerator {
         })
     }
 
-    /// Reseeds and returns the generator itself.
+    #[doc = include_str!("../pydoc/Generator.manual_seed.md")]
     fn manual_seed(slf: Bound<'_, Self>, seed: u64) -> Bound<'_, Self> {
         slf.get().core().manual_seed(seed);
         slf
     }
 
-    /// The seed last set.
+    #[doc = include_str!("../pydoc/Generator.initial_seed.md")]
     fn initial_seed(&self) -> u64 {
         self.core().initial_seed()
     }
@@ -64,7 +61,7 @@ impl PyGenerator {
     }
 }
 
-/// Seeds the default generator; returns it.
+#[doc = include_str!("../pydoc/manual_seed.md")]
 #[pyfunction]
 pub fn manual_seed(seed: u64) -> PyGenerator {
     default_generator().manual_seed(seed);
@@ -93,7 +90,7 @@ fn numel(shape: &[usize]) -> usize {
 }
 
 macro_rules! shaped_fns {
-    ($($name:ident => $method:ident, $doc:literal;)*) => {$(
+    ($($name:ident => $method:ident, $doc:expr;)*) => {$(
         #[doc = $doc]
         #[pyfunction]
         #[pyo3(signature = (*shape, size=None, generator=None, dtype=None, device=None))]
@@ -136,12 +133,11 @@ impl std::ops::Deref for GenRef {
 }
 
 shaped_fns! {
-    rand => rand, "Uniform values in [0, 1) (float32 unless `dtype` says otherwise).";
-    randn => randn, "Standard normal values (float32 unless `dtype` says otherwise).";
+    rand => rand, include_str!("../pydoc/rand.md");
+    randn => randn, include_str!("../pydoc/randn.md");
 }
 
-/// Integers uniform in `[low, high)`: `randint(high, size)` or `randint(low, high, size)`
-/// (int64 unless `dtype` says otherwise).
+#[doc = include_str!("../pydoc/randint.md")]
 #[pyfunction]
 #[pyo3(signature = (*args, size=None, generator=None, dtype=None, device=None))]
 pub fn randint(
@@ -174,7 +170,7 @@ pub fn randint(
 }
 
 macro_rules! two_param_fns {
-    ($($name:ident($a:ident = $da:literal, $b:ident = $db:literal), $text:literal, $doc:literal;)*) => {$(
+    ($($name:ident($a:ident = $da:literal, $b:ident = $db:literal), $text:literal, $doc:expr;)*) => {$(
         #[doc = $doc]
         #[pyfunction]
         #[pyo3(
@@ -207,14 +203,13 @@ macro_rules! two_param_fns {
 two_param_fns! {
     normal(mean = 0.0, std = 1.0),
         "(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=None)",
-        "Normal values with `mean` and `std` (numbers) of `size`.";
+        include_str!("../pydoc/normal.md");
     uniform(low = 0.0, high = 1.0),
         "(low=0.0, high=1.0, size=None, *, generator=None, dtype=None, device=None)",
-        "Uniform values in `[low, high)` of `size` (numpy's `uniform`).";
+        include_str!("../pydoc/uniform.md");
 }
 
-/// Ones with probability `input[i]` (or `p` for every element, when given), zeros
-/// otherwise, shaped and typed like `input`.
+#[doc = include_str!("../pydoc/bernoulli.md")]
 #[pyfunction]
 #[pyo3(signature = (input, p=None, *, generator=None))]
 pub fn bernoulli(

@@ -38,11 +38,7 @@ impl PyTensor {
     }
 }
 
-/// `crt.from_fd(fd, dtype, shape, offset=0, *, strides=None, read_only=False)`: maps the whole
-/// file or shared-memory segment `fd` (shared; the descriptor is duplicated, close yours
-/// whenever you like) and views `shape` elements of `dtype` whose first element lies at
-/// byte `offset`, with `strides` in elements. Nobody may truncate the file while the tensor
-/// lives.
+#[doc = include_str!("../pydoc/from_fd.md")]
 #[pyfunction]
 #[pyo3(signature = (fd, dtype, shape, offset=0, *, strides=None, read_only=false))]
 pub fn from_fd(

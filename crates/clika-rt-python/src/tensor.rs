@@ -14,8 +14,7 @@ use crate::error::IntoPyResult;
 use crate::ops as o;
 use crate::{dlpack, indexing, numpy_export};
 
-/// An n-dimensional strided view of typed memory. Views (indexing, `reshape` when possible,
-/// `permute`, `transpose`, `T`) share memory; `numpy()` and `np.asarray(t)` do too.
+#[doc = include_str!("../pydoc/Tensor.md")]
 #[pyclass(name = "Tensor", module = "clika_runtime", frozen, weakref)]
 #[derive(Debug)]
 pub struct PyTensor {
@@ -112,12 +111,12 @@ impl PyTensor {
         }
     }
 
-    /// Number of elements.
+    #[doc = include_str!("../pydoc/Tensor.numel.md")]
     fn numel(&self) -> usize {
         self.inner.numel()
     }
 
-    /// The single element as a Python `float`, `int` or `bool`.
+    #[doc = include_str!("../pydoc/Tensor.item.md")]
     fn item<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let t = &self.inner;
         Ok(match t.dtype() {
@@ -133,7 +132,7 @@ impl PyTensor {
         })
     }
 
-    /// The elements as (nested) Python lists; a 0-d tensor gives a number.
+    #[doc = include_str!("../pydoc/Tensor.tolist.md")]
     fn tolist<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let t = &self.inner;
         let items: Vec<Bound<'py, PyAny>> = match t.dtype() {
@@ -157,7 +156,7 @@ impl PyTensor {
         nest(py, t.shape(), &mut items.into_iter())
     }
 
-    /// The same tensor when contiguous, else a compact copy.
+    #[doc = include_str!("../pydoc/Tensor.contiguous.md")]
     fn contiguous(&self, py: Python<'_>) -> PyResult<PyTensor> {
         let t = &self.inner;
         Ok(PyTensor {
@@ -165,13 +164,12 @@ impl PyTensor {
         })
     }
 
-    /// Whether the elements are row-major without gaps (numpy's rule).
+    #[doc = include_str!("../pydoc/Tensor.is_contiguous.md")]
     fn is_contiguous(&self) -> bool {
         self.inner.is_contiguous()
     }
 
-    /// Moves to a device and/or converts to a dtype: `t.to('cpu')`, `t.to(crt.float64)`,
-    /// `t.to(device=..., dtype=...)`.
+    #[doc = include_str!("../pydoc/Tensor.to.md")]
     #[pyo3(signature = (target=None, *, dtype=None, device=None))]
     fn to(
         &self,
@@ -206,8 +204,7 @@ impl PyTensor {
         Ok(PyTensor { inner: out })
     }
 
-    /// The same elements in a new shape (one size may be -1): a view when the strides allow,
-    /// else a copy.
+    #[doc = include_str!("../pydoc/Tensor.reshape.md")]
     #[pyo3(signature = (*shape))]
     fn reshape(&self, py: Python<'_>, shape: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
         let shape = args::int_list(shape)?;
@@ -216,7 +213,7 @@ impl PyTensor {
         })
     }
 
-    /// Like `reshape`, but never copies (raises `LayoutError` instead).
+    #[doc = include_str!("../pydoc/Tensor.view.md")]
     #[pyo3(signature = (*shape))]
     fn view(&self, shape: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
         let shape = args::int_list(shape)?;
@@ -225,7 +222,7 @@ impl PyTensor {
         })
     }
 
-    /// Reorders the dimensions (a view).
+    #[doc = include_str!("../pydoc/Tensor.permute.md")]
     #[pyo3(signature = (*dims))]
     fn permute(&self, dims: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
         let dims = args::int_list(dims)?;
@@ -234,25 +231,24 @@ impl PyTensor {
         })
     }
 
-    /// Swaps two dimensions (a view).
+    #[doc = include_str!("../pydoc/Tensor.transpose.md")]
     fn transpose(&self, dim0: isize, dim1: isize) -> PyResult<PyTensor> {
         Ok(PyTensor {
             inner: self.inner.transpose(dim0, dim1).py()?,
         })
     }
 
-    /// Address of the first element (for a borrowed array, the array's own pointer).
+    #[doc = include_str!("../pydoc/Tensor.data_ptr.md")]
     fn data_ptr(&self) -> usize {
         self.inner.data_ptr() as usize
     }
 
-    /// Waits for the device's outstanding work.
+    #[doc = include_str!("../pydoc/Tensor.synchronize.md")]
     fn synchronize(&self, py: Python<'_>) -> PyResult<()> {
         compute(py, &self.inner, Tensor::synchronize)
     }
 
-    /// `shape` elements of `dtype` at byte `offset` of a raw binary file, mapped read-only
-    /// without copying (same as `crt.from_file`).
+    #[doc = include_str!("../pydoc/Tensor.from_file.md")]
     #[staticmethod]
     #[pyo3(signature = (path, dtype, shape, offset=0, *, copy=false))]
     fn from_file(
@@ -266,7 +262,7 @@ impl PyTensor {
         crate::files::from_file(py, path, dtype, shape, offset, copy)
     }
 
-    /// A zero-copy numpy view; its `base` keeps this tensor's memory alive.
+    #[doc = include_str!("../pydoc/Tensor.numpy.md")]
     fn numpy<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         numpy_export::view(slf)
     }

@@ -193,92 +193,9 @@ impl PyTensor {
         1000.0
     }
 
-    // ---- elementwise methods --------------------------------------------------------------
+    // ---- elementwise methods: tensor_elementwise.rs ---------------------------------------
 
-    fn add(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::Add, other)
-    }
-    fn sub(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::Sub, other)
-    }
-    fn mul(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::Mul, other)
-    }
-    fn div(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::Div, other)
-    }
-    fn pow(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::Pow, other)
-    }
-    fn maximum(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::Maximum, other)
-    }
-    fn minimum(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::Minimum, other)
-    }
-    fn eq(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::Eq, other)
-    }
-    fn ne(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::Ne, other)
-    }
-    fn lt(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::Lt, other)
-    }
-    fn le(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::Le, other)
-    }
-    fn gt(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::Gt, other)
-    }
-    fn ge(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::Ge, other)
-    }
-
-    fn neg(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Neg)
-    }
-    fn abs(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Abs)
-    }
-    fn exp(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Exp)
-    }
-    fn log(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Log)
-    }
-    fn sqrt(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Sqrt)
-    }
-    fn rsqrt(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Rsqrt)
-    }
-    fn sin(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Sin)
-    }
-    fn cos(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Cos)
-    }
-    fn tanh(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Tanh)
-    }
-    fn sigmoid(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Sigmoid)
-    }
-    fn relu(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Relu)
-    }
-    fn gelu(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Gelu)
-    }
-    fn silu(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Silu)
-    }
-    fn erf(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Erf)
-    }
-
-    /// Limits every element to `[min, max]` (either optional; numbers or tensors).
+    #[doc = include_str!("../pydoc/Tensor.clamp.md")]
     #[pyo3(signature = (min=None, max=None))]
     fn clamp(
         &self,
@@ -291,7 +208,7 @@ impl PyTensor {
         })
     }
 
-    /// Matrix product (`self @ other`).
+    #[doc = include_str!("../pydoc/Tensor.matmul.md")]
     fn matmul(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         Ok(PyTensor {
             inner: o::matmul(py, &self.inner, &o::tensor_arg(other)?)?,
@@ -300,10 +217,7 @@ impl PyTensor {
 
     // ---- reductions -------------------------------------------------------------------------
 
-    /// Sum over all elements, or over `dim` (an int or a tuple of ints).
-    ///
-    /// numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.sum(t)`
-    /// calls this method.
+    #[doc = include_str!("../pydoc/Tensor.sum.md")]
     #[pyo3(signature = (dim=None, keepdim=None, *, axis=None, keepdims=None, dtype=None, out=None))]
     #[allow(
         clippy::too_many_arguments,
@@ -330,10 +244,7 @@ impl PyTensor {
         o::reduce_call(py, ReduceOp::Sum, &self.inner, a)
     }
 
-    /// Mean over all elements, or over `dim` (an int or a tuple of ints).
-    ///
-    /// numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.mean(t)`
-    /// calls this method.
+    #[doc = include_str!("../pydoc/Tensor.mean.md")]
     #[pyo3(signature = (dim=None, keepdim=None, *, axis=None, keepdims=None, dtype=None, out=None))]
     #[allow(
         clippy::too_many_arguments,
@@ -360,10 +271,7 @@ impl PyTensor {
         o::reduce_call(py, ReduceOp::Mean, &self.inner, a)
     }
 
-    /// Product over all elements, or over `dim`.
-    ///
-    /// numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.prod(t)`
-    /// calls this method.
+    #[doc = include_str!("../pydoc/Tensor.prod.md")]
     #[pyo3(signature = (dim=None, keepdim=None, *, axis=None, keepdims=None, dtype=None, out=None))]
     #[allow(
         clippy::too_many_arguments,
@@ -390,11 +298,7 @@ impl PyTensor {
         o::reduce_call(py, ReduceOp::Prod, &self.inner, a)
     }
 
-    /// The maximum over all elements or over dims; with one int `dim` (PyTorch's form), the
-    /// pair `(values, indices)` like `torch.max(t, dim)`.
-    ///
-    /// numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.max(t)`
-    /// calls this method.
+    #[doc = include_str!("../pydoc/Tensor.max.md")]
     #[pyo3(signature = (dim=None, keepdim=None, *, axis=None, keepdims=None, dtype=None, out=None))]
     #[allow(
         clippy::too_many_arguments,
@@ -427,11 +331,7 @@ impl PyTensor {
         o::reduce_call(py, ReduceOp::Max, &self.inner, a)
     }
 
-    /// The minimum over all elements or over dims; with one int `dim` (PyTorch's form), the
-    /// pair `(values, indices)` like `torch.min(t, dim)`.
-    ///
-    /// numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`), so `np.min(t)`
-    /// calls this method.
+    #[doc = include_str!("../pydoc/Tensor.min.md")]
     #[pyo3(signature = (dim=None, keepdim=None, *, axis=None, keepdims=None, dtype=None, out=None))]
     #[allow(
         clippy::too_many_arguments,
@@ -464,8 +364,7 @@ impl PyTensor {
         o::reduce_call(py, ReduceOp::Min, &self.inner, a)
     }
 
-    /// Index of the maximum over the flattened tensor, or along `dim`.
-    /// numpy's `axis`, `keepdims` and `out` work too, so `np.argmax(t)` calls this method.
+    #[doc = include_str!("../pydoc/Tensor.argmax.md")]
     #[pyo3(signature = (dim=None, keepdim=None, *, axis=None, keepdims=None, out=None))]
     fn argmax<'py>(
         &self,
@@ -487,8 +386,7 @@ impl PyTensor {
         o::reduce_call(py, ReduceOp::ArgMax, &self.inner, a)
     }
 
-    /// Index of the minimum over the flattened tensor, or along `dim`.
-    /// numpy's `axis`, `keepdims` and `out` work too, so `np.argmin(t)` calls this method.
+    #[doc = include_str!("../pydoc/Tensor.argmin.md")]
     #[pyo3(signature = (dim=None, keepdim=None, *, axis=None, keepdims=None, out=None))]
     fn argmin<'py>(
         &self,
@@ -574,14 +472,14 @@ impl PyTensor {
         o::reduce_call(py, ReduceOp::Std { correction }, &self.inner, a)
     }
 
-    /// Softmax along `dim`.
+    #[doc = include_str!("../pydoc/Tensor.softmax.md")]
     fn softmax(&self, py: Python<'_>, dim: isize) -> PyResult<PyTensor> {
         Ok(PyTensor {
             inner: o::softmax(py, false, &self.inner, dim)?,
         })
     }
 
-    /// Log-softmax along `dim`.
+    #[doc = include_str!("../pydoc/Tensor.log_softmax.md")]
     fn log_softmax(&self, py: Python<'_>, dim: isize) -> PyResult<PyTensor> {
         Ok(PyTensor {
             inner: o::softmax(py, true, &self.inner, dim)?,

@@ -150,121 +150,22 @@ impl PyTensor {
         let inner = o::run(py, t.numel(), || ops::triu(t, diagonal))?;
         Ok(PyTensor { inner })
     }
-    fn floor(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Floor)
-    }
-    fn ceil(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Ceil)
-    }
-    fn trunc(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Trunc)
-    }
-    fn sign(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Sign)
-    }
-    fn isnan(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::IsNan)
-    }
-    fn isinf(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::IsInf)
-    }
-    fn isfinite(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::IsFinite)
-    }
-    fn log1p(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Log1p)
-    }
-    fn expm1(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Expm1)
-    }
-    fn log2(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Log2)
-    }
-    fn log10(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Log10)
-    }
-    fn exp2(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Exp2)
-    }
-    fn tan(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Tan)
-    }
-    fn atan(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Atan)
-    }
-    fn asin(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Asin)
-    }
-    fn acos(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Acos)
-    }
-    fn sinh(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Sinh)
-    }
-    fn cosh(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::Cosh)
-    }
-    fn bitwise_not(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::BitwiseNot)
-    }
-    fn logical_not(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.unary(py, UnaryOp::LogicalNot)
-    }
-    fn atan2(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::Atan2, other)
-    }
-    fn hypot(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::Hypot, other)
-    }
-    fn fmod(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::Fmod, other)
-    }
-    fn remainder(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::Remainder, other)
-    }
-    fn floor_divide(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::FloorDivide, other)
-    }
-    fn bitwise_and(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::BitwiseAnd, other)
-    }
-    fn bitwise_or(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::BitwiseOr, other)
-    }
-    fn bitwise_xor(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::BitwiseXor, other)
-    }
-    fn bitwise_left_shift(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::BitwiseLeftShift, other)
-    }
-    fn bitwise_right_shift(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::BitwiseRightShift, other)
-    }
-    fn logical_and(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::LogicalAnd, other)
-    }
-    fn logical_or(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::LogicalOr, other)
-    }
-    fn logical_xor(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.binary(py, BinaryOp::LogicalXor, other)
-    }
-    /// `self -= other` in place; returns `self`.
+    #[doc = include_str!("../pydoc/Tensor.sub_.md")]
     fn sub_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         o::binary_inplace(slf.py(), &slf.get().inner, BinaryOp::Sub, other)?;
         Ok(slf.clone())
     }
-    /// `self *= other` in place; returns `self`.
+    #[doc = include_str!("../pydoc/Tensor.mul_.md")]
     fn mul_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         o::binary_inplace(slf.py(), &slf.get().inner, BinaryOp::Mul, other)?;
         Ok(slf.clone())
     }
-    /// `self /= other` in place; returns `self`.
+    #[doc = include_str!("../pydoc/Tensor.div_.md")]
     fn div_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         o::binary_inplace(slf.py(), &slf.get().inner, BinaryOp::Div, other)?;
         Ok(slf.clone())
     }
-    /// Sets every element to zero; returns `self`.
+    #[doc = include_str!("../pydoc/Tensor.zero_.md")]
     fn zero_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
         let t = &slf.get().inner;
         // SAFETY: as for `binary_inplace`: the numpy/PyTorch contract for in-place writes.
@@ -291,19 +192,19 @@ impl PyTensor {
 
     // ---- in place ---------------------------------------------------------------------------
 
-    /// `self += other` in place; returns `self`.
+    #[doc = include_str!("../pydoc/Tensor.add_.md")]
     fn add_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         o::binary_inplace(slf.py(), &slf.get().inner, BinaryOp::Add, other)?;
         Ok(slf.clone())
     }
 
-    /// Sets every element to `value`; returns `self`.
+    #[doc = include_str!("../pydoc/Tensor.fill_.md")]
     fn fill_<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         o::fill_inplace(slf.py(), &slf.get().inner, value)?;
         Ok(slf.clone())
     }
 
-    /// Copies `src` (broadcast to this shape, converted to this dtype) in; returns `self`.
+    #[doc = include_str!("../pydoc/Tensor.copy_.md")]
     fn copy_<'py>(slf: &Bound<'py, Self>, src: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         o::copy_inplace(slf.py(), &slf.get().inner, src)?;
         Ok(slf.clone())

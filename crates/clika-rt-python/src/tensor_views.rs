@@ -33,13 +33,13 @@ fn sizes(shape: &[usize]) -> Vec<isize> {
 
 #[pymethods]
 impl PyTensor {
-    /// Removes size-1 dims: all, or only `dim` (a view).
+    #[doc = include_str!("../pydoc/Tensor.squeeze.md")]
     #[pyo3(signature = (dim=None))]
     fn squeeze(&self, dim: Option<isize>) -> PyResult<PyTensor> {
         wrap(self.inner.squeeze(dim))
     }
 
-    /// Inserts a size-1 dim at `dim` (a view).
+    #[doc = include_str!("../pydoc/Tensor.unsqueeze.md")]
     fn unsqueeze(&self, dim: isize) -> PyResult<PyTensor> {
         wrap(self.inner.unsqueeze(dim))
     }
@@ -56,7 +56,7 @@ impl PyTensor {
         wrap(self.inner.expand(&sizes(&args::shape_of(shape)?)))
     }
 
-    /// Merges dims `start_dim..=end_dim` into one (a view when possible, else a copy).
+    #[doc = include_str!("../pydoc/Tensor.flatten.md")]
     #[pyo3(signature = (start_dim=0, end_dim=-1), text_signature = "(self, start_dim=0, end_dim=-1)")]
     fn flatten(&self, start_dim: isize, end_dim: isize) -> PyResult<PyTensor> {
         wrap(self.inner.flatten(start_dim, end_dim))
@@ -158,7 +158,7 @@ impl PyTensor {
         wrap_all(py, self.inner.unbind(dim))
     }
 
-    /// A copy in new memory (numpy's `copy`: compact, row-major).
+    #[doc = include_str!("../pydoc/Tensor.clone.md")]
     fn clone(&self, py: Python<'_>) -> PyResult<PyTensor> {
         let t = &self.inner;
         Ok(PyTensor {

@@ -209,14 +209,35 @@ class InternalError(ClikaError, RuntimeError): ...
 
 @final
 class DType:
+    """An element type: `crt.float32`, `crt.int64`, `crt.bool`... (the module's dtype objects).
+
+    The dtypes are bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16,
+    bfloat16, float32 and float64. A dtype compares equal to the numpy dtype and the string of
+    the same name, and every `dtype=` argument takes any of those (or a Python type, or a
+    `torch.dtype`). `np.dtype(crt.float32)` works through its `dtype` property (numpy has no
+    bfloat16).
+
+    Examples
+    --------
+    >>> crt.float32 == np.float32, crt.float32 == "float32"
+    (True, True)
+    >>> crt.int16.itemsize, crt.float16.is_floating_point
+    (2, True)
+    >>> np.dtype(crt.uint8)
+    dtype('uint8')
+    """
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """The lower-case name (`"float32"`)."""
     @property
-    def itemsize(self) -> int: ...
+    def itemsize(self) -> int:
+        """Bytes per element."""
     @property
-    def is_floating_point(self) -> builtins.bool: ...
+    def is_floating_point(self) -> builtins.bool:
+        """Whether this is a floating-point type."""
     @property
-    def dtype(self) -> np.dtype[Any]: ...
+    def dtype(self) -> np.dtype[Any]:
+        """The matching `numpy.dtype` (so `np.dtype(crt.float32)` works); numpy has no bfloat16."""
     def __hash__(self) -> int: ...
     def __eq__(self, other: object, /) -> builtins.bool: ...
     def __ne__(self, other: object, /) -> builtins.bool: ...
@@ -237,81 +258,274 @@ uint64: DType
 
 @final
 class Device:
+    """A device: where a tensor's memory lives and its operations run.
+
+    `Device(name)` parses a name: `"cpu"`, `"gpu"` / `"gpu:N"` (wgpu on Vulkan, Metal or DX12),
+    `"cuda:N"` (where the CUDA backend is built) or `"auto"` (the GPU when one works, else the
+    CPU, with one warning). A device compares equal to its name (`t.device == "cpu"`) and
+    prints as it (`str(d)`). Every `device=` argument takes a `Device` or a name.
+
+    Parameters
+    ----------
+    name : str
+        The device's name.
+
+    Raises
+    ------
+    InvalidArgumentError
+        The name is not a device name.
+
+    Examples
+    --------
+    >>> d = crt.Device("cpu")
+    >>> d == "cpu", d.type, d.index
+    (True, 'cpu', 0)
+    >>> crt.zeros(1).device == d
+    True
+    """
     def __new__(cls, name: str) -> Device: ...
     @property
-    def type(self) -> str: ...
+    def type(self) -> str:
+        """`"cpu"`, `"gpu"`, `"cuda"` or `"auto"`."""
     @property
-    def index(self) -> int: ...
+    def index(self) -> int:
+        """The ordinal among devices of its kind."""
     def __hash__(self) -> int: ...
     def __eq__(self, other: object, /) -> builtins.bool: ...
     def __ne__(self, other: object, /) -> builtins.bool: ...
 
 @final
 class MemoryStats:
+    """A snapshot of a device pool's statistics, in bytes and counts. `str()` gives a
+    human-readable summary.
+    """
     @property
-    def active_bytes(self) -> int: ...
+    def active_bytes(self) -> int:
+        """Bytes in blocks handed out and not yet returned."""
     @property
-    def cached_bytes(self) -> int: ...
+    def cached_bytes(self) -> int:
+        """Bytes reserved from the system but idle in the pool."""
     @property
-    def reserved_bytes(self) -> int: ...
+    def reserved_bytes(self) -> int:
+        """Bytes reserved from the system."""
     @property
-    def peak_active_bytes(self) -> int: ...
+    def peak_active_bytes(self) -> int:
+        """Highest `active_bytes` since start or the last `reset_peak_stats`."""
     @property
-    def requested_bytes(self) -> int: ...
+    def requested_bytes(self) -> int:
+        """Bytes requested by callers (before rounding) and not yet returned."""
     @property
-    def deferred_bytes(self) -> int: ...
+    def deferred_bytes(self) -> int:
+        """Bytes whose free waits for device work to complete."""
     @property
-    def allocation_count(self) -> int: ...
+    def allocation_count(self) -> int:
+        """Allocations served."""
     @property
-    def cache_hit_count(self) -> int: ...
+    def cache_hit_count(self) -> int:
+        """Allocations served from the cache."""
     @property
-    def os_reserve_count(self) -> int: ...
+    def os_reserve_count(self) -> int:
+        """Segments reserved from the system."""
     @property
-    def os_release_count(self) -> int: ...
+    def os_release_count(self) -> int:
+        """Segments released to the system."""
     @property
-    def oom_count(self) -> int: ...
+    def oom_count(self) -> int:
+        """Requests that failed with out-of-memory."""
     @property
-    def largest_free_block(self) -> int: ...
+    def largest_free_block(self) -> int:
+        """Largest free block in the pool."""
     @property
-    def limit_bytes(self) -> Optional[int]: ...
+    def limit_bytes(self) -> Optional[int]:
+        """The memory limit, or `None`."""
 
 _Index = Union[SupportsIndex, slice, None, "builtins.ellipsis", "Tensor", npt.NDArray[Any], Sequence[Any]]
 
 @final
 class ValuesIndices:
+    """Values and the indices they came from along a dim (PyTorch's `torch.return_types.*`):
+    `r.values`, `r.indices`, `r[0]`, `r[1]`, and `values, indices = r`.
+    """
     @property
-    def values(self) -> Tensor: ...
+    def values(self) -> Tensor:
+        """The values (a tensor), as `r[0]`."""
     @property
-    def indices(self) -> Tensor: ...
+    def indices(self) -> Tensor:
+        """Where each value came from along the dim (an int64 tensor), as `r[1]`."""
     def __len__(self) -> int: ...
     def __getitem__(self, key: int, /) -> Tensor: ...
     def __iter__(self) -> Iterator[Tensor]: ...
 
 @final
 class Generator:
+    """A seedable random generator (Philox4x32-10, counter-based).
+
+    The values of a call depend only on the seed, the number of calls since seeding and each
+    element's index, never on the thread count. `crt.manual_seed(s)` seeds the default one;
+    pass your own as `generator=` to the random functions. `Generator(device=None)` starts
+    from PyTorch's default seed (`device` is accepted for PyTorch's signature: values are
+    generated on the host and moved).
+
+    Parameters
+    ----------
+    device : Device or str, optional
+        Accepted and checked, as in PyTorch.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `device` is not a device name.
+
+    Examples
+    --------
+    >>> g = crt.Generator().manual_seed(7)
+    >>> g.initial_seed(), g.offset
+    (7, 0)
+    >>> _ = crt.rand(2, generator=g)
+    >>> g.offset
+    1
+    """
     def __new__(cls, device: Optional[_DeviceLike] = None) -> Generator: ...
-    def manual_seed(self, seed: int) -> Generator: ...
-    def initial_seed(self) -> int: ...
+    def manual_seed(self, seed: int) -> Generator:
+        """Reseed the generator; returns the generator itself (for chaining).
+
+        Parameters
+        ----------
+        seed : int
+            The seed, from 0 to `2**64 - 1`.
+
+        Returns
+        -------
+        Generator
+            `self`, with its offset back at 0.
+
+        Raises
+        ------
+        OverflowError
+            `seed` is negative or does not fit 64 bits.
+
+        Examples
+        --------
+        >>> g = crt.Generator()
+        >>> g.manual_seed(3) is g
+        True
+        """
+    def initial_seed(self) -> int:
+        """The seed last set (PyTorch's default seed for a new generator).
+
+        Returns
+        -------
+        int
+            The seed.
+
+        Examples
+        --------
+        >>> crt.Generator().manual_seed(42).initial_seed()
+        42
+        """
     @property
-    def offset(self) -> int: ...
+    def offset(self) -> int:
+        """Calls made since seeding (each random call advances it by one)."""
 
 @final
 class Tensor:
+    """An n-dimensional strided view of typed memory, on the CPU or a GPU.
+
+    A tensor is a shape, strides (in elements), a dtype and a device over a storage: memory
+    the runtime owns (from `crt.zeros`, `crt.tensor`, operations) or memory it borrows
+    without a copy (`crt.from_numpy`, `crt.from_dlpack`, `crt.from_buffer`, `crt.from_file`),
+    kept alive for as long as any tensor over it lives. Views (indexing, `reshape` when
+    possible, `permute`, `transpose`, `T`) share memory; `numpy()` and `np.asarray(t)` do too.
+
+    Tensors are made by the module's functions, not by calling `Tensor` directly. They support
+    Python's operators (`+ - * / // % ** @`, comparisons, `& | ^ ~ << >>`, in-place forms),
+    indexing (`t[0, 1:3]`, boolean and integer-tensor masks), `len()`, iteration, `float()`,
+    `int()`, `bool()` of one element, pickling, DLPack (`__dlpack__`) and numpy's
+    `__array__` / `__array_interface__`.
+
+    Examples
+    --------
+    >>> t = crt.arange(6).reshape(2, 3)
+    >>> t.shape, t.dtype, str(t.device)
+    ((2, 3), clika_runtime.int64, 'cpu')
+    >>> (t * 2 + 1)[1].tolist()
+    [7, 9, 11]
+    >>> t.T.shape
+    (3, 2)
+    """
     @property
-    def shape(self) -> Tuple[int, ...]: ...
+    def shape(self) -> Tuple[int, ...]:
+        """Sizes of each dimension."""
     @property
-    def strides(self) -> Tuple[int, ...]: ...
+    def strides(self) -> Tuple[int, ...]:
+        """Strides of each dimension, in elements (numpy's `strides` are in bytes)."""
     @property
-    def dtype(self) -> DType: ...
+    def dtype(self) -> DType:
+        """Element type."""
     @property
-    def device(self) -> Device: ...
+    def device(self) -> Device:
+        """Where the memory lives."""
     @property
-    def ndim(self) -> int: ...
+    def ndim(self) -> int:
+        """Number of dimensions."""
     @property
-    def T(self) -> Tensor: ...
-    def numel(self) -> int: ...
-    def item(self) -> Union[float, int, builtins.bool]: ...
-    def tolist(self) -> Any: ...
+    def T(self) -> Tensor:
+        """All dimensions reversed (a view)."""
+    def numel(self) -> int:
+        """The number of elements (the product of the shape; 1 for a 0-d tensor).
+
+        Returns
+        -------
+        int
+            The element count.
+
+        Examples
+        --------
+        >>> crt.zeros(2, 3).numel()
+        6
+        >>> crt.tensor(1.0).numel()
+        1
+        """
+    def item(self) -> Union[float, int, builtins.bool]:
+        """The single element as a Python number.
+
+        Returns
+        -------
+        float, int or bool
+            `float` for floating dtypes, `bool` for bool, `int` otherwise.
+
+        Raises
+        ------
+        InvalidArgumentError
+            The tensor does not have exactly one element.
+
+        Examples
+        --------
+        >>> crt.tensor([[2.5]]).item()
+        2.5
+        >>> crt.arange(5).sum().item()
+        10
+        """
+    def tolist(self) -> Any:
+        """The elements as nested Python lists (a copy).
+
+        Returns
+        -------
+        list or number
+            Lists nested as the shape, of `float`, `int` or `bool`; a 0-d tensor gives a number.
+
+        Raises
+        ------
+        DeviceError
+            The tensor's device fails to copy its memory back.
+
+        Examples
+        --------
+        >>> crt.eye(2).tolist()
+        [[1.0, 0.0], [0.0, 1.0]]
+        >>> crt.tensor(3).tolist()
+        3
+        """
     def sum(
         self,
         dim: _Dims = None,
@@ -321,7 +535,52 @@ class Tensor:
         keepdims: Optional[builtins.bool] = None,
         dtype: Optional[_DTypeLike] = None,
         out: Optional[Tensor] = None,
-    ) -> Tensor: ...
+    ) -> Tensor:
+        """Sum of the elements, over all of them or over `dim`.
+
+        PyTorch's keywords (`dim`, `keepdim`) and numpy's (`axis`, `keepdims`, `dtype`, `out`)
+        both work, so `np.sum(t)` calls this method.
+
+        Parameters
+        ----------
+        dim : int or tuple of ints, optional
+            The dimensions to reduce (negative values count from the end); all by default.
+        keepdim : bool, optional
+            Keep the reduced dimensions with size 1 (False by default).
+        axis : int or tuple of ints, optional
+            numpy's name for `dim`.
+        keepdims : bool, optional
+            numpy's name for `keepdim`.
+        dtype : DType, numpy dtype, str or Python type, optional
+            The dtype to compute and return in.
+        out : Tensor, optional
+            A tensor of the result's shape to write the result into.
+
+        Returns
+        -------
+        Tensor
+            The reduction (`out` itself when given; a 0-d tensor when every dimension is reduced
+            without `keepdim`).
+
+        Raises
+        ------
+        InvalidArgumentError
+            A PyTorch keyword and its numpy twin are both given (`dim` and `axis`).
+        IndexOutOfRangeError
+            A dimension is out of range.
+        ShapeError
+            `out` has another shape than the result.
+        DTypeError
+            `dtype` is not a supported dtype.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[1, 2], [3, 4]])
+        >>> t.sum().item(), t.sum(dim=0).tolist(), t.sum(1, keepdim=True).tolist()
+        (10, [4, 6], [[3], [7]])
+        >>> np.sum(t, axis=1).tolist()
+        [3, 7]
+        """
     def mean(
         self,
         dim: _Dims = None,
@@ -331,7 +590,52 @@ class Tensor:
         keepdims: Optional[builtins.bool] = None,
         dtype: Optional[_DTypeLike] = None,
         out: Optional[Tensor] = None,
-    ) -> Tensor: ...
+    ) -> Tensor:
+        """Mean of the elements, over all of them or over `dim`.
+
+        PyTorch's keywords (`dim`, `keepdim`) and numpy's (`axis`, `keepdims`, `dtype`, `out`)
+        both work, so `np.mean(t)` calls this method.
+
+        Parameters
+        ----------
+        dim : int or tuple of ints, optional
+            The dimensions to reduce (negative values count from the end); all by default.
+        keepdim : bool, optional
+            Keep the reduced dimensions with size 1 (False by default).
+        axis : int or tuple of ints, optional
+            numpy's name for `dim`.
+        keepdims : bool, optional
+            numpy's name for `keepdim`.
+        dtype : DType, numpy dtype, str or Python type, optional
+            The dtype to compute and return in.
+        out : Tensor, optional
+            A tensor of the result's shape to write the result into.
+
+        Returns
+        -------
+        Tensor
+            The reduction (`out` itself when given; a 0-d tensor when every dimension is reduced
+            without `keepdim`).
+
+        Raises
+        ------
+        InvalidArgumentError
+            A PyTorch keyword and its numpy twin are both given (`dim` and `axis`).
+        IndexOutOfRangeError
+            A dimension is out of range.
+        ShapeError
+            `out` has another shape than the result.
+        DTypeError
+            `dtype` is not a supported dtype.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> t.mean().item(), t.mean(dim=1).tolist()
+        (2.5, [1.5, 3.5])
+        >>> np.mean(t, axis=0).tolist()
+        [2.0, 3.0]
+        """
     def prod(
         self,
         dim: _Dims = None,
@@ -341,9 +645,106 @@ class Tensor:
         keepdims: Optional[builtins.bool] = None,
         dtype: Optional[_DTypeLike] = None,
         out: Optional[Tensor] = None,
-    ) -> Tensor: ...
+    ) -> Tensor:
+        """Product of the elements, over all of them or over `dim`.
+
+        PyTorch's keywords (`dim`, `keepdim`) and numpy's (`axis`, `keepdims`, `dtype`, `out`)
+        both work, so `np.prod(t)` calls this method.
+
+        Parameters
+        ----------
+        dim : int or tuple of ints, optional
+            The dimensions to reduce (negative values count from the end); all by default.
+        keepdim : bool, optional
+            Keep the reduced dimensions with size 1 (False by default).
+        axis : int or tuple of ints, optional
+            numpy's name for `dim`.
+        keepdims : bool, optional
+            numpy's name for `keepdim`.
+        dtype : DType, numpy dtype, str or Python type, optional
+            The dtype to compute and return in.
+        out : Tensor, optional
+            A tensor of the result's shape to write the result into.
+
+        Returns
+        -------
+        Tensor
+            The reduction (`out` itself when given; a 0-d tensor when every dimension is reduced
+            without `keepdim`).
+
+        Raises
+        ------
+        InvalidArgumentError
+            A PyTorch keyword and its numpy twin are both given (`dim` and `axis`).
+        IndexOutOfRangeError
+            A dimension is out of range.
+        ShapeError
+            `out` has another shape than the result.
+        DTypeError
+            `dtype` is not a supported dtype.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[1.0, 3.0], [2.0, 4.0]])
+        >>> t.prod().item(), t.prod(dim=1).tolist()
+        (24.0, [3.0, 8.0])
+        >>> np.prod(t, axis=0).tolist()
+        [2.0, 12.0]
+        """
     @overload
-    def max(self, dim: int, keepdim: Optional[builtins.bool] = None) -> ValuesIndices: ...
+    def max(self, dim: int, keepdim: Optional[builtins.bool] = None) -> ValuesIndices:
+        """The largest element, over all elements, over several dimensions, or along one `dim`.
+
+        PyTorch's keywords (`dim`, `keepdim`) and numpy's (`axis`, `keepdims`, `dtype`, `out`)
+        both work, so `np.max(t)` calls this method.
+
+        With one int `dim` (PyTorch's form), the result is the pair `(values, indices)` (a
+        `ValuesIndices`); otherwise the reduced values only..
+
+        Parameters
+        ----------
+        dim : int or tuple of ints, optional
+            The dimensions to reduce (negative values count from the end); all by default.
+        keepdim : bool, optional
+            Keep the reduced dimensions with size 1 (False by default).
+        axis : int or tuple of ints, optional
+            numpy's name for `dim`.
+        keepdims : bool, optional
+            numpy's name for `keepdim`.
+        dtype : DType, numpy dtype, str or Python type, optional
+            The dtype to compute and return in.
+        out : Tensor, optional
+            A tensor of the result's shape to write the result into.
+
+        Returns
+        -------
+        Tensor or ValuesIndices
+            The reduced values (`out` itself when given), or with one int `dim` the pair
+            `(values, indices)`.
+
+        Raises
+        ------
+        InvalidArgumentError
+            A PyTorch keyword and its numpy twin are both given (`dim` and `axis`), or the
+            tensor (or a reduced dimension) is empty.
+        IndexOutOfRangeError
+            A dimension is out of range.
+        ShapeError
+            `out` has another shape than the result.
+        DTypeError
+            `dtype` is not a supported dtype.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[1.0, 3.0], [2.0, 4.0]])
+        >>> t.max().item()
+        4.0
+        >>> values, indices = t.max(dim=0)
+        >>> values.tolist(), indices.tolist()
+        ([2.0, 4.0], [1, 1])
+        >>> np.max(t, axis=0).tolist()
+        [2.0, 4.0]
+        """
     @overload
     def max(
         self,
@@ -356,7 +757,59 @@ class Tensor:
         out: Optional[Tensor] = None,
     ) -> Tensor: ...
     @overload
-    def min(self, dim: int, keepdim: Optional[builtins.bool] = None) -> ValuesIndices: ...
+    def min(self, dim: int, keepdim: Optional[builtins.bool] = None) -> ValuesIndices:
+        """The smallest element, over all elements, over several dimensions, or along one `dim`.
+
+        PyTorch's keywords (`dim`, `keepdim`) and numpy's (`axis`, `keepdims`, `dtype`, `out`)
+        both work, so `np.min(t)` calls this method.
+
+        With one int `dim` (PyTorch's form), the result is the pair `(values, indices)` (a
+        `ValuesIndices`); otherwise the reduced values only..
+
+        Parameters
+        ----------
+        dim : int or tuple of ints, optional
+            The dimensions to reduce (negative values count from the end); all by default.
+        keepdim : bool, optional
+            Keep the reduced dimensions with size 1 (False by default).
+        axis : int or tuple of ints, optional
+            numpy's name for `dim`.
+        keepdims : bool, optional
+            numpy's name for `keepdim`.
+        dtype : DType, numpy dtype, str or Python type, optional
+            The dtype to compute and return in.
+        out : Tensor, optional
+            A tensor of the result's shape to write the result into.
+
+        Returns
+        -------
+        Tensor or ValuesIndices
+            The reduced values (`out` itself when given), or with one int `dim` the pair
+            `(values, indices)`.
+
+        Raises
+        ------
+        InvalidArgumentError
+            A PyTorch keyword and its numpy twin are both given (`dim` and `axis`), or the
+            tensor (or a reduced dimension) is empty.
+        IndexOutOfRangeError
+            A dimension is out of range.
+        ShapeError
+            `out` has another shape than the result.
+        DTypeError
+            `dtype` is not a supported dtype.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[1.0, 3.0], [2.0, 4.0]])
+        >>> t.min().item()
+        1.0
+        >>> values, indices = t.min(dim=0)
+        >>> values.tolist(), indices.tolist()
+        ([1.0, 3.0], [0, 0])
+        >>> np.min(t, axis=0).tolist()
+        [1.0, 3.0]
+        """
     @overload
     def min(
         self,
@@ -368,12 +821,17 @@ class Tensor:
         dtype: Optional[_DTypeLike] = None,
         out: Optional[Tensor] = None,
     ) -> Tensor: ...
-    def sort(self, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> ValuesIndices: ...
-    def argsort(self, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> Tensor: ...
-    def topk(self, k: int, dim: int = -1, largest: builtins.bool = True, sorted: builtins.bool = True) -> ValuesIndices: ...
-    def kthvalue(self, k: int, dim: int = -1, keepdim: builtins.bool = False) -> ValuesIndices: ...
+    def sort(self, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> ValuesIndices:
+        """See `crt.sort`."""
+    def argsort(self, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> Tensor:
+        """See `crt.argsort`."""
+    def topk(self, k: int, dim: int = -1, largest: builtins.bool = True, sorted: builtins.bool = True) -> ValuesIndices:
+        """See `crt.topk`."""
+    def kthvalue(self, k: int, dim: int = -1, keepdim: builtins.bool = False) -> ValuesIndices:
+        """See `crt.kthvalue`."""
     @overload
-    def median(self, dim: None = None, keepdim: builtins.bool = False) -> Tensor: ...
+    def median(self, dim: None = None, keepdim: builtins.bool = False) -> Tensor:
+        """See `crt.median`."""
     @overload
     def median(self, dim: int, keepdim: builtins.bool = False) -> ValuesIndices: ...
     def any(
@@ -384,7 +842,10 @@ class Tensor:
         axis: _Dims = None,
         keepdims: Optional[builtins.bool] = None,
         out: Optional[Tensor] = None,
-    ) -> Tensor: ...
+    ) -> Tensor:
+        """See `crt.any`; numpy's `axis`, `keepdims` and `out` work too, so `np.any(t)`
+        calls this method.
+        """
     def all(
         self,
         dim: _Dims = None,
@@ -393,19 +854,28 @@ class Tensor:
         axis: _Dims = None,
         keepdims: Optional[builtins.bool] = None,
         out: Optional[Tensor] = None,
-    ) -> Tensor: ...
-    def cumsum(self, dim: int, *, dtype: Optional[_DTypeLike] = None) -> Tensor: ...
-    def cumprod(self, dim: int, *, dtype: Optional[_DTypeLike] = None) -> Tensor: ...
-    def logsumexp(self, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
-    def norm(self, p: Union[float, str, None] = None, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
+    ) -> Tensor:
+        """See `crt.all`; numpy's `axis`, `keepdims` and `out` work too, so `np.all(t)`
+        calls this method.
+        """
+    def cumsum(self, dim: int, *, dtype: Optional[_DTypeLike] = None) -> Tensor:
+        """See `crt.cumsum`."""
+    def cumprod(self, dim: int, *, dtype: Optional[_DTypeLike] = None) -> Tensor:
+        """See `crt.cumprod`."""
+    def logsumexp(self, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+        """See `crt.logsumexp`."""
+    def norm(self, p: Union[float, str, None] = None, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+        """See `crt.norm`."""
     def unique(
         self,
         sorted: builtins.bool = True,
         return_inverse: builtins.bool = False,
         return_counts: builtins.bool = False,
         dim: Optional[int] = None,
-    ) -> Any: ...
-    def roll(self, shifts: Union[int, Sequence[int]], dims: _Dims = None) -> Tensor: ...
+    ) -> Any:
+        """See `crt.unique`."""
+    def roll(self, shifts: Union[int, Sequence[int]], dims: _Dims = None) -> Tensor:
+        """See `crt.roll`."""
     def argmax(
         self,
         dim: Optional[int] = None,
@@ -414,7 +884,48 @@ class Tensor:
         axis: Optional[int] = None,
         keepdims: Optional[builtins.bool] = None,
         out: Optional[Tensor] = None,
-    ) -> Tensor: ...
+    ) -> Tensor:
+        """The index of the largest element: in the flattened tensor, or along `dim`.
+
+        Ties give the first index. numpy's `axis`, `keepdims` and `out` work too, so
+        `np.argmax(t)` calls this method.
+
+        Parameters
+        ----------
+        dim : int, optional
+            The dimension to search along; by default the flattened tensor.
+        keepdim : bool, optional
+            Keep the searched dimension with size 1 (False by default).
+        axis : int, optional
+            numpy's name for `dim`.
+        keepdims : bool, optional
+            numpy's name for `keepdim`.
+        out : Tensor, optional
+            An int64 tensor of the result's shape to write the result into.
+
+        Returns
+        -------
+        Tensor
+            int64 indices (a 0-d tensor without `dim`; `out` itself when given).
+
+        Raises
+        ------
+        InvalidArgumentError
+            The tensor (or the searched dimension) is empty, or a PyTorch keyword and its numpy
+            twin are both given.
+        IndexOutOfRangeError
+            `dim` is out of range.
+        ShapeError
+            `out` has another shape than the result.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[1.0, 3.0], [2.0, 4.0]])
+        >>> t.argmax().item()
+        3
+        >>> t.argmax(dim=0).tolist()
+        [1, 1]
+        """
     def argmin(
         self,
         dim: Optional[int] = None,
@@ -423,7 +934,48 @@ class Tensor:
         axis: Optional[int] = None,
         keepdims: Optional[builtins.bool] = None,
         out: Optional[Tensor] = None,
-    ) -> Tensor: ...
+    ) -> Tensor:
+        """The index of the smallest element: in the flattened tensor, or along `dim`.
+
+        Ties give the first index. numpy's `axis`, `keepdims` and `out` work too, so
+        `np.argmin(t)` calls this method.
+
+        Parameters
+        ----------
+        dim : int, optional
+            The dimension to search along; by default the flattened tensor.
+        keepdim : bool, optional
+            Keep the searched dimension with size 1 (False by default).
+        axis : int, optional
+            numpy's name for `dim`.
+        keepdims : bool, optional
+            numpy's name for `keepdim`.
+        out : Tensor, optional
+            An int64 tensor of the result's shape to write the result into.
+
+        Returns
+        -------
+        Tensor
+            int64 indices (a 0-d tensor without `dim`; `out` itself when given).
+
+        Raises
+        ------
+        InvalidArgumentError
+            The tensor (or the searched dimension) is empty, or a PyTorch keyword and its numpy
+            twin are both given.
+        IndexOutOfRangeError
+            `dim` is out of range.
+        ShapeError
+            `out` has another shape than the result.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[1.0, 3.0], [2.0, 4.0]])
+        >>> t.argmin().item()
+        0
+        >>> t.argmin(dim=0).tolist()
+        [0, 0]
+        """
     def var(
         self,
         dim: _Dims = None,
@@ -435,7 +987,11 @@ class Tensor:
         dtype: Optional[_DTypeLike] = None,
         out: Optional[Tensor] = None,
         ddof: Optional[int] = None,
-    ) -> Tensor: ...
+    ) -> Tensor:
+        """Variance (`correction=1`: unbiased, PyTorch's default).
+        numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`, and `ddof`, the same
+        as `correction`), so `np.var(t)` (numpy's default `ddof=0`) calls this method.
+        """
     def std(
         self,
         dim: _Dims = None,
@@ -447,78 +1003,1559 @@ class Tensor:
         dtype: Optional[_DTypeLike] = None,
         out: Optional[Tensor] = None,
         ddof: Optional[int] = None,
-    ) -> Tensor: ...
-    def softmax(self, dim: int) -> Tensor: ...
-    def log_softmax(self, dim: int) -> Tensor: ...
-    def add(self, other: _Operand) -> Tensor: ...
-    def sub(self, other: _Operand) -> Tensor: ...
-    def mul(self, other: _Operand) -> Tensor: ...
-    def div(self, other: _Operand) -> Tensor: ...
-    def pow(self, other: _Operand) -> Tensor: ...
-    def maximum(self, other: _Operand) -> Tensor: ...
-    def minimum(self, other: _Operand) -> Tensor: ...
-    def eq(self, other: _Operand) -> Tensor: ...
-    def ne(self, other: _Operand) -> Tensor: ...
-    def lt(self, other: _Operand) -> Tensor: ...
-    def le(self, other: _Operand) -> Tensor: ...
-    def gt(self, other: _Operand) -> Tensor: ...
-    def ge(self, other: _Operand) -> Tensor: ...
-    def neg(self) -> Tensor: ...
-    def abs(self) -> Tensor: ...
-    def exp(self) -> Tensor: ...
-    def log(self) -> Tensor: ...
-    def sqrt(self) -> Tensor: ...
-    def rsqrt(self) -> Tensor: ...
-    def sin(self) -> Tensor: ...
-    def cos(self) -> Tensor: ...
-    def tanh(self) -> Tensor: ...
-    def sigmoid(self) -> Tensor: ...
-    def relu(self) -> Tensor: ...
-    def gelu(self) -> Tensor: ...
-    def silu(self) -> Tensor: ...
-    def erf(self) -> Tensor: ...
-    def round(self, decimals: int = 0) -> Tensor: ...
+    ) -> Tensor:
+        """Standard deviation (`correction=1`: unbiased, PyTorch's default).
+        numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`, and `ddof`, the same
+        as `correction`), so `np.std(t)` (numpy's default `ddof=0`) calls this method.
+        """
+    def softmax(self, dim: int) -> Tensor:
+        """`t.softmax(dim)`: softmax along `dim` (see `crt.softmax`).
+
+        Parameters
+        ----------
+        dim : int
+            The dimension to normalise; negative values count from the end.
+
+        Returns
+        -------
+        Tensor
+            A tensor of `t`'s shape; float32 for an integer or bool input, else `t`'s
+            dtype.
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            `dim` is out of range.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 1.0]).softmax(0).tolist()
+        [0.5, 0.5]
+        """
+    def log_softmax(self, dim: int) -> Tensor:
+        """`t.log_softmax(dim)`: log-softmax along `dim` (see `crt.log_softmax`).
+
+        Parameters
+        ----------
+        dim : int
+            The dimension to normalise; negative values count from the end.
+
+        Returns
+        -------
+        Tensor
+            A tensor of `t`'s shape; float32 for an integer or bool input, else `t`'s
+            dtype.
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            `dim` is out of range.
+
+        Examples
+        --------
+        >>> crt.tensor([0.0, 0.0]).log_softmax(0).exp().tolist()
+        [0.5, 0.5]
+        """
+    def add(self, other: _Operand) -> Tensor:
+        """`t.add(other)`: the method form of `crt.add(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).add(4.0).tolist()
+        [5.0, 8.0]
+        """
+    def sub(self, other: _Operand) -> Tensor:
+        """`t.sub(other)`: the method form of `crt.sub(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).sub(4.0).tolist()
+        [-3.0, 0.0]
+        """
+    def mul(self, other: _Operand) -> Tensor:
+        """`t.mul(other)`: the method form of `crt.mul(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).mul(4.0).tolist()
+        [4.0, 16.0]
+        """
+    def div(self, other: _Operand) -> Tensor:
+        """`t.div(other)`: the method form of `crt.div(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).div(4.0).tolist()
+        [0.25, 1.0]
+        """
+    def pow(self, other: _Operand) -> Tensor:
+        """`t.pow(other)`: the method form of `crt.pow(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).pow(4.0).tolist()
+        [1.0, 256.0]
+        """
+    def maximum(self, other: _Operand) -> Tensor:
+        """`t.maximum(other)`: the method form of `crt.maximum(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).maximum(4.0).tolist()
+        [4.0, 4.0]
+        """
+    def minimum(self, other: _Operand) -> Tensor:
+        """`t.minimum(other)`: the method form of `crt.minimum(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).minimum(4.0).tolist()
+        [1.0, 4.0]
+        """
+    def eq(self, other: _Operand) -> Tensor:
+        """`t.eq(other)`: the method form of `crt.eq(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).eq(4.0).tolist()
+        [False, True]
+        """
+    def ne(self, other: _Operand) -> Tensor:
+        """`t.ne(other)`: the method form of `crt.ne(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).ne(4.0).tolist()
+        [True, False]
+        """
+    def lt(self, other: _Operand) -> Tensor:
+        """`t.lt(other)`: the method form of `crt.lt(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).lt(4.0).tolist()
+        [True, False]
+        """
+    def le(self, other: _Operand) -> Tensor:
+        """`t.le(other)`: the method form of `crt.le(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).le(4.0).tolist()
+        [True, True]
+        """
+    def gt(self, other: _Operand) -> Tensor:
+        """`t.gt(other)`: the method form of `crt.gt(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).gt(4.0).tolist()
+        [False, False]
+        """
+    def ge(self, other: _Operand) -> Tensor:
+        """`t.ge(other)`: the method form of `crt.ge(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, 4.0]).ge(4.0).tolist()
+        [False, True]
+        """
+    def neg(self) -> Tensor:
+        """`t.neg()`: the method form of `crt.neg(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, -2.0]).neg().tolist()
+        [-1.0, 2.0]
+        """
+    def abs(self) -> Tensor:
+        """`t.abs()`: the method form of `crt.abs(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([-1.5, 2.0]).abs().tolist()
+        [1.5, 2.0]
+        """
+    def exp(self) -> Tensor:
+        """`t.exp()`: the method form of `crt.exp(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).exp().tolist()
+        [1.0]
+        """
+    def log(self) -> Tensor:
+        """`t.log()`: the method form of `crt.log(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([1.0]).log().tolist()
+        [0.0]
+        """
+    def sqrt(self) -> Tensor:
+        """`t.sqrt()`: the method form of `crt.sqrt(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([4.0, 9.0]).sqrt().tolist()
+        [2.0, 3.0]
+        """
+    def rsqrt(self) -> Tensor:
+        """`t.rsqrt()`: the method form of `crt.rsqrt(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([4.0]).rsqrt().tolist()
+        [0.5]
+        """
+    def sin(self) -> Tensor:
+        """`t.sin()`: the method form of `crt.sin(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).sin().tolist()
+        [0.0]
+        """
+    def cos(self) -> Tensor:
+        """`t.cos()`: the method form of `crt.cos(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).cos().tolist()
+        [1.0]
+        """
+    def tanh(self) -> Tensor:
+        """`t.tanh()`: the method form of `crt.tanh(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).tanh().tolist()
+        [0.0]
+        """
+    def sigmoid(self) -> Tensor:
+        """`t.sigmoid()`: the method form of `crt.sigmoid(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).sigmoid().tolist()
+        [0.5]
+        """
+    def relu(self) -> Tensor:
+        """`t.relu()`: the method form of `crt.relu(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([-1.0, 2.0]).relu().tolist()
+        [0.0, 2.0]
+        """
+    def gelu(self) -> Tensor:
+        """`t.gelu()`: the method form of `crt.gelu(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).gelu().tolist()
+        [0.0]
+        """
+    def silu(self) -> Tensor:
+        """`t.silu()`: the method form of `crt.silu(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).silu().tolist()
+        [0.0]
+        """
+    def erf(self) -> Tensor:
+        """`t.erf()`: the method form of `crt.erf(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).erf().tolist()
+        [0.0]
+        """
+    def round(self, decimals: int = 0) -> Tensor:
+        """Rounds to `decimals` decimal places, halves to even (as numpy and PyTorch)."""
     def __round__(self, ndigits: Optional[int] = None) -> Tensor: ...
-    def floor(self) -> Tensor: ...
-    def ceil(self) -> Tensor: ...
-    def trunc(self) -> Tensor: ...
-    def sign(self) -> Tensor: ...
-    def isnan(self) -> Tensor: ...
-    def isinf(self) -> Tensor: ...
-    def isfinite(self) -> Tensor: ...
-    def log1p(self) -> Tensor: ...
-    def expm1(self) -> Tensor: ...
-    def log2(self) -> Tensor: ...
-    def log10(self) -> Tensor: ...
-    def exp2(self) -> Tensor: ...
-    def tan(self) -> Tensor: ...
-    def atan(self) -> Tensor: ...
-    def asin(self) -> Tensor: ...
-    def acos(self) -> Tensor: ...
-    def sinh(self) -> Tensor: ...
-    def cosh(self) -> Tensor: ...
-    def bitwise_not(self) -> Tensor: ...
-    def logical_not(self) -> Tensor: ...
-    def atan2(self, other: _Operand) -> Tensor: ...
-    def hypot(self, other: _Operand) -> Tensor: ...
-    def fmod(self, other: _Operand) -> Tensor: ...
-    def remainder(self, other: _Operand) -> Tensor: ...
-    def floor_divide(self, other: _Operand) -> Tensor: ...
-    def bitwise_and(self, other: _Operand) -> Tensor: ...
-    def bitwise_or(self, other: _Operand) -> Tensor: ...
-    def bitwise_xor(self, other: _Operand) -> Tensor: ...
-    def bitwise_left_shift(self, other: _Operand) -> Tensor: ...
-    def bitwise_right_shift(self, other: _Operand) -> Tensor: ...
-    def logical_and(self, other: _Operand) -> Tensor: ...
-    def logical_or(self, other: _Operand) -> Tensor: ...
-    def logical_xor(self, other: _Operand) -> Tensor: ...
-    def tril(self, diagonal: int = 0) -> Tensor: ...
-    def triu(self, diagonal: int = 0) -> Tensor: ...
-    def sub_(self, other: _Operand) -> Tensor: ...
-    def mul_(self, other: _Operand) -> Tensor: ...
-    def div_(self, other: _Operand) -> Tensor: ...
-    def zero_(self) -> Tensor: ...
-    def clamp_(self, min: Optional[_Operand] = None, max: Optional[_Operand] = None) -> Tensor: ...
+    def floor(self) -> Tensor:
+        """`t.floor()`: the method form of `crt.floor(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([-1.5, 1.5]).floor().tolist()
+        [-2.0, 1.0]
+        """
+    def ceil(self) -> Tensor:
+        """`t.ceil()`: the method form of `crt.ceil(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([-1.5, 1.5]).ceil().tolist()
+        [-1.0, 2.0]
+        """
+    def trunc(self) -> Tensor:
+        """`t.trunc()`: the method form of `crt.trunc(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([-1.5, 1.5]).trunc().tolist()
+        [-1.0, 1.0]
+        """
+    def sign(self) -> Tensor:
+        """`t.sign()`: the method form of `crt.sign(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([-3.0, 0.0, 2.0]).sign().tolist()
+        [-1.0, 0.0, 1.0]
+        """
+    def isnan(self) -> Tensor:
+        """`t.isnan()`: the method form of `crt.isnan(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, float('nan')]).isnan().tolist()
+        [False, True]
+        """
+    def isinf(self) -> Tensor:
+        """`t.isinf()`: the method form of `crt.isinf(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, float('inf')]).isinf().tolist()
+        [False, True]
+        """
+    def isfinite(self) -> Tensor:
+        """`t.isfinite()`: the method form of `crt.isfinite(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([1.0, float('inf')]).isfinite().tolist()
+        [True, False]
+        """
+    def log1p(self) -> Tensor:
+        """`t.log1p()`: the method form of `crt.log1p(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).log1p().tolist()
+        [0.0]
+        """
+    def expm1(self) -> Tensor:
+        """`t.expm1()`: the method form of `crt.expm1(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).expm1().tolist()
+        [0.0]
+        """
+    def log2(self) -> Tensor:
+        """`t.log2()`: the method form of `crt.log2(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([8.0]).log2().tolist()
+        [3.0]
+        """
+    def log10(self) -> Tensor:
+        """`t.log10()`: the method form of `crt.log10(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([100.0]).log10().tolist()
+        [2.0]
+        """
+    def exp2(self) -> Tensor:
+        """`t.exp2()`: the method form of `crt.exp2(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([3.0]).exp2().tolist()
+        [8.0]
+        """
+    def tan(self) -> Tensor:
+        """`t.tan()`: the method form of `crt.tan(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).tan().tolist()
+        [0.0]
+        """
+    def atan(self) -> Tensor:
+        """`t.atan()`: the method form of `crt.atan(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).atan().tolist()
+        [0.0]
+        """
+    def asin(self) -> Tensor:
+        """`t.asin()`: the method form of `crt.asin(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).asin().tolist()
+        [0.0]
+        """
+    def acos(self) -> Tensor:
+        """`t.acos()`: the method form of `crt.acos(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([1.0]).acos().tolist()
+        [0.0]
+        """
+    def sinh(self) -> Tensor:
+        """`t.sinh()`: the method form of `crt.sinh(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).sinh().tolist()
+        [0.0]
+        """
+    def cosh(self) -> Tensor:
+        """`t.cosh()`: the method form of `crt.cosh(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0.0]).cosh().tolist()
+        [1.0]
+        """
+    def bitwise_not(self) -> Tensor:
+        """`t.bitwise_not()`: the method form of `crt.bitwise_not(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0, 5]).bitwise_not().tolist()
+        [-1, -6]
+        """
+    def logical_not(self) -> Tensor:
+        """`t.logical_not()`: the method form of `crt.logical_not(t)`, elementwise.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        DTypeError
+            The operation does not take the tensor's dtype (`bitwise_not` of a float).
+
+        Examples
+        --------
+        >>> crt.tensor([0, 2]).logical_not().tolist()
+        [True, False]
+        """
+    def atan2(self, other: _Operand) -> Tensor:
+        """`t.atan2(other)`: the method form of `crt.atan2(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1.0]).atan2(crt.tensor([0.0])).tolist()
+        [1.5707963...]
+        """
+    def hypot(self, other: _Operand) -> Tensor:
+        """`t.hypot(other)`: the method form of `crt.hypot(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([3.0]).hypot(crt.tensor([4.0])).tolist()
+        [5.0]
+        """
+    def fmod(self, other: _Operand) -> Tensor:
+        """`t.fmod(other)`: the method form of `crt.fmod(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([-7, 7]).fmod(3).tolist()
+        [-1, 1]
+        """
+    def remainder(self, other: _Operand) -> Tensor:
+        """`t.remainder(other)`: the method form of `crt.remainder(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([-7, 7]).remainder(3).tolist()
+        [2, 1]
+        """
+    def floor_divide(self, other: _Operand) -> Tensor:
+        """`t.floor_divide(other)`: the method form of `crt.floor_divide(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([-7, 7]).floor_divide(2).tolist()
+        [-4, 3]
+        """
+    def bitwise_and(self, other: _Operand) -> Tensor:
+        """`t.bitwise_and(other)`: the method form of `crt.bitwise_and(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([12, 10]).bitwise_and(6).tolist()
+        [4, 2]
+        """
+    def bitwise_or(self, other: _Operand) -> Tensor:
+        """`t.bitwise_or(other)`: the method form of `crt.bitwise_or(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([12, 10]).bitwise_or(1).tolist()
+        [13, 11]
+        """
+    def bitwise_xor(self, other: _Operand) -> Tensor:
+        """`t.bitwise_xor(other)`: the method form of `crt.bitwise_xor(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([12, 10]).bitwise_xor(6).tolist()
+        [10, 12]
+        """
+    def bitwise_left_shift(self, other: _Operand) -> Tensor:
+        """`t.bitwise_left_shift(other)`: the method form of `crt.bitwise_left_shift(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([1, 3]).bitwise_left_shift(2).tolist()
+        [4, 12]
+        """
+    def bitwise_right_shift(self, other: _Operand) -> Tensor:
+        """`t.bitwise_right_shift(other)`: the method form of `crt.bitwise_right_shift(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([-8, 8]).bitwise_right_shift(1).tolist()
+        [-4, 4]
+        """
+    def logical_and(self, other: _Operand) -> Tensor:
+        """`t.logical_and(other)`: the method form of `crt.logical_and(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([0, 1, 2]).logical_and(crt.tensor([1, 1, 0])).tolist()
+        [False, True, False]
+        """
+    def logical_or(self, other: _Operand) -> Tensor:
+        """`t.logical_or(other)`: the method form of `crt.logical_or(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([0, 1, 2]).logical_or(crt.tensor([1, 1, 0])).tolist()
+        [True, True, True]
+        """
+    def logical_xor(self, other: _Operand) -> Tensor:
+        """`t.logical_xor(other)`: the method form of `crt.logical_xor(t, other)`.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; the shapes broadcast as in numpy, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            The shapes do not broadcast.
+        DTypeError
+            The operation does not take the operands' dtype (bitwise operations on floats), or
+            `other` is read by numpy as a dtype the runtime does not support.
+        DivisionByZeroError
+            An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+        Examples
+        --------
+        >>> crt.tensor([0, 1, 2]).logical_xor(crt.tensor([1, 1, 0])).tolist()
+        [True, False, True]
+        """
+    def tril(self, diagonal: int = 0) -> Tensor:
+        """The lower triangle of the last two dims (`col - row <= diagonal` kept)."""
+    def triu(self, diagonal: int = 0) -> Tensor:
+        """The upper triangle of the last two dims (`col - row >= diagonal` kept)."""
+    def sub_(self, other: _Operand) -> Tensor:
+        """Subtract `other` in place (`t -= other`), writing `t`'s own memory; returns `t`.
+
+        A tensor that borrows memory (`from_numpy`...) writes the producer's memory.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; it broadcasts to `t`'s shape, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            `t` itself.
+
+        Raises
+        ------
+        ShapeError
+            `other` does not broadcast to `t`'s shape.
+        ReadOnlyError
+            `t`'s memory is read-only (a mapped file, a read-only producer).
+        DTypeError
+            The result's dtype cannot be stored in `t`'s dtype (a float result in an integer
+            tensor).
+
+        Examples
+        --------
+        >>> t = crt.tensor([1.0, 4.0])
+        >>> t.sub_(2.0) is t
+        True
+        >>> t.tolist()
+        [-1.0, 2.0]
+        """
+    def mul_(self, other: _Operand) -> Tensor:
+        """Multiply by `other` in place (`t *= other`), writing `t`'s own memory; returns `t`.
+
+        A tensor that borrows memory (`from_numpy`...) writes the producer's memory.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; it broadcasts to `t`'s shape, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            `t` itself.
+
+        Raises
+        ------
+        ShapeError
+            `other` does not broadcast to `t`'s shape.
+        ReadOnlyError
+            `t`'s memory is read-only (a mapped file, a read-only producer).
+        DTypeError
+            The result's dtype cannot be stored in `t`'s dtype (a float result in an integer
+            tensor).
+
+        Examples
+        --------
+        >>> t = crt.tensor([1.0, 4.0])
+        >>> t.mul_(2.0) is t
+        True
+        >>> t.tolist()
+        [2.0, 8.0]
+        """
+    def div_(self, other: _Operand) -> Tensor:
+        """Divide by `other` in place (`t /= other`), writing `t`'s own memory; returns `t`.
+
+        A tensor that borrows memory (`from_numpy`...) writes the producer's memory.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; it broadcasts to `t`'s shape, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            `t` itself.
+
+        Raises
+        ------
+        ShapeError
+            `other` does not broadcast to `t`'s shape.
+        ReadOnlyError
+            `t`'s memory is read-only (a mapped file, a read-only producer).
+        DTypeError
+            The result's dtype cannot be stored in `t`'s dtype (a float result in an integer
+            tensor).
+
+        Examples
+        --------
+        >>> t = crt.tensor([1.0, 4.0])
+        >>> t.div_(2.0) is t
+        True
+        >>> t.tolist()
+        [0.5, 2.0]
+        """
+    def zero_(self) -> Tensor:
+        """Set every element to zero, in place; returns `t`.
+
+        Returns
+        -------
+        Tensor
+            `t` itself.
+
+        Raises
+        ------
+        ReadOnlyError
+            `t`'s memory is read-only.
+
+        Examples
+        --------
+        >>> a = np.ones(3, dtype=np.float32)
+        >>> _ = crt.from_numpy(a).zero_()
+        >>> a.tolist()
+        [0.0, 0.0, 0.0]
+        """
+    def clamp_(self, min: Optional[_Operand] = None, max: Optional[_Operand] = None) -> Tensor:
+        """Limits every element to `[min, max]` in place (numbers or tensors; either optional);
+        returns `self`. A float bound on an integer tensor raises, as `int_tensor += 1.5`
+        does.
+        """
     def __floordiv__(self, other: _Operand, /) -> Tensor: ...
     def __rfloordiv__(self, other: _Operand, /) -> Tensor: ...
     def __ifloordiv__(self, other: _Operand, /) -> Tensor: ...
@@ -541,11 +2578,145 @@ class Tensor:
     def __rrshift__(self, other: _Operand, /) -> Tensor: ...
     def __irshift__(self, other: _Operand, /) -> Tensor: ...
     def __invert__(self) -> Tensor: ...
-    def clamp(self, min: Optional[_Operand] = None, max: Optional[_Operand] = None) -> Tensor: ...
-    def matmul(self, other: Any) -> Tensor: ...
-    def add_(self, other: _Operand) -> Tensor: ...
-    def fill_(self, value: Union[builtins.bool, int, float]) -> Tensor: ...
-    def copy_(self, src: Any) -> Tensor: ...
+    def clamp(self, min: Optional[_Operand] = None, max: Optional[_Operand] = None) -> Tensor:
+        """Limit every element to `[min, max]` (see `crt.clamp`).
+
+        Parameters
+        ----------
+        min, max : Tensor, Python number or None, optional
+            The bounds; either or both may be omitted. Tensors broadcast against `t`.
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            A tensor bound does not broadcast to `t`'s shape.
+
+        Examples
+        --------
+        >>> crt.tensor([-2.0, 0.5, 3.0]).clamp(0.0, 1.0).tolist()
+        [0.0, 0.5, 1.0]
+        >>> crt.arange(5).clamp(max=2).tolist()
+        [0, 1, 2, 2, 2]
+        """
+    def matmul(self, other: Any) -> Tensor:
+        """Matrix product `t @ other`, with numpy's `matmul` semantics (see `crt.matmul`).
+
+        Parameters
+        ----------
+        other : Tensor, numpy array or list
+            The right operand (anything but a tensor is copied as `crt.tensor` would).
+
+        Returns
+        -------
+        Tensor
+            The product.
+
+        Raises
+        ------
+        ShapeError
+            The inner dimensions differ, the batch dimensions do not broadcast, or an operand
+            is 0-d.
+
+        Examples
+        --------
+        >>> a = crt.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> a.matmul(crt.tensor([1.0, 0.0])).tolist()
+        [1.0, 3.0]
+        >>> (a @ a).tolist()
+        [[7.0, 10.0], [15.0, 22.0]]
+        """
+    def add_(self, other: _Operand) -> Tensor:
+        """Add `other` in place (`t += other`), writing `t`'s own memory; returns `t`.
+
+        A tensor that borrows memory (`from_numpy`...) writes the producer's memory.
+
+        Parameters
+        ----------
+        other : Tensor, numpy array, list or Python number
+            The other operand; it broadcasts to `t`'s shape, and a Python number is a weak
+            scalar (it takes the tensor's dtype).
+
+        Returns
+        -------
+        Tensor
+            `t` itself.
+
+        Raises
+        ------
+        ShapeError
+            `other` does not broadcast to `t`'s shape.
+        ReadOnlyError
+            `t`'s memory is read-only (a mapped file, a read-only producer).
+        DTypeError
+            The result's dtype cannot be stored in `t`'s dtype (a float result in an integer
+            tensor).
+
+        Examples
+        --------
+        >>> t = crt.tensor([1.0, 4.0])
+        >>> t.add_(2.0) is t
+        True
+        >>> t.tolist()
+        [3.0, 6.0]
+        """
+    def fill_(self, value: Union[builtins.bool, int, float]) -> Tensor:
+        """Set every element to `value`, in place; returns `t`.
+
+        Parameters
+        ----------
+        value : bool, int or float
+            The value, converted to `t`'s dtype.
+
+        Returns
+        -------
+        Tensor
+            `t` itself.
+
+        Raises
+        ------
+        ReadOnlyError
+            `t`'s memory is read-only.
+        OverflowError
+            An int `value` is out of range for `t`'s integer dtype.
+
+        Examples
+        --------
+        >>> t = crt.empty(3, dtype=crt.int32)
+        >>> t.fill_(7).tolist()
+        [7, 7, 7]
+        """
+    def copy_(self, src: Any) -> Tensor:
+        """Copy `src` into `t`'s memory, in place (broadcast to `t`'s shape, converted to its dtype).
+
+        Parameters
+        ----------
+        src : Tensor, numpy array, list or Python number
+            The values (anything but a tensor is copied as `crt.tensor` would); it may overlap
+            `t`'s memory.
+
+        Returns
+        -------
+        Tensor
+            `t` itself.
+
+        Raises
+        ------
+        ShapeError
+            `src` does not broadcast to `t`'s shape.
+        ReadOnlyError
+            `t`'s memory is read-only.
+
+        Examples
+        --------
+        >>> t = crt.zeros(2, 2, dtype=crt.int64)
+        >>> t.copy_([1.9, 2.1]).tolist()
+        [[1, 2], [1, 2]]
+        """
     __array_priority__: ClassVar[float]
     def __add__(self, other: _Operand, /) -> Tensor: ...
     def __radd__(self, other: _Operand, /) -> Tensor: ...
@@ -574,48 +2745,408 @@ class Tensor:
     def __neg__(self) -> Tensor: ...
     def __abs__(self) -> Tensor: ...
     def __bool__(self) -> builtins.bool: ...
-    def contiguous(self) -> Tensor: ...
-    def is_contiguous(self) -> builtins.bool: ...
+    def contiguous(self) -> Tensor:
+        """The tensor itself when it is contiguous, else a compact row-major copy.
+
+        Returns
+        -------
+        Tensor
+            A contiguous tensor with the same elements.
+
+        Raises
+        ------
+        OutOfMemoryError
+            The copy cannot be allocated.
+
+        Examples
+        --------
+        >>> t = crt.arange(6).reshape(2, 3).T
+        >>> t.is_contiguous()
+        False
+        >>> c = t.contiguous()
+        >>> c.is_contiguous(), c.tolist()
+        (True, [[0, 3], [1, 4], [2, 5]])
+        """
+    def is_contiguous(self) -> builtins.bool:
+        """Whether the elements are laid out row-major without gaps (numpy's C-contiguous rule).
+
+        Returns
+        -------
+        bool
+            True when the strides are those of a compact row-major tensor (sizes of 1 ignored).
+
+        Examples
+        --------
+        >>> t = crt.zeros(2, 3)
+        >>> t.is_contiguous(), t.T.is_contiguous()
+        (True, False)
+        """
     def to(
         self,
         target: Union[_DeviceLike, _DTypeLike, None] = None,
         *,
         dtype: Optional[_DTypeLike] = None,
         device: Optional[_DeviceLike] = None,
-    ) -> Tensor: ...
-    def reshape(self, *shape: Union[int, Sequence[int]]) -> Tensor: ...
-    def view(self, *shape: Union[int, Sequence[int]]) -> Tensor: ...
-    def permute(self, *dims: Union[int, Sequence[int]]) -> Tensor: ...
-    def transpose(self, dim0: int, dim1: int) -> Tensor: ...
-    def squeeze(self, dim: Optional[int] = None) -> Tensor: ...
-    def unsqueeze(self, dim: int) -> Tensor: ...
-    def expand(self, *sizes: int) -> Tensor: ...
-    def broadcast_to(self, shape: Union[int, Sequence[int]]) -> Tensor: ...
-    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor: ...
-    def unflatten(self, dim: int, sizes: Sequence[int]) -> Tensor: ...
-    def narrow(self, dim: int, start: int, length: int) -> Tensor: ...
-    def select(self, dim: int, index: int) -> Tensor: ...
-    def flip(self, *dims: int) -> Tensor: ...
-    def movedim(self, source: int, destination: int) -> Tensor: ...
-    def swapaxes(self, axis0: int, axis1: int) -> Tensor: ...
+    ) -> Tensor:
+        """Move the tensor to a device and/or convert it to a dtype.
+
+        Called as `t.to("gpu:0")`, `t.to(crt.float64)` or `t.to(device=..., dtype=...)`. When
+        neither changes, the result shares `t`'s memory; otherwise it is a new tensor (the move
+        first, then the conversion). `"auto"` picks the GPU when one works and falls back to the
+        CPU with one `RuntimeWarning` per process.
+
+        Parameters
+        ----------
+        target : Device, str or dtype, optional
+            A device (`"cpu"`, `"gpu"`, `"gpu:N"`, `"cuda:N"`, `"auto"`, a `Device`) or a dtype
+            (`crt.float32`, `np.float32`, `"float32"`, `float`...).
+        dtype : DType, numpy dtype, str or Python type, optional
+            The dtype to convert to (keyword form).
+        device : Device or str, optional
+            The device to move to (keyword form).
+
+        Returns
+        -------
+        Tensor
+            `t` itself (sharing memory) when nothing changes, else the moved/converted copy.
+
+        Raises
+        ------
+        InvalidArgumentError
+            `target` is neither a device nor a dtype (the message lists both forms), or
+            `device` is not a device name.
+        DTypeError
+            `dtype` is not a supported dtype.
+        DeviceError
+            The device is not available (no GPU, no driver).
+
+        Examples
+        --------
+        >>> t = crt.tensor([1.7, -2.2])
+        >>> t.to(crt.int32).tolist()
+        [1, -2]
+        >>> t.to("cpu").data_ptr() == t.data_ptr()
+        True
+        >>> t.to(dtype="float64", device="cpu").dtype
+        clika_runtime.float64
+        """
+    def reshape(self, *shape: Union[int, Sequence[int]]) -> Tensor:
+        """The same elements in a new shape: a view when the strides allow, else a copy.
+
+        Parameters
+        ----------
+        *shape : int, or one tuple or list of ints
+            The new sizes; one of them may be -1 (inferred from the others).
+
+        Returns
+        -------
+        Tensor
+            A tensor of `shape` with the same elements in row-major order.
+
+        Raises
+        ------
+        ShapeError
+            The element counts differ, more than one size is -1, or a size is negative.
+
+        Examples
+        --------
+        >>> t = crt.arange(6)
+        >>> t.reshape(2, 3).tolist()
+        [[0, 1, 2], [3, 4, 5]]
+        >>> t.reshape((3, -1)).shape
+        (3, 2)
+        """
+    def view(self, *shape: Union[int, Sequence[int]]) -> Tensor:
+        """The same memory in a new shape, never a copy (like `reshape`, but refuses to copy).
+
+        Parameters
+        ----------
+        *shape : int, or one tuple or list of ints
+            The new sizes; one of them may be -1.
+
+        Returns
+        -------
+        Tensor
+            A view sharing `t`'s memory.
+
+        Raises
+        ------
+        ShapeError
+            The element counts differ, or more than one size is -1.
+        LayoutError
+            The strides cannot express the new shape without a copy (use `reshape`, or
+            `contiguous()` first).
+
+        Examples
+        --------
+        >>> t = crt.zeros(2, 3)
+        >>> v = t.view(6)
+        >>> v.data_ptr() == t.data_ptr()
+        True
+        >>> t.T.view(6)
+        Traceback (most recent call last):
+            ...
+        clika_runtime.LayoutError: ...
+        """
+    def permute(self, *dims: Union[int, Sequence[int]]) -> Tensor:
+        """Reorder the dimensions (a view: no copy).
+
+        Parameters
+        ----------
+        *dims : int, or one tuple or list of ints
+            A permutation of the dimensions; negative values count from the end.
+
+        Returns
+        -------
+        Tensor
+            A view whose dimension `i` is `t`'s dimension `dims[i]`.
+
+        Raises
+        ------
+        ShapeError
+            `dims` does not name as many dimensions as the tensor has.
+        IndexOutOfRangeError
+            A dimension is out of range, or appears twice.
+
+        Examples
+        --------
+        >>> t = crt.zeros(2, 3, 4)
+        >>> t.permute(2, 0, 1).shape
+        (4, 2, 3)
+        """
+    def transpose(self, dim0: int, dim1: int) -> Tensor:
+        """Swap two dimensions (a view: no copy).
+
+        Parameters
+        ----------
+        dim0, dim1 : int
+            The dimensions to swap; negative values count from the end.
+
+        Returns
+        -------
+        Tensor
+            A view with the two dimensions' sizes and strides swapped.
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            A dimension is out of range.
+
+        Examples
+        --------
+        >>> t = crt.arange(6).reshape(2, 3)
+        >>> t.transpose(0, 1).tolist()
+        [[0, 3], [1, 4], [2, 5]]
+        """
+    def squeeze(self, dim: Optional[int] = None) -> Tensor:
+        """Remove dimensions of size 1: all of them, or only `dim` (a view).
+
+        Parameters
+        ----------
+        dim : int, optional
+            The dimension to remove (kept as it is when its size is not 1); all size-1
+            dimensions by default.
+
+        Returns
+        -------
+        Tensor
+            A view sharing `t`'s memory.
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            `dim` is out of range.
+
+        Examples
+        --------
+        >>> t = crt.zeros(1, 3, 1)
+        >>> t.squeeze().shape, t.squeeze(0).shape
+        ((3,), (3, 1))
+        """
+    def unsqueeze(self, dim: int) -> Tensor:
+        """Insert a dimension of size 1 at `dim` (a view).
+
+        Parameters
+        ----------
+        dim : int
+            Where the new dimension goes, from `-(ndim + 1)` to `ndim`.
+
+        Returns
+        -------
+        Tensor
+            A view sharing `t`'s memory, with one more dimension.
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            `dim` is out of range.
+
+        Examples
+        --------
+        >>> t = crt.zeros(3)
+        >>> t.unsqueeze(0).shape, t.unsqueeze(-1).shape
+        ((1, 3), (3, 1))
+        """
+    def expand(self, *sizes: int) -> Tensor:
+        """Broadcasts to `sizes` (`-1` keeps a size) with stride-0 dims (a view; read-only use
+        is the safe one: writes through it reach the shared elements).
+        """
+    def broadcast_to(self, shape: Union[int, Sequence[int]]) -> Tensor:
+        """numpy's `broadcast_to`: `expand` to `shape` (a view)."""
+    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+        """Merge the dimensions `start_dim` to `end_dim` (both included) into one.
+
+        A view when the strides allow, else a copy.
+
+        Parameters
+        ----------
+        start_dim : int, optional
+            The first dimension to merge, 0 by default.
+        end_dim : int, optional
+            The last dimension to merge, -1 (the last) by default.
+
+        Returns
+        -------
+        Tensor
+            The tensor with those dimensions merged.
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            A dimension is out of range, or `start_dim` comes after `end_dim`.
+
+        Examples
+        --------
+        >>> t = crt.zeros(2, 3, 4)
+        >>> t.flatten().shape, t.flatten(1).shape, t.flatten(0, 1).shape
+        ((24,), (2, 12), (6, 4))
+        """
+    def unflatten(self, dim: int, sizes: Sequence[int]) -> Tensor:
+        """Splits `dim` into `sizes` (one may be -1): the inverse of `flatten`."""
+    def narrow(self, dim: int, start: int, length: int) -> Tensor:
+        """`length` entries of `dim` from `start` (a view)."""
+    def select(self, dim: int, index: int) -> Tensor:
+        """Fixes `dim` at `index`, removing the dim (a view)."""
+    def flip(self, *dims: int) -> Tensor:
+        """Reverses the entries along `dims` (a view with negative strides, as numpy's `flip`)."""
+    def movedim(self, source: int, destination: int) -> Tensor:
+        """Moves dim `source` to `destination` (a view)."""
+    def swapaxes(self, axis0: int, axis1: int) -> Tensor:
+        """numpy's `swapaxes`: `transpose(axis0, axis1)` (a view)."""
     @property
-    def mT(self) -> Tensor: ...
-    def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor: ...
-    def split(self, split_size_or_sections: Union[int, Sequence[int]], dim: int = 0) -> Tuple[Tensor, ...]: ...
-    def chunk(self, chunks: int, dim: int = 0) -> Tuple[Tensor, ...]: ...
-    def unbind(self, dim: int = 0) -> Tuple[Tensor, ...]: ...
-    def clone(self) -> Tensor: ...
+    def mT(self) -> Tensor:
+        """The last two dims swapped (a view)."""
+    def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+        """The diagonal of dims `dim1`, `dim2` as the last dim (a view)."""
+    def split(self, split_size_or_sections: Union[int, Sequence[int]], dim: int = 0) -> Tuple[Tensor, ...]:
+        """Pieces of `dim`: of `split_size_or_sections` entries each (an int; the last may be
+        shorter) or of the listed sizes (views).
+        """
+    def chunk(self, chunks: int, dim: int = 0) -> Tuple[Tensor, ...]:
+        """`chunks` pieces of `dim` of equal size (the last may be smaller; views)."""
+    def unbind(self, dim: int = 0) -> Tuple[Tensor, ...]:
+        """Every entry along `dim`, with `dim` removed (views)."""
+    def clone(self) -> Tensor:
+        """A copy in new memory (numpy's `copy`): compact and row-major.
+
+        Returns
+        -------
+        Tensor
+            A contiguous copy that shares nothing with `t`.
+
+        Raises
+        ------
+        OutOfMemoryError
+            The copy cannot be allocated.
+
+        Examples
+        --------
+        >>> t = crt.zeros(2)
+        >>> c = t.clone()
+        >>> c += 1
+        >>> t.tolist(), c.tolist()
+        ([0.0, 0.0], [1.0, 1.0])
+        """
     def __copy__(self) -> Tensor: ...
     def __deepcopy__(self, memo: Any) -> Tensor: ...
     def __reduce_ex__(self, protocol: SupportsIndex) -> Tuple[Any, ...]: ...
-    def share_memory_(self) -> Tensor: ...
-    def is_shared(self) -> builtins.bool: ...
+    def share_memory_(self) -> Tensor:
+        """The tensor's values in an anonymous shared-memory segment (a `memfd`) that other
+        processes map when the tensor is sent through a `multiprocessing` queue, pipe or
+        process argument: a contiguous copy, or this tensor itself when already shared.
+        Runtime tensors are immutable handles, so unlike PyTorch the storage is not swapped
+        under `t`: write `t = t.share_memory_()`.
+        """
+    def is_shared(self) -> builtins.bool:
+        """Whether the memory is a shared segment (from `share_memory_()` or `from_fd`)."""
     def _shared_region(self) -> Optional[Tuple[int, int, int, builtins.bool]]: ...
-    def repeat(self, *reps: Union[int, Sequence[int]]) -> Tensor: ...
-    def tile(self, reps: Union[int, Sequence[int]]) -> Tensor: ...
-    def data_ptr(self) -> int: ...
-    def synchronize(self) -> None: ...
-    def numpy(self) -> npt.NDArray[Any]: ...
+    def repeat(self, *reps: Union[int, Sequence[int]]) -> Tensor:
+        """The tensor repeated along each dim (PyTorch's `repeat`; a copy)."""
+    def tile(self, reps: Union[int, Sequence[int]]) -> Tensor:
+        """numpy's `tile` (a copy)."""
+    def data_ptr(self) -> int:
+        """The address of the tensor's first element.
+
+        For a tensor that borrows memory (`from_numpy`, `from_dlpack`...) it is the producer's
+        own pointer, which shows that no copy was made.
+
+        Returns
+        -------
+        int
+            The address as an integer (a device address for a GPU tensor).
+
+        Examples
+        --------
+        >>> a = np.ones(4, dtype=np.float32)
+        >>> crt.from_numpy(a).data_ptr() == a.ctypes.data
+        True
+        """
+    def synchronize(self) -> None:
+        """Wait until the device has finished the work queued on the tensor.
+
+        On the CPU it returns at once (work there is already done when a call returns).
+
+        Returns
+        -------
+        None
+
+        Raises
+        ------
+        DeviceError
+            The device reports a failure of the queued work.
+
+        Examples
+        --------
+        >>> crt.ones(3).synchronize()
+        """
+    def numpy(self) -> npt.NDArray[Any]:
+        """A numpy array over the tensor's memory, without a copy.
+
+        The array's `base` keeps the tensor's memory alive; writes through either side are seen
+        by the other. A read-only tensor gives a read-only array.
+
+        Returns
+        -------
+        numpy.ndarray
+            A view with the tensor's shape, dtype and strides.
+
+        Raises
+        ------
+        DeviceError
+            The tensor is not on the CPU (move it first: `t.to("cpu").numpy()`).
+        DTypeError
+            The dtype is bfloat16, which numpy lacks (convert first: `t.to(crt.float32)`).
+
+        Examples
+        --------
+        >>> t = crt.zeros(3)
+        >>> a = t.numpy()
+        >>> a[0] = 2.0
+        >>> t.tolist()
+        [2.0, 0.0, 0.0]
+        >>> a.dtype
+        dtype('float32')
+        """
     @staticmethod
     def from_file(
         path: Union[str, os.PathLike[str]],
@@ -624,7 +3155,53 @@ class Tensor:
         offset: int = 0,
         *,
         copy: builtins.bool = False,
-    ) -> Tensor: ...
+    ) -> Tensor:
+        """Map `shape` elements of `dtype`, stored row-major at byte `offset` of a raw binary file.
+
+        The file is mapped read-only, without copying: the tensor is read-only, and pages are
+        read when touched. Nobody may truncate the file while the tensor lives (touching a
+        missing page would raise `SIGBUS`); `copy=True` reads the bytes into runtime memory
+        instead. Also `Tensor.from_file`.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The file.
+        dtype : DType, numpy dtype, str or Python type
+            The element type.
+        shape : int or sequence of ints
+            The tensor's shape.
+        offset : int, optional
+            The byte offset of the first element, 0 by default.
+        copy : bool, optional
+            Read into memory the runtime owns instead of mapping (False by default).
+
+        Returns
+        -------
+        Tensor
+            A read-only tensor over the mapping (or a writable copy with `copy=True`).
+
+        Raises
+        ------
+        InvalidArgumentError
+            The file cannot be opened or mapped, or `offset` is not a multiple of the dtype's
+            size.
+        ShapeError
+            The file is too short for `shape` at `offset`, or a size is negative.
+        DTypeError
+            `dtype` is not a supported dtype.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "w.bin")
+        >>> np.arange(6, dtype=np.float32).tofile(path)
+        >>> t = crt.from_file(path, crt.float32, (2, 3))
+        >>> t.tolist()
+        [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+        >>> crt.from_file(path, "float32", 2, offset=16).tolist()
+        [4.0, 5.0]
+        """
     def __array__(self, dtype: Optional[npt.DTypeLike] = None, copy: Optional[builtins.bool] = None) -> npt.NDArray[Any]: ...
     def __dlpack__(
         self,
@@ -647,12 +3224,158 @@ class Tensor:
     @property
     def __array_interface__(self) -> Dict[str, Any]: ...
 
-def zeros(*shape: Union[int, Sequence[int]], dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor: ...
-def ones(*shape: Union[int, Sequence[int]], dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor: ...
-def empty(*shape: Union[int, Sequence[int]], dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor: ...
+def zeros(*shape: Union[int, Sequence[int]], dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor:
+    """A new tensor filled with zeros.
+
+    Parameters
+    ----------
+    *shape : int, or one tuple or list of ints
+        The sizes of the dimensions: `zeros(2, 3)` and `zeros((2, 3))` mean the same; none for a
+        0-d tensor.
+    dtype : DType, numpy dtype, str or Python type, optional
+        The element type; `crt.float32` by default (as in PyTorch).
+    device : Device or str, optional
+        Where the tensor lives (`"cpu"`, `"gpu:0"`, `"auto"`...); the CPU by default.
+
+    Returns
+    -------
+    Tensor
+        A contiguous tensor of that shape.
+
+    Raises
+    ------
+    ShapeError
+        A size is negative.
+    DTypeError
+        `dtype` is not a supported dtype.
+    InvalidArgumentError
+        `device` is not a device name.
+    DeviceError
+        The device is not available.
+    OutOfMemoryError
+        The memory pool cannot reserve the bytes (see `set_memory_limit`).
+
+    Examples
+    --------
+    >>> crt.zeros(2, 3).tolist()
+    [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+    >>> crt.zeros((2,), dtype=crt.int32).tolist()
+    [0, 0]
+    """
+def ones(*shape: Union[int, Sequence[int]], dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor:
+    """A new tensor filled with ones.
+
+    Parameters
+    ----------
+    *shape : int, or one tuple or list of ints
+        The sizes of the dimensions: `ones(2, 3)` and `ones((2, 3))` mean the same; none for a
+        0-d tensor.
+    dtype : DType, numpy dtype, str or Python type, optional
+        The element type; `crt.float32` by default (as in PyTorch).
+    device : Device or str, optional
+        Where the tensor lives (`"cpu"`, `"gpu:0"`, `"auto"`...); the CPU by default.
+
+    Returns
+    -------
+    Tensor
+        A contiguous tensor of that shape.
+
+    Raises
+    ------
+    ShapeError
+        A size is negative.
+    DTypeError
+        `dtype` is not a supported dtype.
+    InvalidArgumentError
+        `device` is not a device name.
+    DeviceError
+        The device is not available.
+    OutOfMemoryError
+        The memory pool cannot reserve the bytes (see `set_memory_limit`).
+
+    Examples
+    --------
+    >>> crt.ones(2).tolist()
+    [1.0, 1.0]
+    >>> crt.ones((2, 2), dtype=crt.bool).tolist()
+    [[True, True], [True, True]]
+    """
+def empty(*shape: Union[int, Sequence[int]], dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor:
+    """A new tensor whose values are unspecified (the memory is not initialised).
+
+    Parameters
+    ----------
+    *shape : int, or one tuple or list of ints
+        The sizes of the dimensions: `empty(2, 3)` and `empty((2, 3))` mean the same; none for a
+        0-d tensor.
+    dtype : DType, numpy dtype, str or Python type, optional
+        The element type; `crt.float32` by default (as in PyTorch).
+    device : Device or str, optional
+        Where the tensor lives (`"cpu"`, `"gpu:0"`, `"auto"`...); the CPU by default.
+
+    Returns
+    -------
+    Tensor
+        A contiguous tensor of that shape.
+
+    Raises
+    ------
+    ShapeError
+        A size is negative.
+    DTypeError
+        `dtype` is not a supported dtype.
+    InvalidArgumentError
+        `device` is not a device name.
+    DeviceError
+        The device is not available.
+    OutOfMemoryError
+        The memory pool cannot reserve the bytes (see `set_memory_limit`).
+
+    Examples
+    --------
+    >>> t = crt.empty(2, 3)
+    >>> t.shape, t.dtype
+    ((2, 3), clika_runtime.float32)
+    """
 def full(
     shape: _Shape, fill_value: Union[SupportsFloat, builtins.bool], *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None
-) -> Tensor: ...
+) -> Tensor:
+    """A new tensor with every element equal to `fill_value`.
+
+    Parameters
+    ----------
+    shape : int or sequence of ints
+        The sizes of the dimensions.
+    fill_value : bool, int or float
+        The value. An int is stored exactly in an integer dtype (`2**64 - 1` in uint64).
+    dtype : DType, numpy dtype, str or Python type, optional
+        The element type; by default bool, int64 or float32 after `fill_value`'s Python type.
+    device : Device or str, optional
+        Where the tensor lives; the CPU by default.
+
+    Returns
+    -------
+    Tensor
+        A contiguous tensor of that shape.
+
+    Raises
+    ------
+    ShapeError
+        A size is negative.
+    OverflowError
+        `fill_value` is out of range for an integer `dtype`.
+    DTypeError
+        `dtype` is not a supported dtype.
+    InvalidArgumentError, DeviceError
+        `device` is not a device name, or not available.
+
+    Examples
+    --------
+    >>> crt.full((2, 2), 7).tolist()
+    [[7, 7], [7, 7]]
+    >>> crt.full(3, 0.5).dtype
+    clika_runtime.float32
+    """
 def arange(
     start: SupportsFloat,
     end: Optional[SupportsFloat] = None,
@@ -660,16 +3383,328 @@ def arange(
     *,
     dtype: Optional[_DTypeLike] = None,
     device: Optional[_DeviceLike] = None,
-) -> Tensor: ...
-def tensor(obj: Any, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor: ...
-def from_numpy(a: npt.NDArray[Any]) -> Tensor: ...
-def from_dlpack(obj: Any) -> Tensor: ...
-def memory_stats(device: Optional[_DeviceLike] = None) -> MemoryStats: ...
-def release_cached_memory(device: Optional[_DeviceLike] = None) -> int: ...
-def set_memory_limit(limit_bytes: Optional[int], device: Optional[_DeviceLike] = None) -> None: ...
-def reset_peak_stats(device: Optional[_DeviceLike] = None) -> None: ...
+) -> Tensor:
+    """Evenly spaced values in the half-open interval `[start, end)`.
+
+    `arange(end)` counts from 0; `arange(start, end, step)` as Python's `range`, floats allowed.
+
+    Parameters
+    ----------
+    start : int or float
+        The first value; alone, it is `end` and the values start at 0.
+    end : int or float, optional
+        The bound, not included.
+    step : int or float, optional
+        The spacing, 1 by default; may be negative.
+    dtype : DType, numpy dtype, str or Python type, optional
+        int64 when every argument is an int, else float32.
+    device : Device or str, optional
+        Where the tensor lives; the CPU by default.
+
+    Returns
+    -------
+    Tensor
+        A 1-d tensor.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `step` is 0, or its sign points away from `end`; or `device` is not a device name.
+    DTypeError
+        `dtype` is not a supported dtype.
+    DeviceError
+        The device is not available.
+
+    Examples
+    --------
+    >>> crt.arange(4).tolist()
+    [0, 1, 2, 3]
+    >>> crt.arange(1, 2, 0.25).tolist()
+    [1.0, 1.25, 1.5, 1.75]
+    """
+def tensor(obj: Any, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor:
+    """Copy data into a new tensor that the runtime owns.
+
+    Unlike `from_numpy`, the result never shares memory with `obj`.
+
+    Parameters
+    ----------
+    obj : Tensor, numpy.ndarray, list, tuple, int, float or bool
+        The data: a tensor (copied as it is), or anything `numpy.asarray` reads (nested lists
+        and scalars included).
+    dtype : DType, numpy dtype, str or Python type, optional
+        The result's dtype (`crt.float32`, `np.int64`, `"uint8"`, `float`...). By default the
+        data's own dtype (numpy's inference for Python data: int64, float64 or bool).
+    device : Device or str, optional
+        Where the result lives (`"cpu"`, `"gpu:0"`, `"auto"`...); the CPU by default.
+
+    Returns
+    -------
+    Tensor
+        A contiguous copy.
+
+    Raises
+    ------
+    DTypeError
+        The data's dtype, or `dtype`, is not one the runtime supports.
+    OverflowError
+        A Python int is out of range for `dtype` (as `np.array([300], np.uint8)`).
+    InvalidArgumentError
+        `device` is not a device name.
+    DeviceError
+        The device is not available.
+
+    Examples
+    --------
+    >>> t = crt.tensor([[1, 2], [3, 4]])
+    >>> t.shape, t.dtype
+    ((2, 2), clika_runtime.int64)
+    >>> crt.tensor([1.5, 2.5], dtype=crt.float32).tolist()
+    [1.5, 2.5]
+    >>> crt.tensor(7).ndim
+    0
+    """
+def from_numpy(a: npt.NDArray[Any]) -> Tensor:
+    """Wrap a numpy array's own memory as a tensor, without a copy.
+
+    The tensor and the array alias each other: a write through either is seen by the other.
+    The tensor keeps the array alive, and numpy refuses to resize the array while a tensor
+    borrows it, so its memory cannot move. The tensor has the array's shape and dtype and
+    lives on the CPU. To copy instead, use `crt.tensor(a)`.
+
+    Parameters
+    ----------
+    a : numpy.ndarray
+        A C-contiguous, aligned, writable array in native byte order, of a supported dtype
+        (bool, int8 to int64, uint8 to uint64, float16, float32, float64).
+
+    Returns
+    -------
+    Tensor
+        A tensor over `a`'s memory (`t.data_ptr() == a.ctypes.data`).
+
+    Raises
+    ------
+    InvalidArgumentError
+        `a` is not a `numpy.ndarray` (use `crt.tensor(obj)` to copy other objects).
+    DTypeError
+        The dtype is not supported, or not in native byte order (convert with `a.astype`).
+    LayoutError
+        The array is not C-contiguous (pass `np.ascontiguousarray(a)`, or copy with
+        `crt.tensor(a)`).
+    ReadOnlyError
+        The array is read-only, and a tensor may write its memory (wrap it read-only with
+        `crt.from_dlpack(a)`, or pass `a.copy()`).
+    AlignmentError
+        The array's data is not aligned for its dtype (pass `a.copy()`).
+
+    Examples
+    --------
+    >>> a = np.zeros(3, dtype=np.float32)
+    >>> t = crt.from_numpy(a)
+    >>> a[0] = 5.0
+    >>> t.tolist()
+    [5.0, 0.0, 0.0]
+    >>> t += 1
+    >>> a.tolist()
+    [6.0, 1.0, 1.0]
+    >>> crt.from_numpy(np.zeros((2, 2))[:, 0])
+    Traceback (most recent call last):
+        ...
+    clika_runtime.LayoutError: from_numpy: the array is not C-contiguous, ...
+    """
+def from_dlpack(obj: Any) -> Tensor:
+    """Import any object that implements the DLPack protocol, sharing its memory.
+
+    `obj.__dlpack__()` is called and the tensor views the producer's memory without a copy; the producer's deleter runs
+    exactly once, when the last tensor over that memory is gone. A read-only producer (a
+    read-only numpy array) gives a read-only tensor.
+
+    Parameters
+    ----------
+    obj : object
+        An object with `__dlpack__` (a numpy array, a PyTorch tensor, a `crt.Tensor`...).
+
+    Returns
+    -------
+    Tensor
+        A tensor over the producer's memory.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `obj` has no `__dlpack__` method (use `crt.tensor(obj)` to copy it).
+    BufferError, TypeError
+        The producer's `__dlpack__` refuses the export (its own error, passed on).
+    DTypeError
+        The producer's dtype has no runtime equivalent.
+    DeviceError
+        The memory lives on a device this build cannot reach.
+
+    Examples
+    --------
+    >>> a = np.arange(4, dtype=np.int32)
+    >>> t = crt.from_dlpack(a)
+    >>> a[1] = 10
+    >>> t.tolist()
+    [0, 10, 2, 3]
+    """
+def memory_stats(device: Optional[_DeviceLike] = None) -> MemoryStats:
+    """The memory pool's statistics for a device.
+
+    Parameters
+    ----------
+    device : Device or str, optional
+        The device whose pool is asked (`"cpu"`, `"gpu:0"`...); the CPU by default.
+
+    Returns
+    -------
+    MemoryStats
+        A snapshot: `active_bytes` (held by live tensors), `peak_active_bytes`,
+        `reserved_bytes` (kept by the pool, active or idle), `limit_bytes` and the counters
+        of allocations served from the pool or the system.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `device` is not a device name.
+    DeviceError
+        The device is not available.
+
+    Examples
+    --------
+    >>> t = crt.zeros(1024)
+    >>> crt.memory_stats().active_bytes >= 4096
+    True
+    >>> s = crt.memory_stats("cpu")
+    >>> s.reserved_bytes >= s.active_bytes
+    True
+    """
+def release_cached_memory(device: Optional[_DeviceLike] = None) -> int:
+    """Give the memory pool's idle reserve back to the system.
+
+    Blocks held by live tensors stay; only cached, unused blocks are freed.
+
+    Parameters
+    ----------
+    device : Device or str, optional
+        The device whose pool is trimmed; the CPU by default.
+
+    Returns
+    -------
+    int
+        How many bytes were released.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `device` is not a device name.
+    DeviceError
+        The device's backend fails to free its memory.
+
+    Examples
+    --------
+    >>> t = crt.zeros(1 << 16); del t
+    >>> released = crt.release_cached_memory()
+    >>> crt.release_cached_memory()
+    0
+    """
+def set_memory_limit(limit_bytes: Optional[int], device: Optional[_DeviceLike] = None) -> None:
+    """Cap how many bytes a device's memory pool may reserve.
+
+    A reservation that would pass the cap fails with `OutOfMemoryError`. A cap below what the
+    pool already holds frees nothing: it only refuses further reservations.
+
+    Parameters
+    ----------
+    limit_bytes : int or None
+        The cap in bytes; `None` removes it.
+    device : Device or str, optional
+        The device whose pool is capped; the CPU by default.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    InvalidArgumentError
+        `device` is not a device name.
+    DeviceError
+        The device is not available.
+    OverflowError
+        `limit_bytes` is negative.
+
+    Examples
+    --------
+    >>> crt.set_memory_limit(1 << 40)
+    >>> crt.memory_stats().limit_bytes == 1 << 40
+    True
+    >>> crt.set_memory_limit(None)
+    """
+def reset_peak_stats(device: Optional[_DeviceLike] = None) -> None:
+    """Reset a device pool's `peak_active_bytes` to its current `active_bytes`.
+
+    Parameters
+    ----------
+    device : Device or str, optional
+        The device whose statistics are reset; the CPU by default.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    InvalidArgumentError
+        `device` is not a device name.
+    DeviceError
+        The device is not available.
+
+    Examples
+    --------
+    >>> crt.reset_peak_stats()
+    >>> s = crt.memory_stats()
+    >>> s.peak_active_bytes == s.active_bytes
+    True
+    """
 def _dlpack_live_exports() -> int: ...
-def load_safetensors(path: Union[str, os.PathLike[str]], *, copy: builtins.bool = False) -> Dict[str, Tensor]: ...
+def load_safetensors(path: Union[str, os.PathLike[str]], *, copy: builtins.bool = False) -> Dict[str, Tensor]:
+    """Every tensor of a safetensors file, as `{name: Tensor}` in file order, without copying.
+
+    The file is mapped read-only: each tensor views its bytes in place (read-only), and pages
+    are read when touched. Nobody may truncate the file while a tensor lives (touching a
+    missing page would raise `SIGBUS`); `copy=True` reads the file into runtime memory instead.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The `.safetensors` file.
+    copy : bool, optional
+        Read into memory the runtime owns instead of mapping (False by default).
+
+    Returns
+    -------
+    dict of str to Tensor
+        The tensors by name, in the file's order.
+
+    Raises
+    ------
+    InvalidArgumentError
+        The file cannot be opened, or it is not a valid safetensors file (header, offsets).
+    DTypeError
+        A tensor's dtype has no runtime equivalent.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from safetensors.numpy import save_file
+    >>> path = os.path.join(tempfile.mkdtemp(), "w.safetensors")
+    >>> save_file({"w": np.arange(4, dtype=np.float32).reshape(2, 2)}, path)
+    >>> weights = crt.load_safetensors(path)
+    >>> list(weights), weights["w"].tolist()
+    (['w'], [[0.0, 1.0], [2.0, 3.0]])
+    """
 def from_file(
     path: Union[str, os.PathLike[str]],
     dtype: _DTypeLike,
@@ -677,8 +3712,101 @@ def from_file(
     offset: int = 0,
     *,
     copy: builtins.bool = False,
-) -> Tensor: ...
-def from_buffer(obj: Any, dtype: _DTypeLike, shape: Optional[Union[int, Sequence[int]]] = None, offset: int = 0) -> Tensor: ...
+) -> Tensor:
+    """Map `shape` elements of `dtype`, stored row-major at byte `offset` of a raw binary file.
+
+    The file is mapped read-only, without copying: the tensor is read-only, and pages are
+    read when touched. Nobody may truncate the file while the tensor lives (touching a
+    missing page would raise `SIGBUS`); `copy=True` reads the bytes into runtime memory
+    instead. Also `Tensor.from_file`.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    dtype : DType, numpy dtype, str or Python type
+        The element type.
+    shape : int or sequence of ints
+        The tensor's shape.
+    offset : int, optional
+        The byte offset of the first element, 0 by default.
+    copy : bool, optional
+        Read into memory the runtime owns instead of mapping (False by default).
+
+    Returns
+    -------
+    Tensor
+        A read-only tensor over the mapping (or a writable copy with `copy=True`).
+
+    Raises
+    ------
+    InvalidArgumentError
+        The file cannot be opened or mapped, or `offset` is not a multiple of the dtype's
+        size.
+    ShapeError
+        The file is too short for `shape` at `offset`, or a size is negative.
+    DTypeError
+        `dtype` is not a supported dtype.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "w.bin")
+    >>> np.arange(6, dtype=np.float32).tofile(path)
+    >>> t = crt.from_file(path, crt.float32, (2, 3))
+    >>> t.tolist()
+    [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    >>> crt.from_file(path, "float32", 2, offset=16).tolist()
+    [4.0, 5.0]
+    """
+def from_buffer(obj: Any, dtype: _DTypeLike, shape: Optional[Union[int, Sequence[int]]] = None, offset: int = 0) -> Tensor:
+    """Wrap the bytes of any buffer-protocol object as a tensor, without a copy.
+
+    The tensor views `shape` elements of `dtype`, stored row-major from byte `offset` of
+    `obj`'s buffer (`bytes`, `bytearray`, `memoryview`, `mmap`, `SharedMemory.buf`, an
+    array...). The buffer export is held for the tensor's lifetime (so resizing a `bytearray`
+    under a live tensor raises `BufferError`), and a read-only exporter (`bytes`) gives a
+    read-only tensor.
+
+    Parameters
+    ----------
+    obj : object
+        An object with the buffer protocol whose bytes are contiguous.
+    dtype : DType, numpy dtype, str or Python type
+        The element type.
+    shape : int or sequence of ints, optional
+        The tensor's shape; by default every whole element from `offset` to the end, as a
+        1-d tensor.
+    offset : int, optional
+        The byte offset of the first element, 0 by default.
+
+    Returns
+    -------
+    Tensor
+        A tensor over `obj`'s memory.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `obj` has no contiguous buffer (copy it with `bytes(obj)`).
+    ShapeError
+        `offset` lies past the end, the elements would reach past the end, or (without
+        `shape`) the bytes after `offset` are not a whole number of elements.
+    AlignmentError
+        `offset` does not leave the first element aligned for `dtype`.
+    DTypeError
+        `dtype` is not a supported dtype.
+
+    Examples
+    --------
+    >>> buf = bytearray(8)
+    >>> t = crt.from_buffer(buf, crt.int32)
+    >>> t[1] = 7
+    >>> bytes(buf[4:])
+    b'\\x07\\x00\\x00\\x00'
+    >>> crt.from_buffer(bytes(8), crt.uint8, shape=(2, 2), offset=4).shape
+    (2, 2)
+    """
 def from_fd(
     fd: int,
     dtype: _DTypeLike,
@@ -687,7 +3815,56 @@ def from_fd(
     *,
     strides: Optional[Sequence[int]] = None,
     read_only: builtins.bool = False,
-) -> Tensor: ...
+) -> Tensor:
+    """Map a file or shared-memory segment given by its descriptor, shared, without a copy.
+
+    The whole file `fd` refers to is mapped shared (writes are seen by every process that
+    maps it) and the tensor views `shape` elements of `dtype` whose first element lies at
+    byte `offset`. The descriptor is duplicated: close yours whenever you like. Nobody may
+    truncate the file while the tensor lives.
+
+    Parameters
+    ----------
+    fd : int
+        An open file descriptor (from `os.open`, `os.memfd_create`, `SharedMemory._fd`).
+    dtype : DType, numpy dtype, str or Python type
+        The element type.
+    shape : int or sequence of ints
+        The tensor's shape.
+    offset : int, optional
+        The byte offset of the first element, 0 by default.
+    strides : sequence of ints, optional
+        Strides in elements; row-major by default.
+    read_only : bool, optional
+        Map read-only (False by default: the tensor may write the file).
+
+    Returns
+    -------
+    Tensor
+        A tensor over the mapping (`is_shared()` is True).
+
+    Raises
+    ------
+    InvalidArgumentError
+        `fd` is not an open file descriptor, or it cannot be mapped.
+    ShapeError
+        The elements would reach past the end of the file, or a size is negative.
+    AlignmentError
+        `offset` does not leave the first element aligned for `dtype`.
+    DTypeError
+        `dtype` is not a supported dtype.
+
+    Examples
+    --------
+    >>> import os
+    >>> fd = os.memfd_create("doc")
+    >>> os.ftruncate(fd, 16)
+    >>> t = crt.from_fd(fd, crt.int32, 4)
+    >>> os.close(fd)
+    >>> t += 3
+    >>> t.tolist(), t.is_shared()
+    ([3, 3, 3, 3], True)
+    """
 def _rebuild_tensor(buffer: Any, dtype: str, shape: Sequence[int], strides: Sequence[int], offset: int) -> Tensor: ...
 def _op_register(name: str, rule: Any, kernel: Any) -> None: ...
 def _op_call(name: str, *tensors: Any) -> Tensor: ...
@@ -698,142 +3875,2555 @@ def _testing_register_rust_ops() -> None: ...
 def _testing_rust_iota_released() -> int: ...
 def _testing_call_on_rust_thread(name: str, *tensors: Any) -> Tensor: ...
 
-def add(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def sub(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def mul(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def div(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def pow(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def maximum(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def minimum(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def eq(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def ne(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def lt(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def le(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def gt(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def ge(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def neg(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def abs(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def exp(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def log(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def sqrt(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def rsqrt(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def sin(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def cos(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def tanh(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def sigmoid(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def relu(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def gelu(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def silu(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def erf(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def round(input: Any, decimals: int = 0, *, out: Optional[Tensor] = None) -> Tensor: ...
-def floor(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def ceil(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def trunc(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def sign(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def isnan(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def isinf(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def isfinite(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def log1p(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def expm1(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def log2(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def log10(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def exp2(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def tan(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def atan(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def asin(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def acos(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def sinh(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def cosh(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def bitwise_not(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def logical_not(input: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def atan2(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def hypot(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def fmod(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def remainder(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def floor_divide(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def bitwise_and(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def bitwise_or(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def bitwise_xor(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def bitwise_left_shift(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def bitwise_right_shift(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def logical_and(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def logical_or(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def logical_xor(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor: ...
-def tril(input: Any, diagonal: int = 0) -> Tensor: ...
-def triu(input: Any, diagonal: int = 0) -> Tensor: ...
-def sum(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
-def mean(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
-def prod(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
+def add(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input + other` (broadcasting; Python numbers are weak scalars).
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.add(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [5.0, 8.0]
+    """
+def sub(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input - other`.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.sub(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [-3.0, 0.0]
+    """
+def mul(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input * other`.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.mul(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [4.0, 16.0]
+    """
+def div(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input / other` (true division: integers divide as float32).
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.div(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [0.25, 1.0]
+    """
+def pow(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input ** other`.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.pow(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [1.0, 256.0]
+    """
+def maximum(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """Elementwise maximum (NaN-propagating).
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.maximum(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [4.0, 4.0]
+    """
+def minimum(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """Elementwise minimum (NaN-propagating).
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.minimum(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [1.0, 4.0]
+    """
+def eq(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input == other` as a bool tensor.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.eq(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [False, True]
+    """
+def ne(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input != other` as a bool tensor.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.ne(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [True, False]
+    """
+def lt(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input < other` as a bool tensor.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.lt(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [True, False]
+    """
+def le(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input <= other` as a bool tensor.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.le(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [True, True]
+    """
+def gt(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input > other` as a bool tensor.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.gt(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [False, False]
+    """
+def ge(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input >= other` as a bool tensor.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.ge(crt.tensor([1.0, 4.0]), 4.0).tolist()
+    [False, True]
+    """
+def neg(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`neg(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.neg(crt.tensor([1.0, -2.0])).tolist()
+    [-1.0, 2.0]
+    """
+def abs(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`abs(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.abs(crt.tensor([-1.5, 2.0])).tolist()
+    [1.5, 2.0]
+    """
+def exp(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`exp(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.exp(crt.tensor([0.0])).tolist()
+    [1.0]
+    """
+def log(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`log(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.log(crt.tensor([1.0])).tolist()
+    [0.0]
+    """
+def sqrt(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`sqrt(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.sqrt(crt.tensor([4.0, 9.0])).tolist()
+    [2.0, 3.0]
+    """
+def rsqrt(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`rsqrt(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.rsqrt(crt.tensor([4.0])).tolist()
+    [0.5]
+    """
+def sin(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`sin(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.sin(crt.tensor([0.0])).tolist()
+    [0.0]
+    """
+def cos(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`cos(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.cos(crt.tensor([0.0])).tolist()
+    [1.0]
+    """
+def tanh(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`tanh(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.tanh(crt.tensor([0.0])).tolist()
+    [0.0]
+    """
+def sigmoid(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`sigmoid(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.sigmoid(crt.tensor([0.0])).tolist()
+    [0.5]
+    """
+def relu(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`relu(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.relu(crt.tensor([-1.0, 2.0])).tolist()
+    [0.0, 2.0]
+    """
+def gelu(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`gelu(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.gelu(crt.tensor([0.0])).tolist()
+    [0.0]
+    """
+def silu(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`silu(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.silu(crt.tensor([0.0])).tolist()
+    [0.0]
+    """
+def erf(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`erf(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.erf(crt.tensor([0.0])).tolist()
+    [0.0]
+    """
+def round(input: Any, decimals: int = 0, *, out: Optional[Tensor] = None) -> Tensor:
+    """Round to `decimals` decimal places, halves to even (numpy's and PyTorch's `round`).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    decimals : int, optional
+        Decimal places to keep, 0 by default; negative values round to tens, hundreds...
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given); integers are returned as they are.
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+
+    Examples
+    --------
+    >>> crt.round(crt.tensor([0.5, 1.5, 2.25])).tolist()
+    [0.0, 2.0, 2.0]
+    >>> crt.round(crt.tensor([14.0, 15.0, 25.0]), decimals=-1).tolist()
+    [10.0, 20.0, 20.0]
+    """
+def floor(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`floor(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.floor(crt.tensor([-1.5, 1.5])).tolist()
+    [-2.0, 1.0]
+    """
+def ceil(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`ceil(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.ceil(crt.tensor([-1.5, 1.5])).tolist()
+    [-1.0, 2.0]
+    """
+def trunc(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`trunc(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.trunc(crt.tensor([-1.5, 1.5])).tolist()
+    [-1.0, 1.0]
+    """
+def sign(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`sign(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.sign(crt.tensor([-3.0, 0.0, 2.0])).tolist()
+    [-1.0, 0.0, 1.0]
+    """
+def isnan(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`isnan(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.isnan(crt.tensor([1.0, float('nan')])).tolist()
+    [False, True]
+    """
+def isinf(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`isinf(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.isinf(crt.tensor([1.0, float('inf')])).tolist()
+    [False, True]
+    """
+def isfinite(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`isfinite(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.isfinite(crt.tensor([1.0, float('inf')])).tolist()
+    [True, False]
+    """
+def log1p(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`log1p(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.log1p(crt.tensor([0.0])).tolist()
+    [0.0]
+    """
+def expm1(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`expm1(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.expm1(crt.tensor([0.0])).tolist()
+    [0.0]
+    """
+def log2(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`log2(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.log2(crt.tensor([8.0])).tolist()
+    [3.0]
+    """
+def log10(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`log10(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.log10(crt.tensor([100.0])).tolist()
+    [2.0]
+    """
+def exp2(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`exp2(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.exp2(crt.tensor([3.0])).tolist()
+    [8.0]
+    """
+def tan(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`tan(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.tan(crt.tensor([0.0])).tolist()
+    [0.0]
+    """
+def atan(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`atan(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.atan(crt.tensor([0.0])).tolist()
+    [0.0]
+    """
+def asin(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`asin(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.asin(crt.tensor([0.0])).tolist()
+    [0.0]
+    """
+def acos(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`acos(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.acos(crt.tensor([1.0])).tolist()
+    [0.0]
+    """
+def sinh(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`sinh(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.sinh(crt.tensor([0.0])).tolist()
+    [0.0]
+    """
+def cosh(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`cosh(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.cosh(crt.tensor([0.0])).tolist()
+    [1.0]
+    """
+def bitwise_not(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`bitwise_not(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.bitwise_not(crt.tensor([0, 5])).tolist()
+    [-1, -6]
+    """
+def logical_not(input: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """`logical_not(input)` elementwise.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of `input`'s shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take `input`'s dtype (`bitwise_not` of a float), or `input`
+        is not a tensor and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.logical_not(crt.tensor([0, 2])).tolist()
+    [True, False]
+    """
+def atan2(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`atan2(input, other)`: the angle of the point `(other, input)`.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.atan2(crt.tensor([1.0]), crt.tensor([0.0])).tolist()
+    [1.5707963...]
+    """
+def hypot(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`sqrt(input² + other²)`.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.hypot(crt.tensor([3.0]), crt.tensor([4.0])).tolist()
+    [5.0]
+    """
+def fmod(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """C's `fmod`: remainder with the sign of `input` (integer division by zero raises `ZeroDivisionError`).
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.fmod(crt.tensor([-7, 7]), 3).tolist()
+    [-1, 1]
+    """
+def remainder(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """Python's `%`: remainder with the sign of `other` (integer division by zero raises `ZeroDivisionError`).
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.remainder(crt.tensor([-7, 7]), 3).tolist()
+    [2, 1]
+    """
+def floor_divide(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """Python's `//` (integer division by zero raises `ZeroDivisionError`).
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.floor_divide(crt.tensor([-7, 7]), 2).tolist()
+    [-4, 3]
+    """
+def bitwise_and(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input & other` (integers and bools).
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.bitwise_and(crt.tensor([12, 10]), 6).tolist()
+    [4, 2]
+    """
+def bitwise_or(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input | other` (integers and bools).
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.bitwise_or(crt.tensor([12, 10]), 1).tolist()
+    [13, 11]
+    """
+def bitwise_xor(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input ^ other` (integers and bools).
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.bitwise_xor(crt.tensor([12, 10]), 6).tolist()
+    [10, 12]
+    """
+def bitwise_left_shift(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input << other` (integers).
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.bitwise_left_shift(crt.tensor([1, 3]), 2).tolist()
+    [4, 12]
+    """
+def bitwise_right_shift(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input >> other` (integers, arithmetic).
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.bitwise_right_shift(crt.tensor([-8, 8]), 1).tolist()
+    [-4, 4]
+    """
+def logical_and(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input != 0 and other != 0` as a bool tensor.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.logical_and(crt.tensor([0, 1, 2]), crt.tensor([1, 1, 0])).tolist()
+    [False, True, False]
+    """
+def logical_or(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`input != 0 or other != 0` as a bool tensor.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.logical_or(crt.tensor([0, 1, 2]), crt.tensor([1, 1, 0])).tolist()
+    [True, True, True]
+    """
+def logical_xor(input: _Operand, other: _Operand, *, out: Optional[Tensor] = None) -> Tensor:
+    """`(input != 0) != (other != 0)` as a bool tensor.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array, list or Python number
+        The operands; their shapes broadcast as in numpy. A Python number is a weak scalar:
+        it takes the other operand's dtype. Anything else is copied as `crt.tensor` would.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast, or `out` has another shape than the result.
+    ReadOnlyError
+        `out` is read-only.
+    DTypeError
+        The operation does not take the operands' dtype (bitwise operations on floats), or
+        an operand is not a tensor or a Python number and numpy reads it as a dtype the
+        runtime does not support.
+    DivisionByZeroError
+        An integer division or remainder (`div`, `floor_divide`, `fmod`, `remainder`) by zero.
+
+    Examples
+    --------
+    >>> crt.logical_xor(crt.tensor([0, 1, 2]), crt.tensor([1, 1, 0])).tolist()
+    [True, False, True]
+    """
+def tril(input: Any, diagonal: int = 0) -> Tensor:
+    """The lower triangle of the last two dimensions: `col - row <= diagonal` kept, the rest zero.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        At least 2-d (anything but a tensor is copied as `crt.tensor` would); leading
+        dimensions are batches.
+    diagonal : int, optional
+        Which diagonal bounds the triangle: 0 (the main one) by default, positive above it,
+        negative below.
+
+    Returns
+    -------
+    Tensor
+        A new tensor of `input`'s shape and dtype.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `input` has fewer than 2 dimensions.
+
+    Examples
+    --------
+    >>> crt.tril(crt.ones(3, 3, dtype=crt.int32)).tolist()
+    [[1, 0, 0], [1, 1, 0], [1, 1, 1]]
+    """
+def triu(input: Any, diagonal: int = 0) -> Tensor:
+    """The upper triangle of the last two dimensions: `col - row >= diagonal` kept, the rest zero.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        At least 2-d (anything but a tensor is copied as `crt.tensor` would); leading
+        dimensions are batches.
+    diagonal : int, optional
+        Which diagonal bounds the triangle: 0 (the main one) by default, positive above it,
+        negative below.
+
+    Returns
+    -------
+    Tensor
+        A new tensor of `input`'s shape and dtype.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `input` has fewer than 2 dimensions.
+
+    Examples
+    --------
+    >>> crt.triu(crt.ones(3, 3, dtype=crt.int32)).tolist()
+    [[1, 1, 1], [0, 1, 1], [0, 0, 1]]
+    """
+def sum(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+    """`sum` over all elements, or over `dim` (an int or a tuple of ints).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    dim : int or tuple of ints, optional
+        The dimensions to reduce (negative values count from the end); all by default.
+    keepdim : bool, optional
+        Keep the reduced dimensions with size 1 (False by default).
+
+    Returns
+    -------
+    Tensor
+        The reduction (a 0-d tensor when every dimension is reduced without `keepdim`).
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        A dimension is out of range.
+    DTypeError
+        `input` is not a tensor, and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.sum(crt.tensor([[1.0, 2.0], [3.0, 4.0]]), dim=1).tolist()
+    [3.0, 7.0]
+    """
+def mean(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+    """`mean` over all elements, or over `dim` (an int or a tuple of ints).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    dim : int or tuple of ints, optional
+        The dimensions to reduce (negative values count from the end); all by default.
+    keepdim : bool, optional
+        Keep the reduced dimensions with size 1 (False by default).
+
+    Returns
+    -------
+    Tensor
+        The reduction (a 0-d tensor when every dimension is reduced without `keepdim`).
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        A dimension is out of range.
+    DTypeError
+        `input` is not a tensor, and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.mean(crt.tensor([[1.0, 2.0], [3.0, 4.0]]), dim=1).tolist()
+    [1.5, 3.5]
+    """
+def prod(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+    """`prod` over all elements, or over `dim` (an int or a tuple of ints).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The operand; anything but a tensor is copied as `crt.tensor` would.
+    dim : int or tuple of ints, optional
+        The dimensions to reduce (negative values count from the end); all by default.
+    keepdim : bool, optional
+        Keep the reduced dimensions with size 1 (False by default).
+
+    Returns
+    -------
+    Tensor
+        The reduction (a 0-d tensor when every dimension is reduced without `keepdim`).
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        A dimension is out of range.
+    DTypeError
+        `input` is not a tensor, and numpy reads it as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> crt.prod(crt.tensor([[1.0, 2.0], [3.0, 4.0]]), dim=1).tolist()
+    [2.0, 12.0]
+    """
 @overload
-def max(input: Any, dim: int, keepdim: builtins.bool = False) -> ValuesIndices: ...
+def max(input: Any, dim: int, keepdim: builtins.bool = False) -> ValuesIndices:
+    """The largest element, over all elements, over several dimensions, or along one `dim`.
+
+    With one int `dim`, returns the pair `(values, indices)` as PyTorch does (a
+    `ValuesIndices`); otherwise the reduced values only. NaN propagates.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    dim : int or tuple of ints, optional
+        One dimension (values and indices), a tuple of dimensions (values), or all by
+        default; negative values count from the end.
+    keepdim : bool, optional
+        Keep the reduced dimensions with size 1 (False by default).
+
+    Returns
+    -------
+    Tensor or ValuesIndices
+        The reduced values, or with one int `dim` the pair `(values, indices)`.
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        A dimension is out of range.
+    InvalidArgumentError
+        The tensor (or the reduced dimension) is empty.
+
+    Examples
+    --------
+    >>> t = crt.tensor([[1.0, 3.0], [2.0, 4.0]])
+    >>> crt.max(t).item()
+    4.0
+    >>> values, indices = crt.max(t, dim=0)
+    >>> values.tolist(), indices.tolist()
+    ([2.0, 4.0], [1, 1])
+    """
 @overload
 def max(input: Any, dim: Union[None, Sequence[int]] = None, keepdim: builtins.bool = False) -> Tensor: ...
 @overload
-def min(input: Any, dim: int, keepdim: builtins.bool = False) -> ValuesIndices: ...
+def min(input: Any, dim: int, keepdim: builtins.bool = False) -> ValuesIndices:
+    """The smallest element, over all elements, over several dimensions, or along one `dim`.
+
+    With one int `dim`, returns the pair `(values, indices)` as PyTorch does (a
+    `ValuesIndices`); otherwise the reduced values only. NaN propagates.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    dim : int or tuple of ints, optional
+        One dimension (values and indices), a tuple of dimensions (values), or all by
+        default; negative values count from the end.
+    keepdim : bool, optional
+        Keep the reduced dimensions with size 1 (False by default).
+
+    Returns
+    -------
+    Tensor or ValuesIndices
+        The reduced values, or with one int `dim` the pair `(values, indices)`.
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        A dimension is out of range.
+    InvalidArgumentError
+        The tensor (or the reduced dimension) is empty.
+
+    Examples
+    --------
+    >>> t = crt.tensor([[1.0, 3.0], [2.0, 4.0]])
+    >>> crt.min(t).item()
+    1.0
+    >>> values, indices = crt.min(t, dim=0)
+    >>> values.tolist(), indices.tolist()
+    ([1.0, 3.0], [0, 0])
+    """
 @overload
 def min(input: Any, dim: Union[None, Sequence[int]] = None, keepdim: builtins.bool = False) -> Tensor: ...
-def argmax(input: Any, dim: Optional[int] = None, keepdim: builtins.bool = False) -> Tensor: ...
-def argmin(input: Any, dim: Optional[int] = None, keepdim: builtins.bool = False) -> Tensor: ...
-def var(input: Any, dim: _Dims = None, *, correction: int = 1, keepdim: builtins.bool = False) -> Tensor: ...
-def std(input: Any, dim: _Dims = None, *, correction: int = 1, keepdim: builtins.bool = False) -> Tensor: ...
-def softmax(input: Any, dim: int) -> Tensor: ...
-def log_softmax(input: Any, dim: int) -> Tensor: ...
-def matmul(input: Any, other: Any, *, out: Optional[Tensor] = None) -> Tensor: ...
-def where(condition: Any, input: _Operand, other: _Operand) -> Tensor: ...
+def argmax(input: Any, dim: Optional[int] = None, keepdim: builtins.bool = False) -> Tensor:
+    """The index of the largest element: in the flattened input, or along `dim`.
+
+    Ties give the first index.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    dim : int, optional
+        The dimension to search along; by default the flattened input.
+    keepdim : bool, optional
+        Keep the reduced dimension with size 1 (False by default; only with `dim`).
+
+    Returns
+    -------
+    Tensor
+        int64 indices (a 0-d tensor without `dim`).
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        `dim` is out of range.
+    InvalidArgumentError
+        The tensor (or the searched dimension) is empty.
+
+    Examples
+    --------
+    >>> t = crt.tensor([[1.0, 3.0], [2.0, 4.0]])
+    >>> crt.argmax(t).item()
+    3
+    >>> crt.argmax(t, dim=0).tolist()
+    [1, 1]
+    """
+def argmin(input: Any, dim: Optional[int] = None, keepdim: builtins.bool = False) -> Tensor:
+    """The index of the smallest element: in the flattened input, or along `dim`.
+
+    Ties give the first index.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    dim : int, optional
+        The dimension to search along; by default the flattened input.
+    keepdim : bool, optional
+        Keep the reduced dimension with size 1 (False by default; only with `dim`).
+
+    Returns
+    -------
+    Tensor
+        int64 indices (a 0-d tensor without `dim`).
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        `dim` is out of range.
+    InvalidArgumentError
+        The tensor (or the searched dimension) is empty.
+
+    Examples
+    --------
+    >>> t = crt.tensor([[1.0, 3.0], [2.0, 4.0]])
+    >>> crt.argmin(t).item()
+    0
+    >>> crt.argmin(t, dim=0).tolist()
+    [0, 0]
+    """
+def var(input: Any, dim: _Dims = None, *, correction: int = 1, keepdim: builtins.bool = False) -> Tensor:
+    """Variance (`correction=1`: unbiased, PyTorch's default; numpy's default is 0)."""
+def std(input: Any, dim: _Dims = None, *, correction: int = 1, keepdim: builtins.bool = False) -> Tensor:
+    """Standard deviation (see `var`)."""
+def softmax(input: Any, dim: int) -> Tensor:
+    """Softmax along `dim`: `exp(x - max) / sum(exp(x - max))`, so each slice sums to 1.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    dim : int
+        The dimension to normalise; negative values count from the end.
+
+    Returns
+    -------
+    Tensor
+        A tensor of `input`'s shape; float32 for an integer or bool input, else `input`'s
+        dtype.
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        `dim` is out of range.
+
+    Examples
+    --------
+    >>> crt.softmax(crt.tensor([[0.0, 0.0], [1.0, 1.0]]), dim=1).tolist()
+    [[0.5, 0.5], [0.5, 0.5]]
+    """
+def log_softmax(input: Any, dim: int) -> Tensor:
+    """Log-softmax along `dim`: `x - max - log(sum(exp(x - max)))`, computed stably.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    dim : int
+        The dimension to normalise; negative values count from the end.
+
+    Returns
+    -------
+    Tensor
+        A tensor of `input`'s shape; float32 for an integer or bool input, else `input`'s
+        dtype.
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        `dim` is out of range.
+
+    Examples
+    --------
+    >>> crt.log_softmax(crt.tensor([0.0, 0.0]), dim=0).exp().tolist()
+    [0.5, 0.5]
+    """
+def matmul(input: Any, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
+    """Matrix product with numpy's `matmul` semantics (also `input @ other`).
+
+    1-D by 1-D is a dot product; 2-D by 2-D a matrix product; a 1-D operand is treated as a
+    row (first) or column (second) vector and that dimension removed; more dimensions are
+    batches, which broadcast.
+
+    Parameters
+    ----------
+    input, other : Tensor, numpy array or list
+        The operands (anything but a tensor is copied as `crt.tensor` would).
+
+    Returns
+    -------
+    Tensor
+        The product, in the operands' promoted dtype.
+
+    Raises
+    ------
+    ShapeError
+        The inner dimensions differ, the batch dimensions do not broadcast, or an operand
+        is 0-d.
+
+    Examples
+    --------
+    >>> a = crt.tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> crt.matmul(a, crt.eye(2)).tolist()
+    [[1.0, 2.0], [3.0, 4.0]]
+    >>> crt.matmul(a, crt.tensor([1.0, 1.0])).tolist()
+    [3.0, 7.0]
+    """
+def where(condition: Any, input: _Operand, other: _Operand) -> Tensor:
+    """`input` where `condition` is true, else `other`, elementwise (broadcasting all three).
+
+    Parameters
+    ----------
+    condition : Tensor, numpy array or list
+        Read as bool (non-zero is true).
+    input, other : Tensor, numpy array, list or Python number
+        The values; a Python number is a weak scalar (it takes the other operand's dtype).
+
+    Returns
+    -------
+    Tensor
+        A tensor of the broadcast shape.
+
+    Raises
+    ------
+    ShapeError
+        The shapes do not broadcast.
+    DTypeError
+        An operand is read by numpy as a dtype the runtime does not support.
+
+    Examples
+    --------
+    >>> x = crt.tensor([-1.0, 2.0, -3.0])
+    >>> crt.where(x > 0, x, 0.0).tolist()
+    [0.0, 2.0, 0.0]
+    """
 def clamp(
     input: Any, min: Optional[_Operand] = None, max: Optional[_Operand] = None, *, out: Optional[Tensor] = None
-) -> Tensor: ...
-def cat(tensors: Sequence[Any], dim: int = 0) -> Tensor: ...
-def stack(tensors: Sequence[Any], dim: int = 0) -> Tensor: ...
+) -> Tensor:
+    """Limit every element of `input` to `[min, max]`.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array, list or Python number
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    min, max : Tensor, Python number or None, optional
+        The bounds; either or both may be omitted. Tensors broadcast against `input`.
+    out : Tensor, optional
+        A tensor of the result's shape to write the result into.
+
+    Returns
+    -------
+    Tensor
+        The result (`out` itself when given).
+
+    Raises
+    ------
+    ShapeError
+        A tensor bound does not broadcast to `input`'s shape, or `out` has another shape.
+    ReadOnlyError
+        `out` is read-only.
+
+    Examples
+    --------
+    >>> crt.clamp(crt.tensor([-2.0, 0.5, 3.0]), min=0.0, max=1.0).tolist()
+    [0.0, 0.5, 1.0]
+    >>> crt.clamp(crt.arange(4), min=crt.tensor([0, 2, 2, 2])).tolist()
+    [0, 2, 2, 3]
+    """
+def cat(tensors: Sequence[Any], dim: int = 0) -> Tensor:
+    """Concatenate tensors along an existing dimension.
+
+    Parameters
+    ----------
+    tensors : sequence of Tensor or array-like
+        The tensors, with the same number of dimensions and equal sizes except along `dim`
+        (anything but a tensor is copied as `crt.tensor` would).
+    dim : int, optional
+        The dimension to join along, 0 by default; negative values count from the end.
+
+    Returns
+    -------
+    Tensor
+        A new tensor whose size along `dim` is the sum of the inputs'.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `tensors` is empty.
+    ShapeError
+        The tensors' other dimensions differ.
+    IndexOutOfRangeError
+        `dim` is out of range.
+
+    Examples
+    --------
+    >>> a = crt.tensor([[1, 2]])
+    >>> crt.cat([a, a], dim=0).tolist()
+    [[1, 2], [1, 2]]
+    >>> crt.cat([a, a], dim=1).tolist()
+    [[1, 2, 1, 2]]
+    """
+def stack(tensors: Sequence[Any], dim: int = 0) -> Tensor:
+    """Stack equally shaped tensors along a new dimension.
+
+    Parameters
+    ----------
+    tensors : sequence of Tensor or array-like
+        The tensors, all of the same shape (anything but a tensor is copied as `crt.tensor`
+        would).
+    dim : int, optional
+        Where the new dimension goes, 0 by default; negative values count from the end.
+
+    Returns
+    -------
+    Tensor
+        A new tensor with one more dimension, of size `len(tensors)`.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `tensors` is empty.
+    ShapeError
+        The shapes differ.
+    IndexOutOfRangeError
+        `dim` is out of range.
+
+    Examples
+    --------
+    >>> a, b = crt.tensor([1, 2]), crt.tensor([3, 4])
+    >>> crt.stack([a, b]).tolist()
+    [[1, 2], [3, 4]]
+    >>> crt.stack([a, b], dim=1).shape
+    (2, 2)
+    """
 
 # Vision and inference (torch.nn.functional's names and defaults).
 _Size = Union[int, Sequence[int]]
 def conv1d(
     input: Any, weight: Any, bias: Optional[Any] = None, stride: _Size = 1,
     padding: Union[str, _Size] = 0, dilation: _Size = 1, groups: int = 1,
-) -> Tensor: ...
+) -> Tensor:
+    """PyTorch's `conv1d`: `input` `[N, C, L]` (or `[C, L]`), `weight` `[O, C / groups, K]`."""
 def conv2d(
     input: Any, weight: Any, bias: Optional[Any] = None, stride: _Size = 1,
     padding: Union[str, _Size] = 0, dilation: _Size = 1, groups: int = 1,
-) -> Tensor: ...
+) -> Tensor:
+    """PyTorch's `conv2d`: `input` `[N, C, H, W]` (or `[C, H, W]`), `weight` `[O, C / groups, KH, KW]`, `bias` `[O]`; `padding` an int, a pair, `'same'` or `'valid'`."""
 def max_pool2d(
     input: Any, kernel_size: _Size, stride: Optional[_Size] = None, padding: _Size = 0,
     dilation: _Size = 1, ceil_mode: builtins.bool = False,
-) -> Tensor: ...
+) -> Tensor:
+    """PyTorch's `max_pool2d` (values only; `stride=None` means the kernel size)."""
 def avg_pool2d(
     input: Any, kernel_size: _Size, stride: Optional[_Size] = None, padding: _Size = 0,
     ceil_mode: builtins.bool = False, count_include_pad: builtins.bool = True,
-) -> Tensor: ...
-def adaptive_avg_pool2d(input: Any, output_size: _Size) -> Tensor: ...
-def linear(input: Any, weight: Any, bias: Optional[Any] = None) -> Tensor: ...
-def pad(input: Any, pad: Sequence[int], mode: str = "constant", value: Optional[float] = None) -> Tensor: ...
-def sort(input: Any, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> ValuesIndices: ...
-def argsort(input: Any, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> Tensor: ...
+) -> Tensor:
+    """PyTorch's `avg_pool2d` (`stride=None` means the kernel size)."""
+def adaptive_avg_pool2d(input: Any, output_size: _Size) -> Tensor:
+    """PyTorch's `adaptive_avg_pool2d`: `output_size` an int or a pair."""
+def linear(input: Any, weight: Any, bias: Optional[Any] = None) -> Tensor:
+    """PyTorch's `linear`: `input @ weight.T + bias`."""
+def pad(input: Any, pad: Sequence[int], mode: str = "constant", value: Optional[float] = None) -> Tensor:
+    """PyTorch's `pad`: `pad` holds (before, after) pairs from the last dim; `mode` one of
+    `'constant'`, `'reflect'`, `'replicate'`, `'circular'`; `value` fills the constant mode.
+    """
+def sort(input: Any, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> ValuesIndices:
+    """Sorts along `dim` (ascending puts NaN last; ties keep their order, so every sort is
+    stable): `(values, indices)`.
+    """
+def argsort(input: Any, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> Tensor:
+    """The indices that sort `input` along `dim`."""
 def topk(
     input: Any, k: int, dim: int = -1, largest: builtins.bool = True, sorted: builtins.bool = True
-) -> ValuesIndices: ...
-def kthvalue(input: Any, k: int, dim: int = -1, keepdim: builtins.bool = False) -> ValuesIndices: ...
+) -> ValuesIndices:
+    """The `k` largest (or smallest) elements along `dim`: `(values, indices)`."""
+def kthvalue(input: Any, k: int, dim: int = -1, keepdim: builtins.bool = False) -> ValuesIndices:
+    """The `k`-th smallest element (1-based) along `dim`: `(values, indices)`."""
 @overload
-def median(input: Any, dim: None = None, keepdim: builtins.bool = False) -> Tensor: ...
+def median(input: Any, dim: None = None, keepdim: builtins.bool = False) -> Tensor:
+    """The lower median of all elements (a tensor), or along `dim` (`(values, indices)`)."""
 @overload
 def median(input: Any, dim: int, keepdim: builtins.bool = False) -> ValuesIndices: ...
-def any(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
-def all(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
-def cumsum(input: Any, dim: int, *, dtype: Optional[_DTypeLike] = None) -> Tensor: ...
-def cumprod(input: Any, dim: int, *, dtype: Optional[_DTypeLike] = None) -> Tensor: ...
-def logsumexp(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
-def norm(input: Any, p: Union[float, str, None] = None, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor: ...
+def any(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+    """Whether any element (over `dim`, an int or a tuple) is non-zero."""
+def all(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+    """Whether every element (over `dim`, an int or a tuple) is non-zero."""
+def cumsum(input: Any, dim: int, *, dtype: Optional[_DTypeLike] = None) -> Tensor:
+    """Running sum along `dim` (integers and bools give int64 unless `dtype` is given)."""
+def cumprod(input: Any, dim: int, *, dtype: Optional[_DTypeLike] = None) -> Tensor:
+    """Running product along `dim` (integers and bools give int64 unless `dtype` is given)."""
+def logsumexp(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+    """`log(sum(exp(input)))` over `dim` (all when None), computed stably."""
+def norm(input: Any, p: Union[float, str, None] = None, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+    """The vector norm over `dim` (all when None): `p` is a number, `inf`, `-inf` or `"fro"`
+    (None: 2, the Frobenius norm).
+    """
 def unique(
     input: Any,
     sorted: builtins.bool = True,
     return_inverse: builtins.bool = False,
     return_counts: builtins.bool = False,
     dim: Optional[int] = None,
-) -> Any: ...
-def roll(input: Any, shifts: Union[int, Sequence[int]], dims: _Dims = None) -> Tensor: ...
+) -> Any:
+    """The sorted distinct elements; with `return_inverse`/`return_counts`, a tuple that adds
+    the index of each element's value and the count of each value.
+    """
+def roll(input: Any, shifts: Union[int, Sequence[int]], dims: _Dims = None) -> Tensor:
+    """Shifts elements along `dims` by `shifts`, wrapping around (the flattened tensor when
+    `dims` is None).
+    """
 def linspace(
     start: float, end: float, steps: int, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None
-) -> Tensor: ...
+) -> Tensor:
+    """`steps` evenly spaced values from `start` to `end`, both included.
+
+    Parameters
+    ----------
+    start, end : float
+        The first and last values.
+    steps : int
+        How many values (0 gives an empty tensor, 1 gives `start`).
+    dtype : DType, numpy dtype, str or Python type, optional
+        The element type; `crt.float32` by default.
+    device : Device or str, optional
+        Where the tensor lives; the CPU by default.
+
+    Returns
+    -------
+    Tensor
+        A 1-d tensor of `steps` values.
+
+    Raises
+    ------
+    OverflowError
+        `steps` is negative.
+    DTypeError
+        `dtype` is not a supported dtype.
+    InvalidArgumentError, DeviceError
+        `device` is not a device name, or not available.
+
+    Examples
+    --------
+    >>> crt.linspace(0, 1, 5).tolist()
+    [0.0, 0.25, 0.5, 0.75, 1.0]
+    """
 def logspace(
     start: float,
     end: float,
@@ -842,40 +6432,421 @@ def logspace(
     *,
     dtype: Optional[_DTypeLike] = None,
     device: Optional[_DeviceLike] = None,
-) -> Tensor: ...
+) -> Tensor:
+    """`base ** linspace(start, end, steps)`: values evenly spaced on a log scale.
+
+    Parameters
+    ----------
+    start, end : float
+        The first and last exponents.
+    steps : int
+        How many values.
+    base : float, optional
+        The base of the powers, 10 by default.
+    dtype : DType, numpy dtype, str or Python type, optional
+        The element type; `crt.float32` by default.
+    device : Device or str, optional
+        Where the tensor lives; the CPU by default.
+
+    Returns
+    -------
+    Tensor
+        A 1-d tensor of `steps` values.
+
+    Raises
+    ------
+    OverflowError
+        `steps` is negative.
+    DTypeError
+        `dtype` is not a supported dtype.
+    InvalidArgumentError, DeviceError
+        `device` is not a device name, or not available.
+
+    Examples
+    --------
+    >>> crt.logspace(0, 3, 4).tolist()
+    [1.0, 10.0, 100.0, 1000.0]
+    >>> crt.logspace(0, 2, 3, base=2).tolist()
+    [1.0, 2.0, 4.0]
+    """
 def eye(
     n: int, m: Optional[int] = None, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None
-) -> Tensor: ...
+) -> Tensor:
+    """An `n` by `m` matrix with ones on the diagonal and zeros elsewhere.
+
+    Parameters
+    ----------
+    n : int
+        The number of rows.
+    m : int, optional
+        The number of columns; `n` by default.
+    dtype : DType, numpy dtype, str or Python type, optional
+        The element type; `crt.float32` by default.
+    device : Device or str, optional
+        Where the tensor lives; the CPU by default.
+
+    Returns
+    -------
+    Tensor
+        A 2-d tensor of shape `(n, m)`.
+
+    Raises
+    ------
+    OverflowError
+        `n` or `m` is negative.
+    DTypeError
+        `dtype` is not a supported dtype.
+    InvalidArgumentError, DeviceError
+        `device` is not a device name, or not available.
+
+    Examples
+    --------
+    >>> crt.eye(2, 3, dtype=crt.int32).tolist()
+    [[1, 0, 0], [0, 1, 0]]
+    """
 def full_like(
     input: Any, fill_value: float, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None
-) -> Tensor: ...
-def zeros_like(input: Any, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor: ...
-def ones_like(input: Any, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor: ...
-def empty_like(input: Any, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor: ...
-def manual_seed(seed: int) -> Generator: ...
-def set_printoptions(precision: Optional[int] = None, threshold: Optional[int] = None, edgeitems: Optional[int] = None) -> None: ...
-def get_printoptions() -> Dict[str, int]: ...
+) -> Tensor:
+    """A new tensor of `input`'s shape with every element equal to `fill_value`.
+
+    Parameters
+    ----------
+    input : Tensor or array-like
+        The tensor whose shape (and, by default, dtype and device) is used; anything else is
+        read as `crt.tensor` would.
+    fill_value : float
+        The value.
+    dtype : DType, numpy dtype, str or Python type, optional
+        The element type; `input`'s by default.
+    device : Device or str, optional
+        Where the tensor lives; `input`'s device by default.
+
+    Returns
+    -------
+    Tensor
+        A contiguous tensor of `input`'s shape.
+
+    Raises
+    ------
+    DTypeError
+        `dtype` is not a supported dtype.
+    InvalidArgumentError, DeviceError
+        `device` is not a device name, or not available.
+
+    Examples
+    --------
+    >>> crt.full_like(crt.zeros(2, dtype=crt.int32), 3).tolist()
+    [3, 3]
+    """
+def zeros_like(input: Any, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor:
+    """A new tensor of `input`'s shape filled with zeros.
+
+    Parameters
+    ----------
+    input : Tensor or array-like
+        The tensor whose shape (and, by default, dtype and device) is used; anything else is
+        read as `crt.tensor` would.
+    dtype : DType, numpy dtype, str or Python type, optional
+        The element type; `input`'s by default.
+    device : Device or str, optional
+        Where the tensor lives; `input`'s device by default.
+
+    Returns
+    -------
+    Tensor
+        A contiguous tensor of `input`'s shape.
+
+    Raises
+    ------
+    DTypeError
+        `dtype` is not a supported dtype.
+    InvalidArgumentError, DeviceError
+        `device` is not a device name, or not available.
+
+    Examples
+    --------
+    >>> crt.zeros_like(crt.ones(2, 2)).tolist()
+    [[0.0, 0.0], [0.0, 0.0]]
+    """
+def ones_like(input: Any, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor:
+    """A new tensor of `input`'s shape filled with ones.
+
+    Parameters
+    ----------
+    input : Tensor or array-like
+        The tensor whose shape (and, by default, dtype and device) is used; anything else is
+        read as `crt.tensor` would.
+    dtype : DType, numpy dtype, str or Python type, optional
+        The element type; `input`'s by default.
+    device : Device or str, optional
+        Where the tensor lives; `input`'s device by default.
+
+    Returns
+    -------
+    Tensor
+        A contiguous tensor of `input`'s shape.
+
+    Raises
+    ------
+    DTypeError
+        `dtype` is not a supported dtype.
+    InvalidArgumentError, DeviceError
+        `device` is not a device name, or not available.
+
+    Examples
+    --------
+    >>> crt.ones_like(crt.arange(3)).tolist()
+    [1, 1, 1]
+    """
+def empty_like(input: Any, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor:
+    """A new tensor of `input`'s shape whose values are unspecified.
+
+    Parameters
+    ----------
+    input : Tensor or array-like
+        The tensor whose shape (and, by default, dtype and device) is used; anything else is
+        read as `crt.tensor` would.
+    dtype : DType, numpy dtype, str or Python type, optional
+        The element type; `input`'s by default.
+    device : Device or str, optional
+        Where the tensor lives; `input`'s device by default.
+
+    Returns
+    -------
+    Tensor
+        A contiguous tensor of `input`'s shape.
+
+    Raises
+    ------
+    DTypeError
+        `dtype` is not a supported dtype.
+    InvalidArgumentError, DeviceError
+        `device` is not a device name, or not available.
+
+    Examples
+    --------
+    >>> crt.empty_like(crt.zeros(2, 3), dtype=crt.int8).shape
+    (2, 3)
+    """
+def manual_seed(seed: int) -> Generator:
+    """Seed the default random generator.
+
+    After `manual_seed(s)`, the random functions (`rand`, `randn`, `randint`...) called without
+    `generator=` give the same values in the same order, whatever the thread count.
+
+    Parameters
+    ----------
+    seed : int
+        The seed, from 0 to `2**64 - 1`.
+
+    Returns
+    -------
+    Generator
+        The default generator (reseeded).
+
+    Raises
+    ------
+    OverflowError
+        `seed` is negative or does not fit 64 bits.
+
+    Examples
+    --------
+    >>> _ = crt.manual_seed(0)
+    >>> a = crt.rand(3).tolist()
+    >>> _ = crt.manual_seed(0)
+    >>> crt.rand(3).tolist() == a
+    True
+    """
+def set_printoptions(precision: Optional[int] = None, threshold: Optional[int] = None, edgeitems: Optional[int] = None) -> None:
+    """Set how `repr(t)` prints tensors, for the whole process (like numpy's `set_printoptions`).
+
+    Options left as `None` keep their current value. `str(t)` (and `print(t)`) keeps its
+    one-line form and is not affected.
+
+    Parameters
+    ----------
+    precision : int, optional
+        Digits after the point for floats (4 at start), at most 30.
+    threshold : int, optional
+        The element count past which a tensor is summarised with `...` (1000 at start).
+    edgeitems : int, optional
+        The items kept at each end of a summarised dimension (3 at start).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        `precision` is over 30.
+    OverflowError
+        An option is negative.
+
+    Examples
+    --------
+    >>> old = crt.get_printoptions()
+    >>> crt.set_printoptions(precision=2)
+    >>> crt.get_printoptions()["precision"]
+    2
+    >>> crt.set_printoptions(**old)
+    """
+def get_printoptions() -> Dict[str, int]:
+    """The current print options of `repr(t)` (see `set_printoptions`).
+
+    Returns
+    -------
+    dict
+        `{"precision": int, "threshold": int, "edgeitems": int}`, a copy: changing it changes
+        nothing.
+
+    Examples
+    --------
+    >>> sorted(crt.get_printoptions())
+    ['edgeitems', 'precision', 'threshold']
+    """
 def rand(
     *shape: _Shape,
     size: Optional[_Shape] = None,
     generator: Optional[Generator] = None,
     dtype: Optional[_DTypeLike] = None,
     device: Optional[_DeviceLike] = None,
-) -> Tensor: ...
+) -> Tensor:
+    """Uniform random values in `[0, 1)`.
+
+    The values depend only on the generator's seed, the calls since seeding and each
+    element's index (never on the thread count), so a seed reproduces them exactly.
+
+    Parameters
+    ----------
+    *shape : int, or one tuple or list of ints
+        The sizes of the dimensions (`rand(2, 3)` or `rand((2, 3))`).
+    size : int or sequence of ints, optional
+        The shape as a keyword (numpy's spelling), instead of `*shape`.
+    generator : Generator, optional
+        The generator to draw from; the default one (`crt.manual_seed`) otherwise.
+    dtype : DType, numpy dtype, str or Python type, optional
+        A float dtype; `crt.float32` by default.
+    device : Device or str, optional
+        Where the tensor lives (values are generated on the host and moved); the CPU by
+        default.
+
+    Returns
+    -------
+    Tensor
+        A new tensor of that shape.
+
+    Raises
+    ------
+    TypeError
+        The shape is given both positionally and as `size=`, or `generator` is not a
+        `Generator`.
+    InvalidArgumentError
+        `dtype` is not a float dtype (use `randint`), or `device` is not a device name.
+    ShapeError
+        A size is negative.
+
+    Examples
+    --------
+    >>> t = crt.rand(2, 3, generator=crt.Generator().manual_seed(0))
+    >>> t.shape, ((t >= 0) & (t < 1)).all().item()
+    ((2, 3), True)
+    """
 def randn(
     *shape: _Shape,
     size: Optional[_Shape] = None,
     generator: Optional[Generator] = None,
     dtype: Optional[_DTypeLike] = None,
     device: Optional[_DeviceLike] = None,
-) -> Tensor: ...
+) -> Tensor:
+    """Standard normal random values (mean 0, standard deviation 1).
+
+    The values depend only on the generator's seed, the calls since seeding and each
+    element's index (never on the thread count), so a seed reproduces them exactly.
+
+    Parameters
+    ----------
+    *shape : int, or one tuple or list of ints
+        The sizes of the dimensions (`randn(2, 3)` or `randn((2, 3))`).
+    size : int or sequence of ints, optional
+        The shape as a keyword (numpy's spelling), instead of `*shape`.
+    generator : Generator, optional
+        The generator to draw from; the default one (`crt.manual_seed`) otherwise.
+    dtype : DType, numpy dtype, str or Python type, optional
+        A float dtype; `crt.float32` by default.
+    device : Device or str, optional
+        Where the tensor lives (values are generated on the host and moved); the CPU by
+        default.
+
+    Returns
+    -------
+    Tensor
+        A new tensor of that shape.
+
+    Raises
+    ------
+    TypeError
+        The shape is given both positionally and as `size=`, or `generator` is not a
+        `Generator`.
+    InvalidArgumentError
+        `dtype` is not a float dtype, or `device` is not a device name.
+    ShapeError
+        A size is negative.
+
+    Examples
+    --------
+    >>> a = crt.randn(4, generator=crt.Generator().manual_seed(1))
+    >>> b = crt.randn(4, generator=crt.Generator().manual_seed(1))
+    >>> a.tolist() == b.tolist(), a.dtype
+    (True, clika_runtime.float32)
+    """
 def randint(
     *args: Any,
     size: Optional[_Shape] = None,
     generator: Optional[Generator] = None,
     dtype: Optional[_DTypeLike] = None,
     device: Optional[_DeviceLike] = None,
-) -> Tensor: ...
+) -> Tensor:
+    """Random integers in `[low, high)`, uniformly.
+
+    Called as `randint(high, size)` or `randint(low, high, size)` (PyTorch's order), or with
+    `size=` as a keyword.
+
+    Parameters
+    ----------
+    low : int, optional
+        The smallest value, 0 by default.
+    high : int
+        The bound, not included.
+    size : int or sequence of ints
+        The shape.
+    generator : Generator, optional
+        The generator to draw from; the default one (`crt.manual_seed`) otherwise.
+    dtype : DType, numpy dtype, str or Python type, optional
+        The element type; `crt.int64` by default.
+    device : Device or str, optional
+        Where the tensor lives; the CPU by default.
+
+    Returns
+    -------
+    Tensor
+        A new tensor of shape `size`.
+
+    Raises
+    ------
+    TypeError
+        The arguments match neither form, or `generator` is not a `Generator`.
+    InvalidArgumentError
+        `low >= high`, or `device` is not a device name.
+    ShapeError
+        A size is negative.
+
+    Examples
+    --------
+    >>> t = crt.randint(3, 7, (100,), generator=crt.Generator().manual_seed(0))
+    >>> t.dtype, t.min().item() >= 3, t.max().item() < 7
+    (clika_runtime.int64, True, True)
+    """
 def normal(
     mean: float = 0.0,
     std: float = 1.0,
@@ -884,7 +6855,44 @@ def normal(
     generator: Optional[Generator] = None,
     dtype: Optional[_DTypeLike] = None,
     device: Optional[_DeviceLike] = None,
-) -> Tensor: ...
+) -> Tensor:
+    """Normal random values with `mean` and `std`.
+
+    Parameters
+    ----------
+    mean : float, optional
+        The mean, 0 by default.
+    std : float, optional
+        The standard deviation, 1 by default.
+    size : int or sequence of ints, optional
+        The shape; a 0-d tensor by default.
+    generator : Generator, optional
+        The generator to draw from; the default one (`crt.manual_seed`) otherwise.
+    dtype : DType, numpy dtype, str or Python type, optional
+        A float dtype; `crt.float32` by default.
+    device : Device or str, optional
+        Where the tensor lives (values are generated on the host and moved); the CPU by
+        default.
+
+    Returns
+    -------
+    Tensor
+        A new tensor of shape `size`.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `std` is negative or a parameter is not finite, `dtype` is not a float dtype, or `device` is not a device name.
+    TypeError
+        `generator` is not a `Generator`.
+    ShapeError
+        A size is negative.
+
+    Examples
+    --------
+    >>> crt.normal(5.0, 0.0, (2,)).tolist()
+    [5.0, 5.0]
+    """
 def uniform(
     low: float = 0.0,
     high: float = 1.0,
@@ -893,5 +6901,74 @@ def uniform(
     generator: Optional[Generator] = None,
     dtype: Optional[_DTypeLike] = None,
     device: Optional[_DeviceLike] = None,
-) -> Tensor: ...
-def bernoulli(input: Any, p: Optional[float] = None, *, generator: Optional[Generator] = None) -> Tensor: ...
+) -> Tensor:
+    """Uniform random values in `[low, high)` (numpy's `uniform`).
+
+    Parameters
+    ----------
+    low : float, optional
+        The smallest value, 0 by default.
+    high : float, optional
+        The bound, not included, 1 by default.
+    size : int or sequence of ints, optional
+        The shape; a 0-d tensor by default.
+    generator : Generator, optional
+        The generator to draw from; the default one (`crt.manual_seed`) otherwise.
+    dtype : DType, numpy dtype, str or Python type, optional
+        A float dtype; `crt.float32` by default.
+    device : Device or str, optional
+        Where the tensor lives (values are generated on the host and moved); the CPU by
+        default.
+
+    Returns
+    -------
+    Tensor
+        A new tensor of shape `size`.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `low > high` or a bound is not finite, `dtype` is not a float dtype, or `device` is not a device name.
+    TypeError
+        `generator` is not a `Generator`.
+    ShapeError
+        A size is negative.
+
+    Examples
+    --------
+    >>> t = crt.uniform(-1.0, 1.0, (2, 2))
+    >>> t.shape, ((t >= -1) & (t < 1)).all().item()
+    ((2, 2), True)
+    """
+def bernoulli(input: Any, p: Optional[float] = None, *, generator: Optional[Generator] = None) -> Tensor:
+    """Random zeros and ones: each element is 1 with probability `p` (or `input`'s element).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        Without `p`: the probabilities, each in `[0, 1]`. With `p`: only its shape, dtype
+        and device are used.
+    p : float, optional
+        One probability for every element.
+    generator : Generator, optional
+        The generator to draw from; the default one (`crt.manual_seed`) otherwise.
+
+    Returns
+    -------
+    Tensor
+        A new tensor of `input`'s shape, dtype and device.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `p` or a probability of `input` lies outside `[0, 1]`.
+    TypeError
+        `generator` is not a `Generator`.
+
+    Examples
+    --------
+    >>> crt.bernoulli(crt.tensor([0.0, 1.0, 1.0])).tolist()
+    [0.0, 1.0, 1.0]
+    >>> crt.bernoulli(crt.zeros(3), p=1.0).tolist()
+    [1.0, 1.0, 1.0]
+    """
