@@ -1,15 +1,19 @@
 //! Vision and inference operations: convolutions, pooling, `linear` and `pad`, with PyTorch's
-//! semantics (`torch.nn.functional`). Inputs are NCHW (NCL for the 1-D forms; an unbatched
-//! CHW/CL input is accepted as PyTorch does). Shapes are checked and sizes derived once here
+//! semantics (`torch.nn.functional`), and the image entry point `normalize_image` (uint8
+//! HWC frames). The PyTorch ops take NCHW (NCL for the 1-D forms; an unbatched CHW/CL input
+//! is accepted as PyTorch does). Shapes are checked and sizes derived once here
 //! ([`VisionPlan`]); the kernels run behind [`Backend::vision`](crate::backend), so a device
 //! without them refuses, naming `.to("cpu")`.
 
 mod conv;
+mod image;
 mod layers;
 mod pool;
 
 pub(crate) use conv::ConvPlan;
 pub use conv::{conv1d, conv2d, ConvOptions, Padding};
+pub use image::normalize_image;
+pub(crate) use image::NormalizePlan;
 pub use layers::{linear, pad, PadMode};
 pub use pool::{adaptive_avg_pool2d, avg_pool2d, max_pool2d, PoolOptions};
 pub(crate) use pool::{PoolKind, PoolPlan};
@@ -22,6 +26,8 @@ pub(crate) enum VisionPlan {
     Conv(Box<ConvPlan>),
     /// Max, average or adaptive-average pooling over the last two dims.
     Pool(Box<PoolPlan>),
+    /// A uint8 HWC/NHWC frame to normalized float32 CHW/NCHW.
+    Normalize(Box<NormalizePlan>),
 }
 
 impl VisionPlan {
@@ -30,6 +36,7 @@ impl VisionPlan {
         match self {
             VisionPlan::Conv(_) => "conv2d",
             VisionPlan::Pool(p) => p.kind.name(),
+            VisionPlan::Normalize(_) => "normalize_image",
         }
     }
 
@@ -38,6 +45,7 @@ impl VisionPlan {
         match self {
             VisionPlan::Conv(p) => p.x.device(),
             VisionPlan::Pool(p) => p.x.device(),
+            VisionPlan::Normalize(p) => p.x.device(),
         }
     }
 }
