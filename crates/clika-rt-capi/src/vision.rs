@@ -1,7 +1,8 @@
 //! Vision and inference operations: `conv1d`/`conv2d`, `max_pool2d`/`avg_pool2d`,
 //! `adaptive_avg_pool2d`, `linear` and `pad`, with PyTorch's semantics (NCHW inputs; an
 //! unbatched CHW input is accepted). Sizes are `int64_t` (negative is refused); a `bias` may
-//! be NULL. Results are new runtime-owned tensors written to `out`.
+//! be NULL. Results are new runtime-owned tensors written to `out`. The image entry point
+//! `crt_tensor_normalize_image` takes uint8 channels-last frames.
 
 use clika_rt::ops::{self, ConvOptions, PadMode, Padding, PoolOptions};
 use clika_rt::{Error, Tensor};
@@ -327,6 +328,61 @@ pub unsafe extern "C" fn crt_tensor_pad(
                 }
             };
             Ok(ops::pad(x, &pads, mode, value)?)
+        })
+    }
+}
+
+/// A list of `len` floats from C (NULL only when `len` is 0).
+///
+/// # Safety
+/// P3 for `p`/`len`, for the lifetime `'a`.
+unsafe fn floats<'a>(
+    p: *const f32,
+    len: usize,
+    name: &'static str,
+) -> Result<&'a [f32], CapiError> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if p.is_null() {
+        return Err(CapiError::NullArgument(name));
+    }
+    if !p.is_aligned() {
+        return Err(Error::Misaligned {
+            ptr: p as usize,
+            dtype: clika_rt::DType::Float32,
+            align: std::mem::align_of::<f32>(),
+        }
+        .into());
+    }
+    // SAFETY: non-NULL and aligned (checked); by P3 valid for `len` reads, unwritten meanwhile.
+    Ok(unsafe { std::slice::from_raw_parts(p, len) })
+}
+
+/// Fused image normalization: a uint8 frame `x`, `(H, W, C)` or `(N, H, W, C)` in any
+/// strides (a pitched frame is read in place), to a new float32 `(C, H, W)` /
+/// `(N, C, H, W)` tensor of `(x / 255 - mean[c]) / stddev[c]`, in one pass. `mean` holds
+/// `nmean` values and `stddev` `nstd`: one per channel, or one for all; every `stddev`
+/// finite and non-zero.
+///
+/// # Safety
+/// The header's pointer contract; `mean`/`stddev` are readable for `nmean`/`nstd` floats.
+#[no_mangle]
+pub unsafe extern "C" fn crt_tensor_normalize_image(
+    x: *const crt_tensor,
+    mean: *const f32,
+    nmean: usize,
+    stddev: *const f32,
+    nstd: usize,
+    out: *mut *mut crt_tensor,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    // SAFETY: forwarded contract; P3 for `mean`/`nmean` and `stddev`/`nstd`.
+    unsafe {
+        crate::tensor::derive(x, out, err, |x| {
+            let mean = floats(mean, nmean, "mean")?;
+            let std = floats(stddev, nstd, "stddev")?;
+            Ok(ops::normalize_image(x, mean, std)?)
         })
     }
 }

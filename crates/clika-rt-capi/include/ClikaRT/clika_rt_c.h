@@ -2579,6 +2579,24 @@ crt_status crt_tensor_pad(const struct crt_tensor *x,
                           struct crt_tensor **out,
                           struct crt_error **err);
 
+/**
+ * Fused image normalization: a uint8 frame `x`, `(H, W, C)` or `(N, H, W, C)` in any
+ * strides (a pitched frame is read in place), to a new float32 `(C, H, W)` /
+ * `(N, C, H, W)` tensor of `(x / 255 - mean[c]) / stddev[c]`, in one pass. `mean` holds
+ * `nmean` values and `stddev` `nstd`: one per channel, or one for all; every `stddev`
+ * finite and non-zero.
+ *
+ * # Safety
+ * The header's pointer contract; `mean`/`stddev` are readable for `nmean`/`nstd` floats.
+ */
+crt_status crt_tensor_normalize_image(const struct crt_tensor *x,
+                                      const float *mean,
+                                      size_t nmean,
+                                      const float *stddev,
+                                      size_t nstd,
+                                      struct crt_tensor **out,
+                                      struct crt_error **err);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

@@ -1,10 +1,11 @@
 // ClikaRT vision and inference operations (C++17), included by clika_rt.h: convolutions,
-// pooling, linear and pad with PyTorch's semantics (torch.nn.functional), NCHW inputs.
-// Each is a thin wrapper over the crt_tensor_* function of the same name.
+// pooling, linear and pad with PyTorch's semantics (torch.nn.functional), NCHW inputs, and
+// the image entry point normalize_image (uint8 channels-last frames). Each is a thin wrapper over the crt_tensor_* function of the same name.
 #ifndef CLIKA_RT_VISION_HPP
 #define CLIKA_RT_VISION_HPP
 
 #include <array>
+#include <vector>
 
 namespace ClikaRT {
 namespace ops {
@@ -108,6 +109,18 @@ inline Tensor pad(const Tensor& x, const Shape& pads, PadMode mode = PadMode::Co
     return detail::result([&](crt_tensor** out, crt_error** err) {
         return crt_tensor_pad(x.get(), pads.data(), pads.size(),
                               static_cast<crt_pad_mode>(mode), value, out, err);
+    });
+}
+
+/// Fused image normalization: a uint8 frame (H, W, C) or batch (N, H, W, C), in any strides
+/// (a pitched frame is read in place), to float32 (C, H, W) / (N, C, H, W) holding
+/// (x / 255 - mean[c]) / stddev[c]. mean and stddev hold one value per channel, or one for
+/// all; every stddev finite and non-zero.
+inline Tensor normalize_image(const Tensor& x, const std::vector<float>& mean,
+                              const std::vector<float>& stddev) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_normalize_image(x.get(), mean.data(), mean.size(), stddev.data(),
+                                          stddev.size(), out, err);
     });
 }
 
