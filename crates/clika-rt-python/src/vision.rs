@@ -1,5 +1,6 @@
 //! The vision and inference functions (`crt.conv2d`, `crt.max_pool2d`, `crt.linear`,
-//! `crt.pad`, …), with `torch.nn.functional`'s names, argument names and defaults.
+//! `crt.pad`, …), with `torch.nn.functional`'s names, argument names and defaults, and the
+//! image entry point `crt.normalize_image`.
 
 use clika_rt::ops::{self, ConvOptions, PadMode, Padding, PoolOptions};
 use clika_rt::Tensor;
@@ -271,6 +272,68 @@ pub fn pad(
     Ok(PyTensor { inner })
 }
 
+/// A float or a sequence of floats.
+fn floats(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<f32>> {
+    match obj.extract::<f32>() {
+        Ok(v) => Ok(vec![v]),
+        Err(_) => obj.extract::<Vec<f32>>().map_err(|_| {
+            PyTypeError::new_err(format!("{what} must be a float or a sequence of floats"))
+        }),
+    }
+}
+
+/// Fused image normalization: a uint8 image to a normalized float32 CHW tensor.
+///
+/// Computes ``(x / 255 - mean[c]) / std[c]`` for a frame as cameras and decoders give it
+/// (uint8, channels last) in one pass, reading the frame in place: a strided view (a
+/// pitched frame whose rows are padded, a crop, a channel flip) is not copied first. Each
+/// value is the float32 result of the expression as written (bit-identical to numpy's
+/// ``(x.astype(np.float32) / 255 - mean) / std`` in float32). Not torchvision's
+/// ``normalize``, which takes an already-float CHW tensor.
+///
+/// Parameters
+/// ----------
+/// input : Tensor or numpy.ndarray
+///     A uint8 image ``(H, W, C)`` or batch ``(N, H, W, C)``, any strides.
+/// mean : float or sequence of float
+///     One value per channel (``C`` values), or one for every channel.
+/// std : float or sequence of float
+///     As ``mean``; every value finite and non-zero.
+///
+/// Returns
+/// -------
+/// Tensor
+///     A new contiguous float32 tensor ``(C, H, W)``, or ``(N, C, H, W)`` for a batch.
+///
+/// Raises
+/// ------
+/// InvalidArgumentError
+///     The input is not uint8, not 3-D/4-D, ``mean``/``std`` do not match the channel
+///     count, or a ``std`` is zero or not finite.
+/// DeviceError
+///     The input is on a GPU (move it with ``.to("cpu")``).
+///
+/// Examples
+/// --------
+/// >>> import numpy as np, clika_runtime as crt
+/// >>> frame = np.zeros((480, 640, 3), np.uint8)
+/// >>> x = crt.normalize_image(frame, [0.485, 0.456, 0.406], [0.229, 0.224, 0.225])
+/// >>> x.shape
+/// (3, 480, 640)
+#[pyfunction]
+#[pyo3(signature = (input, mean, std))]
+pub fn normalize_image(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    mean: &Bound<'_, PyAny>,
+    std: &Bound<'_, PyAny>,
+) -> PyResult<PyTensor> {
+    let x = tensor_arg(input)?;
+    let (mean, std) = (floats(mean, "mean")?, floats(std, "std")?);
+    let inner = run(py, x.numel(), || ops::normalize_image(&x, &mean, &std))?;
+    Ok(PyTensor { inner })
+}
+
 /// Adds every function above to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     macro_rules! add {
@@ -283,7 +346,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         avg_pool2d,
         adaptive_avg_pool2d,
         linear,
-        pad
+        pad,
+        normalize_image
     );
     Ok(())
 }

@@ -119,6 +119,7 @@ from clika_runtime._native import (
     neg as neg,
     norm as norm,
     normal as normal,
+    normalize_image as normalize_image,
     ones as ones,
     pad as pad,
     ones_like as ones_like,
@@ -331,6 +332,7 @@ __all__ = [
     "conv2d",
     "linear",
     "max_pool2d",
+    "normalize_image",
     "pad",
     "zeros_like",
 ]

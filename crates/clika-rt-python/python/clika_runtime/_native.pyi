@@ -182,6 +182,7 @@ __all__ = [
     "conv2d",
     "linear",
     "max_pool2d",
+    "normalize_image",
     "pad",
 ]
 
@@ -807,6 +808,10 @@ def avg_pool2d(
 def adaptive_avg_pool2d(input: Any, output_size: _Size) -> Tensor: ...
 def linear(input: Any, weight: Any, bias: Optional[Any] = None) -> Tensor: ...
 def pad(input: Any, pad: Sequence[int], mode: str = "constant", value: Optional[float] = None) -> Tensor: ...
+def normalize_image(input: Any, mean: Union[float, Sequence[float]], std: Union[float, Sequence[float]]) -> Tensor:
+    """Fused image normalization: a uint8 ``(H, W, C)`` / ``(N, H, W, C)`` image (any strides,
+    pitched rows read in place) to float32 ``(C, H, W)`` / ``(N, C, H, W)`` holding
+    ``(x / 255 - mean[c]) / std[c]``; ``mean``/``std`` one value per channel or one for all."""
 def sort(input: Any, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> ValuesIndices: ...
 def argsort(input: Any, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> Tensor: ...
 def topk(
