@@ -1,9 +1,12 @@
 """Vision ops: ClikaRT vs numpy (and PyTorch, when importable) on the same data, in one process.
 
-Each row times `conv2d` (3x3, depthwise 3x3, 1x1), pooling, `linear` and `pad` as a median of
+Each row times `conv2d` (3x3, depthwise 3x3, 1x1), pooling, `linear`, `pad` and
+`normalize_image` (a pitched 1080p uint8 HWC frame to normalized float32 CHW) as a median of
 repeated calls and prints the ratio of our time to each peer's (below 1.0: we are faster).
 numpy has no convolution: its row is a vectorised reference (sliding windows + `tensordot`,
-per group), the fastest plain-numpy formulation, not a library kernel. Writes the table to
+per group), the fastest plain-numpy formulation, not a library kernel; for `normalize_image`
+it is one float32 expression and a contiguous CHW copy, and PyTorch's is torchvision's
+`ToTensor()` + `Normalize()` written out in torch ops. Writes the table to
 bench/results/ops_vision.md unless `--out` names another file. `--quick` uses tiny sizes
 (a smoke test, seconds).
 """
@@ -58,6 +61,19 @@ def np_avg_pool(x, k):
     return sliding_window_view(x, (k, k), axis=(2, 3))[:, :, ::k, ::k].mean(axis=(4, 5))
 
 
+def np_normalize(frame, mean, std):
+    """(x / 255 - mean) / std as contiguous float32 CHW, numpy's fastest plain formulation."""
+    m, sd = np.float32(mean), np.float32(std)
+    y = (frame.astype(np.float32) * np.float32(1 / 255) - m) / sd
+    return np.ascontiguousarray(y.transpose(2, 0, 1))
+
+
+def torch_normalize(frame, mean, std):
+    """torchvision's ToTensor() + Normalize(), in torch ops."""
+    x = torch.from_numpy(np.ascontiguousarray(frame)).permute(2, 0, 1).float().div_(255)
+    return x.sub_(mean).div_(std).contiguous()
+
+
 def rows(quick):
     r = np.random.default_rng(0)
     n, c, s = (1, 8, 16) if quick else (8, 64, 56)
@@ -68,6 +84,10 @@ def rows(quick):
     feats, outf = (64, 32) if quick else (2048, 1000)
     xl = r.standard_normal((n * 4, feats)).astype(np.float32)
     wl = r.standard_normal((outf, feats)).astype(np.float32)
+    fh, fw = (36, 64) if quick else (1080, 1920)
+    frame = r.integers(0, 256, (fh, fw + 64, 3), dtype=np.uint8)[:, :fw]  # rows pitched
+    mean, std = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
+    tmean, tstd = (torch.tensor(v).reshape(3, 1, 1) if torch else None for v in (mean, std))
     tx, tw3, twd, tw1 = (crt.from_numpy(a) for a in (x, w3, wd, w1))
     txl, twl = crt.from_numpy(xl), crt.from_numpy(wl)
     flops3 = 2 * n * c * c * 9 * s * s
@@ -104,6 +124,10 @@ def rows(quick):
          lambda: np.pad(x, ((0, 0), (0, 0), (3, 3), (3, 3)), mode="reflect"),
          (lambda: F.pad(torch.from_numpy(x), (3, 3, 3, 3), mode="reflect")) if F else None,
          lambda: crt.pad(tx, [3, 3, 3, 3], mode="reflect")),
+        (f"normalize_image {fh}x{fw} pitched", frame.nbytes,
+         lambda: np_normalize(frame, mean, std),
+         (lambda: torch_normalize(frame, tmean, tstd)) if torch else None,
+         lambda: crt.normalize_image(frame, mean, std)),
     ]
     # The results agree before anything is timed.
     for name, _, np_fn, _, crt_fn in table:
@@ -129,7 +153,7 @@ def main():
         t_crt = median_time(crt_fn, repeats)
         t_np = median_time(np_fn, repeats)
         t_torch = median_time(torch_fn, repeats) if torch_fn else None
-        unit = "GFLOP/s" if "conv" in name or name == "linear" else "GB/s"
+        unit = "GFLOP/s" if "conv" in name or name == "linear" else "GB/s"  # normalize: input bytes
         tt = f"{t_torch * 1e3:.3f} ms" if t_torch else "n/a"
         rt = f"{t_crt / t_torch:.2f}" if t_torch else "n/a"
         lines.append(
