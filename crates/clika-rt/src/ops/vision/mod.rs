@@ -5,11 +5,14 @@
 //! ([`VisionPlan`]); the kernels run behind [`Backend::vision`](crate::backend), so a device
 //! without them refuses, naming `.to("cpu")`.
 
+mod color;
 mod conv;
 mod image;
 mod layers;
 mod pool;
 
+pub(crate) use color::ColorPlan;
+pub use color::{cvt_color, ColorConversion, YuvMatrix, YuvRange};
 pub(crate) use conv::ConvPlan;
 pub use conv::{conv1d, conv2d, ConvOptions, Padding};
 pub use image::normalize_image;
@@ -28,6 +31,8 @@ pub(crate) enum VisionPlan {
     Pool(Box<PoolPlan>),
     /// A uint8 HWC/NHWC frame to normalized float32 CHW/NCHW.
     Normalize(Box<NormalizePlan>),
+    /// A colour conversion of a uint8 frame.
+    Color(Box<ColorPlan>),
 }
 
 impl VisionPlan {
@@ -37,6 +42,7 @@ impl VisionPlan {
             VisionPlan::Conv(_) => "conv2d",
             VisionPlan::Pool(p) => p.kind.name(),
             VisionPlan::Normalize(_) => "normalize_image",
+            VisionPlan::Color(_) => "cvt_color",
         }
     }
 
@@ -46,6 +52,7 @@ impl VisionPlan {
             VisionPlan::Conv(p) => p.x.device(),
             VisionPlan::Pool(p) => p.x.device(),
             VisionPlan::Normalize(p) => p.x.device(),
+            VisionPlan::Color(p) => p.x.device(),
         }
     }
 }
