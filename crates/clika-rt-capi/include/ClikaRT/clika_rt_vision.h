@@ -124,6 +124,33 @@ inline Tensor normalize_image(const Tensor& x, const std::vector<float>& mean,
     });
 }
 
+/// Which conversion cvt_color does (OpenCV's COLOR_* codes).
+enum class ColorConversion : crt_color_conversion {
+    RGB2BGR = CRT_COLOR_RGB2BGR,            ///< (H, W, 3), channels reversed (also BGR2RGB)
+    RGB2GRAY = CRT_COLOR_RGB2GRAY,          ///< (H, W, 3) -> (H, W)
+    BGR2GRAY = CRT_COLOR_BGR2GRAY,          ///< (H, W, 3) -> (H, W)
+    YUV2RGB_NV12 = CRT_COLOR_YUV2RGB_NV12,  ///< (H * 3 / 2, W) -> (H, W, 3)
+    YUV2BGR_NV12 = CRT_COLOR_YUV2BGR_NV12,
+    YUV2RGB_I420 = CRT_COLOR_YUV2RGB_I420,  ///< (H * 3 / 2, W) -> (H, W, 3)
+    YUV2BGR_I420 = CRT_COLOR_YUV2BGR_I420,
+    YUV2RGB_YUYV = CRT_COLOR_YUV2RGB_YUYV,  ///< (H, W, 2) -> (H, W, 3)
+    YUV2BGR_YUYV = CRT_COLOR_YUV2BGR_YUYV,
+};
+
+/// The YUV matrix of cvt_color.
+enum class YuvMatrix : crt_yuv_matrix { BT601 = CRT_YUV_BT601, BT709 = CRT_YUV_BT709 };
+
+/// Colour conversion of a uint8 frame like OpenCV's cvtColor (rounded, saturated); a pitched
+/// frame is read in place. YUV: BT.601 limited range (OpenCV's) unless told otherwise.
+inline Tensor cvt_color(const Tensor& x, ColorConversion code,
+                        YuvMatrix matrix = YuvMatrix::BT601, bool full_range = false) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_cvt_color(x.get(), static_cast<crt_color_conversion>(code),
+                                    static_cast<crt_yuv_matrix>(matrix), full_range ? 1 : 0,
+                                    out, err);
+    });
+}
+
 }  // namespace ops
 }  // namespace ClikaRT
 

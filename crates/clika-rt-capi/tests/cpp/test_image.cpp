@@ -1,8 +1,12 @@
 // Tests of the C++ image entry points (ClikaRT::ops::normalize_image) against a naive loop
 // written here, on a pitched frame borrowed in place (rows padded, from_blob with strides),
-// a contiguous batch and an empty frame, and its errors.
+// a contiguous batch and an empty frame, and its errors; ops::cvt_color against the float
+// BT.601/BT.709 formulas (within 1) on a pitched NV12 frame, and the RGB swaps and gray.
 #include <ClikaRT/clika_rt.h>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <vector>
@@ -92,9 +96,67 @@ void normalize_errors() {
     std::printf("ok    normalize_image errors throw with the right status\n");
 }
 
+// The float YUV -> RGB of one pixel, rounded and saturated.
+std::array<double, 3> yuv_rgb(int y, int u, int v, bool bt709, bool full) {
+    const double kr = bt709 ? 0.2126 : 0.299, kb = bt709 ? 0.0722 : 0.114, kg = 1 - kr - kb;
+    const double ys = full ? 1.0 : 255.0 / 219.0, cs = full ? 1.0 : 255.0 / 224.0;
+    const double yy = ys * std::max(0, y - (full ? 0 : 16));
+    const double uu = cs * (u - 128), vv = cs * (v - 128);
+    auto c = [](double t) { return std::min(255.0, std::max(0.0, std::round(t))); };
+    return {c(yy + 2 * (1 - kr) * vv),
+            c(yy - 2 * kb * (1 - kb) / kg * uu - 2 * kr * (1 - kr) / kg * vv),
+            c(yy + 2 * (1 - kb) * uu)};
+}
+
+void cvt_color_matches_formulas() {
+    // A 6x8 NV12 frame (9 rows of 8 bytes) pitched to 12 bytes a row, borrowed in place.
+    const std::int64_t h = 6, w = 8, pitch = 12;
+    const std::vector<std::uint8_t> buf = bytes(static_cast<std::size_t>(h * 3 / 2 * pitch));
+    const Tensor nv12 = Tensor::from_blob(buf.data(), {h * 3 / 2, w}, {pitch, 1});
+    for (bool bt709 : {false, true}) {
+        for (bool full : {false, true}) {
+            const Tensor rgb = ops::cvt_color(
+                nv12, ops::ColorConversion::YUV2RGB_NV12,
+                bt709 ? ops::YuvMatrix::BT709 : ops::YuvMatrix::BT601, full);
+            CHECK(rgb.shape() == (Shape{h, w, 3}));
+            const std::vector<std::uint8_t> got = rgb.to_vector<std::uint8_t>();
+            double worst = 0;
+            for (std::int64_t y = 0; y < h; ++y)
+                for (std::int64_t x = 0; x < w; ++x) {
+                    const auto at = [&](std::int64_t r, std::int64_t c) {
+                        return static_cast<int>(buf[static_cast<std::size_t>(r * pitch + c)]);
+                    };
+                    const std::int64_t cr = h + y / 2, cc = x / 2 * 2;
+                    const auto want = yuv_rgb(at(y, x), at(cr, cc), at(cr, cc + 1), bt709, full);
+                    for (std::size_t k = 0; k < 3; ++k)
+                        worst = std::max(
+                            worst, std::fabs(got[static_cast<std::size_t>((y * w + x) * 3) + k] -
+                                             want[k]));
+                }
+            CHECK(worst <= 1.0);
+        }
+    }
+    // RGB <-> BGR swaps the channels; gray is 0.299 R + 0.587 G + 0.114 B.
+    const std::vector<std::uint8_t> px{10, 200, 30, 255, 0, 128};
+    const Tensor rgb = Tensor::from_data(px, {1, 2, 3});
+    CHECK((ops::cvt_color(rgb, ops::ColorConversion::RGB2BGR).to_vector<std::uint8_t>() ==
+           std::vector<std::uint8_t>{30, 200, 10, 128, 0, 255}));
+    const auto gray = ops::cvt_color(rgb, ops::ColorConversion::RGB2GRAY).to_vector<std::uint8_t>();
+    CHECK(gray.size() == 2 && gray[0] == 124 && gray[1] == 91);
+    CHECK_THROWS(ops::cvt_color(Tensor::zeros({5, 4}, DataType::UInt8),
+                                ops::ColorConversion::YUV2RGB_NV12),
+                 Status::InvalidArgument);
+    CHECK_THROWS(ops::cvt_color(Tensor::zeros({4, 4, 3}), ops::ColorConversion::RGB2BGR),
+                 Status::InvalidArgument);
+    CHECK_THROWS(ops::cvt_color(rgb, static_cast<ops::ColorConversion>(99)),
+                 Status::InvalidArgument);
+    std::printf("ok    cvt_color within 1 of the formulas on a pitched NV12 frame; swaps, gray\n");
+}
+
 }  // namespace
 
 void run_image_tests() {
     normalize_matches_naive_loop();
     normalize_errors();
+    cvt_color_matches_formulas();
 }
