@@ -180,6 +180,7 @@ __all__ = [
     "avg_pool2d",
     "conv1d",
     "conv2d",
+    "cvt_color",
     "linear",
     "max_pool2d",
     "normalize_image",
@@ -808,6 +809,10 @@ def avg_pool2d(
 def adaptive_avg_pool2d(input: Any, output_size: _Size) -> Tensor: ...
 def linear(input: Any, weight: Any, bias: Optional[Any] = None) -> Tensor: ...
 def pad(input: Any, pad: Sequence[int], mode: str = "constant", value: Optional[float] = None) -> Tensor: ...
+def cvt_color(input: Any, code: str, matrix: str = "bt601", full_range: builtins.bool = False) -> Tensor:
+    """Colour conversion of a uint8 frame like ``cv2.cvtColor`` (codes ``RGB2BGR``,
+    ``RGB2GRAY``, ``BGR2GRAY``, ``YUV2RGB_NV12``/``_I420``/``_YUYV`` and their BGR forms);
+    ``matrix`` ``"bt601"``/``"bt709"``, limited range unless ``full_range``."""
 def normalize_image(input: Any, mean: Union[float, Sequence[float]], std: Union[float, Sequence[float]]) -> Tensor:
     """Fused image normalization: a uint8 ``(H, W, C)`` / ``(N, H, W, C)`` image (any strides,
     pitched rows read in place) to float32 ``(C, H, W)`` / ``(N, C, H, W)`` holding
