@@ -1,8 +1,8 @@
 //! Vision and inference operations: `conv1d`/`conv2d`, `max_pool2d`/`avg_pool2d`,
 //! `adaptive_avg_pool2d`, `linear` and `pad`, with PyTorch's semantics (NCHW inputs; an
 //! unbatched CHW input is accepted). Sizes are `int64_t` (negative is refused); a `bias` may
-//! be NULL. Results are new runtime-owned tensors written to `out`. The image entry point
-//! `crt_tensor_normalize_image` takes uint8 channels-last frames.
+//! be NULL. Results are new runtime-owned tensors written to `out`. The image entry points
+//! `crt_tensor_normalize_image` and `crt_tensor_cvt_color` take uint8 frames.
 
 use clika_rt::ops::{self, ConvOptions, PadMode, Padding, PoolOptions};
 use clika_rt::{Error, Tensor};
