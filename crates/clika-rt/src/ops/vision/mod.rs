@@ -1,8 +1,8 @@
 //! Vision and inference operations: convolutions, pooling, `linear` and `pad`, with PyTorch's
 //! semantics (`torch.nn.functional`), and the image entry points `normalize_image` and
 //! `cvt_color` (uint8 frames). The PyTorch ops take NCHW (NCL for the 1-D forms; an
-//! unbatched CHW/CL input is accepted as PyTorch does). Shapes are checked and sizes derived once here
-//! ([`VisionPlan`]); the kernels run behind [`Backend::vision`](crate::backend), so a device
+//! unbatched CHW/CL input is accepted as PyTorch does). Shapes are checked and sizes derived
+//! once here ([`VisionPlan`]); the kernels run behind [`Backend::vision`](crate::backend), so a device
 //! without them refuses, naming `.to("cpu")`.
 
 mod color;
