@@ -2,8 +2,8 @@
 //! semantics (`torch.nn.functional`), and the image entry points `normalize_image` and
 //! `cvt_color` (uint8 frames). The PyTorch ops take NCHW (NCL for the 1-D forms; an
 //! unbatched CHW/CL input is accepted as PyTorch does). Shapes are checked and sizes derived
-//! once here ([`VisionPlan`]); the kernels run behind [`Backend::vision`](crate::backend), so a device
-//! without them refuses, naming `.to("cpu")`.
+//! once here ([`VisionPlan`]); the kernels run behind [`Backend::vision`](crate::backend),
+//! so a device without them refuses, naming `.to("cpu")`.
 
 mod color;
 mod conv;
