@@ -1,9 +1,13 @@
 """Vision ops: ClikaRT vs numpy (and PyTorch, when importable) on the same data, in one process.
 
-Each row times `conv2d` (3x3, depthwise 3x3, 1x1), pooling, `linear` and `pad` as a median of
+Each row times `conv2d` (3x3, depthwise 3x3, 1x1), pooling, `linear`, `pad` and
+`normalize_image` (a pitched 1080p uint8 HWC frame to normalized float32 CHW) as a median of
 repeated calls and prints the ratio of our time to each peer's (below 1.0: we are faster).
 numpy has no convolution: its row is a vectorised reference (sliding windows + `tensordot`,
-per group), the fastest plain-numpy formulation, not a library kernel. Writes the table to
+per group), the fastest plain-numpy formulation, not a library kernel; for `normalize_image`
+it is one float32 expression and a contiguous CHW copy, and PyTorch's is torchvision's
+`ToTensor()` + `Normalize()` written out in torch ops. `cvt_color` (NV12 -> RGB) is compared
+with a float32 numpy formulation and, when importable, OpenCV's `cvtColor` (the cv2 column). Writes the table to
 bench/results/ops_vision.md unless `--out` names another file. `--quick` uses tiny sizes
 (a smoke test, seconds).
 """
@@ -24,6 +28,11 @@ from numpy.lib.stride_tricks import sliding_window_view  # noqa: E402
 
 import clika_runtime as crt  # noqa: E402
 from compare import median_time  # noqa: E402  (bench/ is the script's folder)
+
+try:
+    import cv2  # type: ignore[import-not-found]  # noqa: E402
+except ImportError:  # pragma: no cover - depends on the machine
+    cv2 = None
 
 try:
     import torch  # type: ignore[import-not-found]  # noqa: E402
@@ -58,6 +67,30 @@ def np_avg_pool(x, k):
     return sliding_window_view(x, (k, k), axis=(2, 3))[:, :, ::k, ::k].mean(axis=(4, 5))
 
 
+def np_normalize(frame, mean, std):
+    """(x / 255 - mean) / std as contiguous float32 CHW, numpy's fastest plain formulation."""
+    m, sd = np.float32(mean), np.float32(std)
+    y = (frame.astype(np.float32) * np.float32(1 / 255) - m) / sd
+    return np.ascontiguousarray(y.transpose(2, 0, 1))
+
+
+def torch_normalize(frame, mean, std):
+    """torchvision's ToTensor() + Normalize(), in torch ops."""
+    x = torch.from_numpy(np.ascontiguousarray(frame)).permute(2, 0, 1).float().div_(255)
+    return x.sub_(mean).div_(std).contiguous()
+
+
+def np_nv12_to_rgb(nv12):
+    """BT.601 limited-range NV12 -> RGB in numpy float32, rounded and saturated."""
+    h = nv12.shape[0] * 2 // 3
+    y = np.maximum(nv12[:h].astype(np.float32) - 16, 0) * np.float32(255 / 219)  # as OpenCV
+    uv = nv12[h:].reshape(h // 2, -1, 2).astype(np.float32) - 128
+    uv = uv.repeat(2, axis=0).repeat(2, axis=1) * np.float32(255 / 224)
+    u, v = uv[..., 0], uv[..., 1]
+    rgb = np.stack([y + 1.402 * v, y - 0.344136 * u - 0.714136 * v, y + 1.772 * u], axis=-1)
+    return np.clip(np.rint(rgb), 0, 255).astype(np.uint8)
+
+
 def rows(quick):
     r = np.random.default_rng(0)
     n, c, s = (1, 8, 16) if quick else (8, 64, 56)
@@ -68,6 +101,11 @@ def rows(quick):
     feats, outf = (64, 32) if quick else (2048, 1000)
     xl = r.standard_normal((n * 4, feats)).astype(np.float32)
     wl = r.standard_normal((outf, feats)).astype(np.float32)
+    fh, fw = (36, 64) if quick else (1080, 1920)
+    frame = r.integers(0, 256, (fh, fw + 64, 3), dtype=np.uint8)[:, :fw]  # rows pitched
+    mean, std = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
+    nv12 = r.integers(0, 256, (fh * 3 // 2, fw), dtype=np.uint8)
+    tmean, tstd = (torch.tensor(v).reshape(3, 1, 1) if torch else None for v in (mean, std))
     tx, tw3, twd, tw1 = (crt.from_numpy(a) for a in (x, w3, wd, w1))
     txl, twl = crt.from_numpy(xl), crt.from_numpy(wl)
     flops3 = 2 * n * c * c * 9 * s * s
@@ -104,11 +142,28 @@ def rows(quick):
          lambda: np.pad(x, ((0, 0), (0, 0), (3, 3), (3, 3)), mode="reflect"),
          (lambda: F.pad(torch.from_numpy(x), (3, 3, 3, 3), mode="reflect")) if F else None,
          lambda: crt.pad(tx, [3, 3, 3, 3], mode="reflect")),
+        (f"normalize_image {fh}x{fw} pitched", frame.nbytes,
+         lambda: np_normalize(frame, mean, std),
+         (lambda: torch_normalize(frame, tmean, tstd)) if torch else None,
+         lambda: crt.normalize_image(frame, mean, std)),
+        (f"cvt_color NV12->RGB {fh}x{fw}", nv12.nbytes,
+         lambda: np_nv12_to_rgb(nv12),
+         None,
+         lambda: crt.cvt_color(nv12, "YUV2RGB_NV12")),
     ]
     # The results agree before anything is timed.
     for name, _, np_fn, _, crt_fn in table:
-        np.testing.assert_allclose(crt_fn().numpy(), np_fn(), rtol=2e-3, atol=2e-3, err_msg=name)
+        got, want = crt_fn().numpy(), np_fn()
+        if got.dtype == np.uint8:  # integer results: within 1
+            assert np.abs(got.astype(int) - want).max(initial=0) <= 1, name
+        else:
+            np.testing.assert_allclose(got, want, rtol=2e-3, atol=2e-3, err_msg=name)
+    CV2_ROWS["cvt_color"] = lambda: cv2.cvtColor(nv12, cv2.COLOR_YUV2RGB_NV12)
     return table
+
+
+# The ops OpenCV has (first word of the row's name -> a call), filled by rows().
+CV2_ROWS = {}
 
 
 def main():
@@ -122,19 +177,21 @@ def main():
         f"# Vision ops: medians of {repeats} calls, {os.cpu_count()} CPUs, "
         f"{crt.__name__} threads as configured",
         "",
-        "| op | clika_runtime | numpy | ratio vs numpy | torch | ratio vs torch | work/s |",
-        "|---|---|---|---|---|---|---|",
+        "| op | clika_runtime | numpy | ratio vs numpy | torch | ratio vs torch | cv2 | work/s |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for name, work, np_fn, torch_fn, crt_fn in rows(args.quick):
         t_crt = median_time(crt_fn, repeats)
         t_np = median_time(np_fn, repeats)
         t_torch = median_time(torch_fn, repeats) if torch_fn else None
-        unit = "GFLOP/s" if "conv" in name or name == "linear" else "GB/s"
+        unit = "GFLOP/s" if "conv" in name or name == "linear" else "GB/s"  # normalize: input bytes
         tt = f"{t_torch * 1e3:.3f} ms" if t_torch else "n/a"
         rt = f"{t_crt / t_torch:.2f}" if t_torch else "n/a"
+        cv_fn = CV2_ROWS.get(name.split()[0]) if cv2 else None
+        tc = f"{median_time(cv_fn, repeats) * 1e3:.3f} ms" if cv_fn else "n/a"
         lines.append(
             f"| {name} | {t_crt * 1e3:.3f} ms | {t_np * 1e3:.3f} ms | {t_crt / t_np:.2f} | "
-            f"{tt} | {rt} | {work / t_crt / 1e9:.1f} {unit} |"
+            f"{tt} | {rt} | {tc} | {work / t_crt / 1e9:.1f} {unit} |"
         )
     text = "\n".join(lines) + "\n"
     print(text)

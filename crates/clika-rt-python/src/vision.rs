@@ -1,7 +1,10 @@
 //! The vision and inference functions (`crt.conv2d`, `crt.max_pool2d`, `crt.linear`,
-//! `crt.pad`, …), with `torch.nn.functional`'s names, argument names and defaults.
+//! `crt.pad`, …), with `torch.nn.functional`'s names, argument names and defaults, and the
+//! image entry point `crt.normalize_image`.
 
-use clika_rt::ops::{self, ConvOptions, PadMode, Padding, PoolOptions};
+use clika_rt::ops::{
+    self, ColorConversion, ConvOptions, PadMode, Padding, PoolOptions, YuvMatrix, YuvRange,
+};
 use clika_rt::Tensor;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -271,6 +274,152 @@ pub fn pad(
     Ok(PyTensor { inner })
 }
 
+/// A float or a sequence of floats.
+fn floats(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<f32>> {
+    match obj.extract::<f32>() {
+        Ok(v) => Ok(vec![v]),
+        Err(_) => obj.extract::<Vec<f32>>().map_err(|_| {
+            PyTypeError::new_err(format!("{what} must be a float or a sequence of floats"))
+        }),
+    }
+}
+
+/// Fused image normalization: a uint8 image to a normalized float32 CHW tensor.
+///
+/// Computes ``(x / 255 - mean[c]) / std[c]`` for a frame as cameras and decoders give it
+/// (uint8, channels last) in one pass, reading the frame in place: a strided view (a
+/// pitched frame whose rows are padded, a crop, a channel flip) is not copied first. Each
+/// value is the float32 result of the expression as written (bit-identical to numpy's
+/// ``(x.astype(np.float32) / 255 - mean) / std`` in float32). Not torchvision's
+/// ``normalize``, which takes an already-float CHW tensor.
+///
+/// Parameters
+/// ----------
+/// input : Tensor or numpy.ndarray
+///     A uint8 image ``(H, W, C)`` or batch ``(N, H, W, C)``, any strides.
+/// mean : float or sequence of float
+///     One value per channel (``C`` values), or one for every channel.
+/// std : float or sequence of float
+///     As ``mean``; every value finite and non-zero.
+///
+/// Returns
+/// -------
+/// Tensor
+///     A new contiguous float32 tensor ``(C, H, W)``, or ``(N, C, H, W)`` for a batch.
+///
+/// Raises
+/// ------
+/// InvalidArgumentError
+///     The input is not uint8, not 3-D/4-D, ``mean``/``std`` do not match the channel
+///     count, or a ``std`` is zero or not finite.
+/// DeviceError
+///     The input is on a GPU (move it with ``.to("cpu")``).
+///
+/// Examples
+/// --------
+/// >>> import numpy as np, clika_runtime as crt
+/// >>> frame = np.zeros((480, 640, 3), np.uint8)
+/// >>> x = crt.normalize_image(frame, [0.485, 0.456, 0.406], [0.229, 0.224, 0.225])
+/// >>> x.shape
+/// (3, 480, 640)
+#[pyfunction]
+#[pyo3(signature = (input, mean, std))]
+pub fn normalize_image(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    mean: &Bound<'_, PyAny>,
+    std: &Bound<'_, PyAny>,
+) -> PyResult<PyTensor> {
+    let x = tensor_arg(input)?;
+    let (mean, std) = (floats(mean, "mean")?, floats(std, "std")?);
+    let inner = run(py, x.numel(), || ops::normalize_image(&x, &mean, &std))?;
+    Ok(PyTensor { inner })
+}
+
+/// Colour conversion of a uint8 frame, like OpenCV's ``cv2.cvtColor``.
+///
+/// Results are rounded to nearest and saturated (within 1 of OpenCV's; BT.601 limited range
+/// uses OpenCV's own constants). The frame may be a strided view (a pitched frame is read in
+/// place); the result is a new contiguous uint8 tensor.
+///
+/// Parameters
+/// ----------
+/// input : Tensor or numpy.ndarray
+///     uint8: ``(H, W, 3)`` for ``"RGB2BGR"``/``"BGR2RGB"``/``"RGB2GRAY"``/``"BGR2GRAY"``;
+///     one ``(H * 3 / 2, W)`` plane for ``"YUV2RGB_NV12"``, ``"YUV2BGR_NV12"``,
+///     ``"YUV2RGB_I420"``, ``"YUV2BGR_I420"`` (H, W even); ``(H, W, 2)`` for
+///     ``"YUV2RGB_YUYV"``/``"YUV2BGR_YUYV"`` (W even).
+/// code : str
+///     The conversion, named as OpenCV's ``COLOR_*`` constant without the prefix.
+/// matrix : str
+///     ``"bt601"`` (default; OpenCV's) or ``"bt709"``; YUV conversions only.
+/// full_range : bool
+///     YUV in 0..255 (JPEG/"PC") instead of the limited 16..235 (default; OpenCV's).
+///
+/// Returns
+/// -------
+/// Tensor
+///     uint8 ``(H, W, 3)``, or ``(H, W)`` for the gray conversions.
+///
+/// Raises
+/// ------
+/// InvalidArgumentError
+///     Not uint8, a shape the conversion does not take, odd sizes for chroma subsampling.
+/// ValueError
+///     An unknown ``code`` or ``matrix``.
+///
+/// Examples
+/// --------
+/// >>> import numpy as np, clika_runtime as crt
+/// >>> nv12 = np.full((6, 4), 128, np.uint8)  # a 4x4 frame
+/// >>> crt.cvt_color(nv12, "YUV2RGB_NV12").shape
+/// (4, 4, 3)
+#[pyfunction]
+#[pyo3(signature = (input, code, matrix="bt601", full_range=false))]
+pub fn cvt_color(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    code: &str,
+    matrix: &str,
+    full_range: bool,
+) -> PyResult<PyTensor> {
+    use ColorConversion as C;
+    let x = tensor_arg(input)?;
+    let conv = match code.to_ascii_uppercase().as_str() {
+        "RGB2BGR" | "BGR2RGB" => C::RgbToBgr,
+        "RGB2GRAY" => C::RgbToGray,
+        "BGR2GRAY" => C::BgrToGray,
+        "YUV2RGB_NV12" => C::Nv12ToRgb,
+        "YUV2BGR_NV12" => C::Nv12ToBgr,
+        "YUV2RGB_I420" | "YUV2RGB_IYUV" => C::I420ToRgb,
+        "YUV2BGR_I420" | "YUV2BGR_IYUV" => C::I420ToBgr,
+        "YUV2RGB_YUYV" | "YUV2RGB_YUY2" => C::YuyvToRgb,
+        "YUV2BGR_YUYV" | "YUV2BGR_YUY2" => C::YuyvToBgr,
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "unknown code '{code}'; use RGB2BGR, BGR2RGB, RGB2GRAY, BGR2GRAY or \
+                 YUV2RGB/YUV2BGR with _NV12, _I420 or _YUYV"
+            )))
+        }
+    };
+    let m = match matrix.to_ascii_lowercase().as_str() {
+        "bt601" => YuvMatrix::Bt601,
+        "bt709" => YuvMatrix::Bt709,
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "matrix must be 'bt601' or 'bt709', got '{matrix}'"
+            )))
+        }
+    };
+    let r = if full_range {
+        YuvRange::Full
+    } else {
+        YuvRange::Limited
+    };
+    let inner = run(py, x.numel(), || ops::cvt_color(&x, conv, m, r))?;
+    Ok(PyTensor { inner })
+}
+
 /// Adds every function above to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     macro_rules! add {
@@ -283,7 +432,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         avg_pool2d,
         adaptive_avg_pool2d,
         linear,
-        pad
+        pad,
+        normalize_image,
+        cvt_color
     );
     Ok(())
 }

@@ -324,6 +324,17 @@ typedef uint32_t crt_conv_padding;
 typedef uint32_t crt_pad_mode;
 
 /**
+ * Which conversion `crt_tensor_cvt_color` does: one of the `CRT_COLOR_*` numbers (stable),
+ * named as OpenCV's `COLOR_*` codes.
+ */
+typedef uint32_t crt_color_conversion;
+
+/**
+ * The YUV matrix of `crt_tensor_cvt_color`: one of the `CRT_YUV_*` numbers (stable).
+ */
+typedef uint32_t crt_yuv_matrix;
+
+/**
  * Success.
  */
 #define CRT_STATUS_OK 0
@@ -872,6 +883,61 @@ typedef uint32_t crt_pad_mode;
  * The other end (wrap around); pads at most the size.
  */
 #define CRT_PAD_CIRCULAR 3
+
+/**
+ * `(H, W, 3)` → `(H, W, 3)`, channels reversed (also BGR → RGB).
+ */
+#define CRT_COLOR_RGB2BGR 0
+
+/**
+ * `(H, W, 3)` RGB → `(H, W)` gray (0.299 R + 0.587 G + 0.114 B, OpenCV's rounding).
+ */
+#define CRT_COLOR_RGB2GRAY 1
+
+/**
+ * `(H, W, 3)` BGR → `(H, W)` gray.
+ */
+#define CRT_COLOR_BGR2GRAY 2
+
+/**
+ * `(H * 3 / 2, W)` NV12 → `(H, W, 3)` RGB.
+ */
+#define CRT_COLOR_YUV2RGB_NV12 3
+
+/**
+ * `(H * 3 / 2, W)` NV12 → `(H, W, 3)` BGR.
+ */
+#define CRT_COLOR_YUV2BGR_NV12 4
+
+/**
+ * `(H * 3 / 2, W)` I420 → `(H, W, 3)` RGB.
+ */
+#define CRT_COLOR_YUV2RGB_I420 5
+
+/**
+ * `(H * 3 / 2, W)` I420 → `(H, W, 3)` BGR.
+ */
+#define CRT_COLOR_YUV2BGR_I420 6
+
+/**
+ * `(H, W, 2)` YUYV → `(H, W, 3)` RGB.
+ */
+#define CRT_COLOR_YUV2RGB_YUYV 7
+
+/**
+ * `(H, W, 2)` YUYV → `(H, W, 3)` BGR.
+ */
+#define CRT_COLOR_YUV2BGR_YUYV 8
+
+/**
+ * ITU-R BT.601 (OpenCV's).
+ */
+#define CRT_YUV_BT601 0
+
+/**
+ * ITU-R BT.709.
+ */
+#define CRT_YUV_BT709 1
 
 #ifdef __cplusplus
 extern "C" {
@@ -2607,6 +2673,40 @@ crt_status crt_tensor_pad(const struct crt_tensor *x,
                           double value,
                           struct crt_tensor **out,
                           struct crt_error **err);
+
+/**
+ * Fused image normalization: a uint8 frame `x`, `(H, W, C)` or `(N, H, W, C)` in any
+ * strides (a pitched frame is read in place), to a new float32 `(C, H, W)` /
+ * `(N, C, H, W)` tensor of `(x / 255 - mean[c]) / stddev[c]`, in one pass. `mean` holds
+ * `nmean` values and `stddev` `nstd`: one per channel, or one for all; every `stddev`
+ * finite and non-zero.
+ *
+ * # Safety
+ * The header's pointer contract; `mean`/`stddev` are readable for `nmean`/`nstd` floats.
+ */
+crt_status crt_tensor_normalize_image(const struct crt_tensor *x,
+                                      const float *mean,
+                                      size_t nmean,
+                                      const float *stddev,
+                                      size_t nstd,
+                                      struct crt_tensor **out,
+                                      struct crt_error **err);
+
+/**
+ * Colour conversion of a uint8 frame like OpenCV's `cvtColor` (rounded to nearest,
+ * saturated): `code` a `CRT_COLOR_*`, `matrix` a `CRT_YUV_*`, `full_range` non-zero for YUV
+ * in 0..255 instead of the limited 16..235 (OpenCV's `COLOR_YUV2*` are BT.601 limited).
+ * The frame may be pitched (read in place); the result is a new contiguous uint8 tensor.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_cvt_color(const struct crt_tensor *x,
+                                crt_color_conversion code,
+                                crt_yuv_matrix matrix,
+                                int32_t full_range,
+                                struct crt_tensor **out,
+                                struct crt_error **err);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -1,10 +1,11 @@
 // ClikaRT vision and inference operations (C++17), included by clika_rt.h: convolutions,
-// pooling, linear and pad with PyTorch's semantics (torch.nn.functional), NCHW inputs.
-// Each is a thin wrapper over the crt_tensor_* function of the same name.
+// pooling, linear and pad with PyTorch's semantics (torch.nn.functional), NCHW inputs, and
+// the image entry point normalize_image (uint8 channels-last frames). Each is a thin wrapper over the crt_tensor_* function of the same name.
 #ifndef CLIKA_RT_VISION_HPP
 #define CLIKA_RT_VISION_HPP
 
 #include <array>
+#include <vector>
 
 namespace ClikaRT {
 namespace ops {
@@ -108,6 +109,45 @@ inline Tensor pad(const Tensor& x, const Shape& pads, PadMode mode = PadMode::Co
     return detail::result([&](crt_tensor** out, crt_error** err) {
         return crt_tensor_pad(x.get(), pads.data(), pads.size(),
                               static_cast<crt_pad_mode>(mode), value, out, err);
+    });
+}
+
+/// Fused image normalization: a uint8 frame (H, W, C) or batch (N, H, W, C), in any strides
+/// (a pitched frame is read in place), to float32 (C, H, W) / (N, C, H, W) holding
+/// (x / 255 - mean[c]) / stddev[c]. mean and stddev hold one value per channel, or one for
+/// all; every stddev finite and non-zero.
+inline Tensor normalize_image(const Tensor& x, const std::vector<float>& mean,
+                              const std::vector<float>& stddev) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_normalize_image(x.get(), mean.data(), mean.size(), stddev.data(),
+                                          stddev.size(), out, err);
+    });
+}
+
+/// Which conversion cvt_color does (OpenCV's COLOR_* codes).
+enum class ColorConversion : crt_color_conversion {
+    RGB2BGR = CRT_COLOR_RGB2BGR,            ///< (H, W, 3), channels reversed (also BGR2RGB)
+    RGB2GRAY = CRT_COLOR_RGB2GRAY,          ///< (H, W, 3) -> (H, W)
+    BGR2GRAY = CRT_COLOR_BGR2GRAY,          ///< (H, W, 3) -> (H, W)
+    YUV2RGB_NV12 = CRT_COLOR_YUV2RGB_NV12,  ///< (H * 3 / 2, W) -> (H, W, 3)
+    YUV2BGR_NV12 = CRT_COLOR_YUV2BGR_NV12,
+    YUV2RGB_I420 = CRT_COLOR_YUV2RGB_I420,  ///< (H * 3 / 2, W) -> (H, W, 3)
+    YUV2BGR_I420 = CRT_COLOR_YUV2BGR_I420,
+    YUV2RGB_YUYV = CRT_COLOR_YUV2RGB_YUYV,  ///< (H, W, 2) -> (H, W, 3)
+    YUV2BGR_YUYV = CRT_COLOR_YUV2BGR_YUYV,
+};
+
+/// The YUV matrix of cvt_color.
+enum class YuvMatrix : crt_yuv_matrix { BT601 = CRT_YUV_BT601, BT709 = CRT_YUV_BT709 };
+
+/// Colour conversion of a uint8 frame like OpenCV's cvtColor (rounded, saturated); a pitched
+/// frame is read in place. YUV: BT.601 limited range (OpenCV's) unless told otherwise.
+inline Tensor cvt_color(const Tensor& x, ColorConversion code,
+                        YuvMatrix matrix = YuvMatrix::BT601, bool full_range = false) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_cvt_color(x.get(), static_cast<crt_color_conversion>(code),
+                                    static_cast<crt_yuv_matrix>(matrix), full_range ? 1 : 0,
+                                    out, err);
     });
 }
 

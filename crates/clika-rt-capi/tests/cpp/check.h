@@ -43,6 +43,8 @@ void run_second_tu_tests();
 // Defined in test_ops.cpp: the compute API (ops::, operators, in-place forms).
 void run_ops_tests();
 void run_vision_tests();
+// Defined in test_image.cpp: the image entry points (normalize_image).
+void run_image_tests();
 // Defined in test_elementwise.cpp: rounding, predicates, integer operators, tril/triu.
 void run_elementwise_tests();
 void run_algorithm_tests();

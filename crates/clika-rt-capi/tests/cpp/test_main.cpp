@@ -269,6 +269,7 @@ int main() {
     run_second_tu_tests();
     run_ops_tests();
     run_vision_tests();
+    run_image_tests();
     run_elementwise_tests();
     run_algorithm_tests();
     run_custom_ops_tests();

@@ -180,8 +180,10 @@ __all__ = [
     "avg_pool2d",
     "conv1d",
     "conv2d",
+    "cvt_color",
     "linear",
     "max_pool2d",
+    "normalize_image",
     "pad",
 ]
 
@@ -6344,6 +6346,14 @@ def pad(input: Any, pad: Sequence[int], mode: str = "constant", value: Optional[
     """PyTorch's `pad`: `pad` holds (before, after) pairs from the last dim; `mode` one of
     `'constant'`, `'reflect'`, `'replicate'`, `'circular'`; `value` fills the constant mode.
     """
+def cvt_color(input: Any, code: str, matrix: str = "bt601", full_range: builtins.bool = False) -> Tensor:
+    """Colour conversion of a uint8 frame like ``cv2.cvtColor`` (codes ``RGB2BGR``,
+    ``RGB2GRAY``, ``BGR2GRAY``, ``YUV2RGB_NV12``/``_I420``/``_YUYV`` and their BGR forms);
+    ``matrix`` ``"bt601"``/``"bt709"``, limited range unless ``full_range``."""
+def normalize_image(input: Any, mean: Union[float, Sequence[float]], std: Union[float, Sequence[float]]) -> Tensor:
+    """Fused image normalization: a uint8 ``(H, W, C)`` / ``(N, H, W, C)`` image (any strides,
+    pitched rows read in place) to float32 ``(C, H, W)`` / ``(N, C, H, W)`` holding
+    ``(x / 255 - mean[c]) / std[c]``; ``mean``/``std`` one value per channel or one for all."""
 def sort(input: Any, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> ValuesIndices:
     """Sorts along `dim` (ascending puts NaN last; ties keep their order, so every sort is
     stable): `(values, indices)`.

@@ -70,6 +70,7 @@ pub use unary::{
     sign, silu, sin, sinh, sqrt, tan, tanh, trunc, unary, unary_owned, UnaryOp,
 };
 pub use vision::{
-    adaptive_avg_pool2d, avg_pool2d, conv1d, conv2d, linear, max_pool2d, pad, ConvOptions, PadMode,
-    Padding, PoolOptions,
+    adaptive_avg_pool2d, avg_pool2d, conv1d, conv2d, cvt_color, linear, max_pool2d,
+    normalize_image, pad, ColorConversion, ConvOptions, PadMode, Padding, PoolOptions, YuvMatrix,
+    YuvRange,
 };

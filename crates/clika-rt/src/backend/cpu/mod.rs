@@ -11,6 +11,7 @@
 mod elementwise;
 mod elementwise_more;
 mod fold;
+mod image;
 mod index;
 pub(crate) mod iter;
 pub(crate) mod kernel;

@@ -24,6 +24,8 @@ pub(crate) fn run(plan: &VisionPlan) -> Result<Tensor> {
             };
             out.to_dtype(p.dtype)
         }
+        VisionPlan::Normalize(p) => super::image::normalize(p),
+        VisionPlan::Color(p) => super::image::cvt_color(p),
         VisionPlan::Pool(p) => {
             let cd = if p.kind == PoolKind::Max && !p.x.dtype().is_float() {
                 DType::Float64

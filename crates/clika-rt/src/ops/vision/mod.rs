@@ -1,15 +1,22 @@
 //! Vision and inference operations: convolutions, pooling, `linear` and `pad`, with PyTorch's
-//! semantics (`torch.nn.functional`). Inputs are NCHW (NCL for the 1-D forms; an unbatched
-//! CHW/CL input is accepted as PyTorch does). Shapes are checked and sizes derived once here
-//! ([`VisionPlan`]); the kernels run behind [`Backend::vision`](crate::backend), so a device
-//! without them refuses, naming `.to("cpu")`.
+//! semantics (`torch.nn.functional`), and the image entry points `normalize_image` and
+//! `cvt_color` (uint8 frames). The PyTorch ops take NCHW (NCL for the 1-D forms; an
+//! unbatched CHW/CL input is accepted as PyTorch does). Shapes are checked and sizes derived
+//! once here ([`VisionPlan`]); the kernels run behind [`Backend::vision`](crate::backend),
+//! so a device without them refuses, naming `.to("cpu")`.
 
+mod color;
 mod conv;
+mod image;
 mod layers;
 mod pool;
 
+pub(crate) use color::ColorPlan;
+pub use color::{cvt_color, ColorConversion, YuvMatrix, YuvRange};
 pub(crate) use conv::ConvPlan;
 pub use conv::{conv1d, conv2d, ConvOptions, Padding};
+pub use image::normalize_image;
+pub(crate) use image::NormalizePlan;
 pub use layers::{linear, pad, PadMode};
 pub use pool::{adaptive_avg_pool2d, avg_pool2d, max_pool2d, PoolOptions};
 pub(crate) use pool::{PoolKind, PoolPlan};
@@ -22,6 +29,10 @@ pub(crate) enum VisionPlan {
     Conv(Box<ConvPlan>),
     /// Max, average or adaptive-average pooling over the last two dims.
     Pool(Box<PoolPlan>),
+    /// A uint8 HWC/NHWC frame to normalized float32 CHW/NCHW.
+    Normalize(Box<NormalizePlan>),
+    /// A colour conversion of a uint8 frame.
+    Color(Box<ColorPlan>),
 }
 
 impl VisionPlan {
@@ -30,6 +41,8 @@ impl VisionPlan {
         match self {
             VisionPlan::Conv(_) => "conv2d",
             VisionPlan::Pool(p) => p.kind.name(),
+            VisionPlan::Normalize(_) => "normalize_image",
+            VisionPlan::Color(_) => "cvt_color",
         }
     }
 
@@ -38,6 +51,8 @@ impl VisionPlan {
         match self {
             VisionPlan::Conv(p) => p.x.device(),
             VisionPlan::Pool(p) => p.x.device(),
+            VisionPlan::Normalize(p) => p.x.device(),
+            VisionPlan::Color(p) => p.x.device(),
         }
     }
 }
