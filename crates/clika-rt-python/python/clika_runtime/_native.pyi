@@ -6168,17 +6168,25 @@ def matmul(input: Any, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
     ----------
     input, other : Tensor, numpy array or list
         The operands (anything but a tensor is copied as `crt.tensor` would).
+    out : Tensor, optional
+        Keyword only. A tensor of the result's shape that receives the product (converted to
+        its dtype). With the result's dtype the kernel writes straight into it, whatever its
+        strides; it may be one of the operands (read in full first).
 
     Returns
     -------
     Tensor
-        The product, in the operands' promoted dtype.
+        The product, in the operands' promoted dtype; `out` itself when given.
 
     Raises
     ------
     ShapeError
         The inner dimensions differ, the batch dimensions do not broadcast, or an operand
-        is 0-d.
+        is 0-d; or `out` does not have the result's shape.
+    InvalidArgumentError
+        `out` has a stride of 0 over a dimension longer than 1 (its elements share memory).
+    ReadOnlyError
+        `out` wraps memory lent read-only.
 
     Examples
     --------
@@ -6187,6 +6195,9 @@ def matmul(input: Any, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
     [[1.0, 2.0], [3.0, 4.0]]
     >>> crt.matmul(a, crt.tensor([1.0, 1.0])).tolist()
     [3.0, 7.0]
+    >>> o = crt.empty(2, 2)
+    >>> crt.matmul(a, crt.eye(2), out=o) is o
+    True
     """
 def where(condition: Any, input: _Operand, other: _Operand) -> Tensor:
     """`input` where `condition` is true, else `other`, elementwise (broadcasting all three).
@@ -6347,13 +6358,85 @@ def pad(input: Any, pad: Sequence[int], mode: str = "constant", value: Optional[
     `'constant'`, `'reflect'`, `'replicate'`, `'circular'`; `value` fills the constant mode.
     """
 def cvt_color(input: Any, code: str, matrix: str = "bt601", full_range: builtins.bool = False) -> Tensor:
-    """Colour conversion of a uint8 frame like ``cv2.cvtColor`` (codes ``RGB2BGR``,
-    ``RGB2GRAY``, ``BGR2GRAY``, ``YUV2RGB_NV12``/``_I420``/``_YUYV`` and their BGR forms);
-    ``matrix`` ``"bt601"``/``"bt709"``, limited range unless ``full_range``."""
+    """Colour conversion of a uint8 frame, like OpenCV's ``cv2.cvtColor``.
+
+    Results are rounded to nearest and saturated (within 1 of OpenCV's; BT.601 limited range
+    uses OpenCV's own constants). The frame may be a strided view (a pitched frame is read in
+    place); the result is a new contiguous uint8 tensor.
+
+    Parameters
+    ----------
+    input : Tensor or numpy.ndarray
+        uint8: ``(H, W, 3)`` for ``"RGB2BGR"``/``"BGR2RGB"``/``"RGB2GRAY"``/``"BGR2GRAY"``;
+        one ``(H * 3 / 2, W)`` plane for ``"YUV2RGB_NV12"``, ``"YUV2BGR_NV12"``,
+        ``"YUV2RGB_I420"``, ``"YUV2BGR_I420"`` (H, W even); ``(H, W, 2)`` for
+        ``"YUV2RGB_YUYV"``/``"YUV2BGR_YUYV"`` (W even).
+    code : str
+        The conversion, named as OpenCV's ``COLOR_*`` constant without the prefix.
+    matrix : str
+        ``"bt601"`` (default; OpenCV's) or ``"bt709"``; YUV conversions only.
+    full_range : bool
+        YUV in 0..255 (JPEG/"PC") instead of the limited 16..235 (default; OpenCV's).
+
+    Returns
+    -------
+    Tensor
+        uint8 ``(H, W, 3)``, or ``(H, W)`` for the gray conversions.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Not uint8, a shape the conversion does not take, odd sizes for chroma subsampling.
+    ValueError
+        An unknown ``code`` or ``matrix``.
+
+    Examples
+    --------
+    >>> import numpy as np, clika_runtime as crt
+    >>> nv12 = np.full((6, 4), 128, np.uint8)  # a 4x4 frame
+    >>> crt.cvt_color(nv12, "YUV2RGB_NV12").shape
+    (4, 4, 3)
+    """
 def normalize_image(input: Any, mean: Union[float, Sequence[float]], std: Union[float, Sequence[float]]) -> Tensor:
-    """Fused image normalization: a uint8 ``(H, W, C)`` / ``(N, H, W, C)`` image (any strides,
-    pitched rows read in place) to float32 ``(C, H, W)`` / ``(N, C, H, W)`` holding
-    ``(x / 255 - mean[c]) / std[c]``; ``mean``/``std`` one value per channel or one for all."""
+    """Fused image normalization: a uint8 image to a normalized float32 CHW tensor.
+
+    Computes ``(x / 255 - mean[c]) / std[c]`` for a frame as cameras and decoders give it
+    (uint8, channels last) in one pass, reading the frame in place: a strided view (a
+    pitched frame whose rows are padded, a crop, a channel flip) is not copied first. Each
+    value is the float32 result of the expression as written (bit-identical to numpy's
+    ``(x.astype(np.float32) / 255 - mean) / std`` in float32). Not torchvision's
+    ``normalize``, which takes an already-float CHW tensor.
+
+    Parameters
+    ----------
+    input : Tensor or numpy.ndarray
+        A uint8 image ``(H, W, C)`` or batch ``(N, H, W, C)``, any strides.
+    mean : float or sequence of float
+        One value per channel (``C`` values), or one for every channel.
+    std : float or sequence of float
+        As ``mean``; every value finite and non-zero.
+
+    Returns
+    -------
+    Tensor
+        A new contiguous float32 tensor ``(C, H, W)``, or ``(N, C, H, W)`` for a batch.
+
+    Raises
+    ------
+    InvalidArgumentError
+        The input is not uint8, not 3-D/4-D, ``mean``/``std`` do not match the channel
+        count, or a ``std`` is zero or not finite.
+    DeviceError
+        The input is on a GPU (move it with ``.to("cpu")``).
+
+    Examples
+    --------
+    >>> import numpy as np, clika_runtime as crt
+    >>> frame = np.zeros((480, 640, 3), np.uint8)
+    >>> x = crt.normalize_image(frame, [0.485, 0.456, 0.406], [0.229, 0.224, 0.225])
+    >>> x.shape
+    (3, 480, 640)
+    """
 def sort(input: Any, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> ValuesIndices:
     """Sorts along `dim` (ascending puts NaN last; ties keep their order, so every sort is
     stable): `(values, indices)`.
@@ -6392,8 +6475,9 @@ def unique(
     return_counts: builtins.bool = False,
     dim: Optional[int] = None,
 ) -> Any:
-    """The sorted distinct elements; with `return_inverse`/`return_counts`, a tuple that adds
-    the index of each element's value and the count of each value.
+    """The sorted distinct elements (or, with `dim`, the distinct slices along `dim` in
+    lexicographic order, every dimension kept); with `return_inverse`/`return_counts`, a
+    tuple that adds the index of each element's (slice's) value and the count of each value.
     """
 def roll(input: Any, shifts: Union[int, Sequence[int]], dims: _Dims = None) -> Tensor:
     """Shifts elements along `dims` by `shifts`, wrapping around (the flattened tensor when
