@@ -93,7 +93,7 @@ fn conv(
 }
 
 macro_rules! conv_fn {
-    ($name:ident, $core:path, $doc:literal) => {
+    ($name:ident, $core:path, $doc:expr) => {
         #[doc = $doc]
         #[pyfunction]
         #[pyo3(
@@ -117,17 +117,8 @@ macro_rules! conv_fn {
     };
 }
 
-conv_fn!(
-    conv2d,
-    ops::conv2d,
-    "PyTorch's `conv2d`: `input` `[N, C, H, W]` (or `[C, H, W]`), `weight` \
-     `[O, C / groups, KH, KW]`, `bias` `[O]`; `padding` an int, a pair, `'same'` or `'valid'`."
-);
-conv_fn!(
-    conv1d,
-    ops::conv1d,
-    "PyTorch's `conv1d`: `input` `[N, C, L]` (or `[C, L]`), `weight` `[O, C / groups, K]`."
-);
+conv_fn!(conv2d, ops::conv2d, include_str!("../pydoc/conv2d.md"));
+conv_fn!(conv1d, ops::conv1d, include_str!("../pydoc/conv1d.md"));
 
 /// The optional arguments of a convolution: input, weight, bias, stride, padding, dilation.
 type ConvArgs<'a, 'py> = (
@@ -160,7 +151,7 @@ fn conv_defaults(
     )
 }
 
-/// PyTorch's `max_pool2d` (values only; `stride=None` means the kernel size).
+#[doc = include_str!("../pydoc/max_pool2d.md")]
 #[pyfunction]
 #[pyo3(
     signature = (input, kernel_size, stride=None, padding=None, dilation=None, ceil_mode=false),
@@ -188,7 +179,7 @@ pub fn max_pool2d(
     Ok(PyTensor { inner })
 }
 
-/// PyTorch's `avg_pool2d` (`stride=None` means the kernel size).
+#[doc = include_str!("../pydoc/avg_pool2d.md")]
 #[pyfunction]
 #[pyo3(
     signature = (input, kernel_size, stride=None, padding=None, ceil_mode=false, count_include_pad=true),
@@ -216,7 +207,7 @@ pub fn avg_pool2d(
     Ok(PyTensor { inner })
 }
 
-/// PyTorch's `adaptive_avg_pool2d`: `output_size` an int or a pair.
+#[doc = include_str!("../pydoc/adaptive_avg_pool2d.md")]
 #[pyfunction]
 pub fn adaptive_avg_pool2d(
     py: Python<'_>,
@@ -229,7 +220,7 @@ pub fn adaptive_avg_pool2d(
     Ok(PyTensor { inner })
 }
 
-/// PyTorch's `linear`: `input @ weight.T + bias`.
+#[doc = include_str!("../pydoc/linear.md")]
 #[pyfunction]
 #[pyo3(signature = (input, weight, bias=None))]
 pub fn linear(
@@ -245,8 +236,7 @@ pub fn linear(
     Ok(PyTensor { inner })
 }
 
-/// PyTorch's `pad`: `pad` holds (before, after) pairs from the last dim; `mode` one of
-/// `'constant'`, `'reflect'`, `'replicate'`, `'circular'`; `value` fills the constant mode.
+#[doc = include_str!("../pydoc/pad.md")]
 #[pyfunction]
 #[pyo3(signature = (input, pad, mode="constant", value=None))]
 pub fn pad(

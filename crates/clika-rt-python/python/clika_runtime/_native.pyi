@@ -6333,29 +6333,286 @@ def conv1d(
     input: Any, weight: Any, bias: Optional[Any] = None, stride: _Size = 1,
     padding: Union[str, _Size] = 0, dilation: _Size = 1, groups: int = 1,
 ) -> Tensor:
-    """PyTorch's `conv1d`: `input` `[N, C, L]` (or `[C, L]`), `weight` `[O, C / groups, K]`."""
+    """1-D convolution with PyTorch's `conv1d` semantics (a cross-correlation, as in PyTorch).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        `[N, C, L]`, or `[C, L]` for one sequence (anything but a tensor is copied as
+        `crt.tensor` would).
+    weight : Tensor, numpy array or list
+        The kernels, `[O, C / groups, K]`.
+    bias : Tensor, numpy array or list, optional
+        `[O]`, added to each output channel.
+    stride : int, optional
+        The step of the window (1 by default).
+    padding : int, 'same' or 'valid', optional
+        Zeros added on both sides (0 by default); `'same'` keeps the length.
+    dilation : int, optional
+        The spacing of the kernel's taps (1 by default).
+    groups : int, optional
+        Splits the channels into groups convolved separately (1 by default).
+
+    Returns
+    -------
+    Tensor
+        `[N, O, L_out]` (`[O, L_out]` for a 2-D input).
+
+    Raises
+    ------
+    InvalidArgumentError
+        The input is not 2-D or 3-D; the channels do not match the weight; `groups` does not
+        divide the channels; the bias is not `[O]`; a stride is 0; a size has too many values;
+        or the padded input is shorter than the dilated kernel.
+    ValueError
+        `padding` is a string other than `'same'` or `'valid'`, or `groups` is negative.
+    TypeError
+        `stride`, `padding` or `dilation` is not an int or a tuple of ints.
+
+    Examples
+    --------
+    >>> x = crt.tensor([[[1.0, 2.0, 3.0, 4.0]]])
+    >>> crt.conv1d(x, crt.tensor([[[1.0, -1.0]]])).tolist()
+    [[[-1.0, -1.0, -1.0]]]
+    >>> crt.conv1d(x, crt.ones(1, 1, 2), stride=2).tolist()
+    [[[3.0, 7.0]]]
+    """
 def conv2d(
     input: Any, weight: Any, bias: Optional[Any] = None, stride: _Size = 1,
     padding: Union[str, _Size] = 0, dilation: _Size = 1, groups: int = 1,
 ) -> Tensor:
-    """PyTorch's `conv2d`: `input` `[N, C, H, W]` (or `[C, H, W]`), `weight` `[O, C / groups, KH, KW]`, `bias` `[O]`; `padding` an int, a pair, `'same'` or `'valid'`."""
+    """2-D convolution with PyTorch's `conv2d` semantics (a cross-correlation, as in PyTorch).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        `[N, C, H, W]`, or `[C, H, W]` for one image (anything but a tensor is copied as
+        `crt.tensor` would).
+    weight : Tensor, numpy array or list
+        The kernels, `[O, C / groups, KH, KW]`.
+    bias : Tensor, numpy array or list, optional
+        `[O]`, added to each output channel.
+    stride : int or (int, int), optional
+        The step of the window (1 by default).
+    padding : int, (int, int), 'same' or 'valid', optional
+        Zeros added on both sides of each spatial dim (0 by default); `'same'` keeps the
+        spatial size, `'valid'` is no padding.
+    dilation : int or (int, int), optional
+        The spacing of the kernel's taps (1 by default).
+    groups : int, optional
+        Splits the channels into groups convolved separately (1 by default).
+
+    Returns
+    -------
+    Tensor
+        `[N, O, H_out, W_out]` (`[O, H_out, W_out]` for a 3-D input).
+
+    Raises
+    ------
+    InvalidArgumentError
+        The input is not 3-D or 4-D; the channels do not match the weight; `groups` does not
+        divide the channels; the bias is not `[O]`; a stride is 0; a size has too many values;
+        or the padded input is smaller than the dilated kernel.
+    ValueError
+        `padding` is a string other than `'same'` or `'valid'`, or `groups` is negative.
+    TypeError
+        `stride`, `padding` or `dilation` is not an int or a tuple of ints.
+
+    Examples
+    --------
+    >>> x = crt.ones(1, 1, 3, 3)
+    >>> crt.conv2d(x, crt.ones(1, 1, 2, 2)).tolist()
+    [[[[4.0, 4.0], [4.0, 4.0]]]]
+    >>> crt.conv2d(x, crt.ones(1, 1, 3, 3), padding=1).shape
+    (1, 1, 3, 3)
+    """
 def max_pool2d(
     input: Any, kernel_size: _Size, stride: Optional[_Size] = None, padding: _Size = 0,
     dilation: _Size = 1, ceil_mode: builtins.bool = False,
 ) -> Tensor:
-    """PyTorch's `max_pool2d` (values only; `stride=None` means the kernel size)."""
+    """2-D max pooling with PyTorch's `max_pool2d` semantics (the values only).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        `[N, C, H, W]`, or `[C, H, W]` (anything but a tensor is copied as `crt.tensor`
+        would).
+    kernel_size : int or (int, int)
+        The window.
+    stride : int or (int, int), optional
+        The step of the window; None (the default) means `kernel_size`.
+    padding : int or (int, int), optional
+        Implicit negative infinity added on both sides (0 by default; at most half the
+        kernel).
+    dilation : int or (int, int), optional
+        The spacing of the window's taps (1 by default).
+    ceil_mode : bool, optional
+        Round the output size up rather than down (False by default).
+
+    Returns
+    -------
+    Tensor
+        The maxima, `[N, C, H_out, W_out]` (`[C, H_out, W_out]` for a 3-D input).
+
+    Raises
+    ------
+    InvalidArgumentError
+        The input is not 3-D or 4-D; a size has more than 2 values; a stride is 0; the
+        padding is more than half the kernel; or the padded input is smaller than the window.
+    TypeError
+        A size is not an int or a tuple of ints.
+
+    Examples
+    --------
+    >>> x = crt.arange(16.0).reshape(1, 1, 4, 4)
+    >>> crt.max_pool2d(x, 2).tolist()
+    [[[[5.0, 7.0], [13.0, 15.0]]]]
+    >>> crt.max_pool2d(x, 2, stride=1).shape
+    (1, 1, 3, 3)
+    """
 def avg_pool2d(
     input: Any, kernel_size: _Size, stride: Optional[_Size] = None, padding: _Size = 0,
     ceil_mode: builtins.bool = False, count_include_pad: builtins.bool = True,
 ) -> Tensor:
-    """PyTorch's `avg_pool2d` (`stride=None` means the kernel size)."""
+    """2-D average pooling with PyTorch's `avg_pool2d` semantics.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        `[N, C, H, W]`, or `[C, H, W]` (anything but a tensor is copied as `crt.tensor`
+        would).
+    kernel_size : int or (int, int)
+        The window.
+    stride : int or (int, int), optional
+        The step of the window; None (the default) means `kernel_size`.
+    padding : int or (int, int), optional
+        Zeros added on both sides (0 by default; at most half the kernel).
+    ceil_mode : bool, optional
+        Round the output size up rather than down (False by default).
+    count_include_pad : bool, optional
+        Count the padding zeros in each average (True by default, as PyTorch).
+
+    Returns
+    -------
+    Tensor
+        The averages, `[N, C, H_out, W_out]` (`[C, H_out, W_out]` for a 3-D input).
+
+    Raises
+    ------
+    InvalidArgumentError
+        The input is not 3-D or 4-D; a size has more than 2 values; a stride is 0; the
+        padding is more than half the kernel; or the padded input is smaller than the window.
+    TypeError
+        A size is not an int or a tuple of ints.
+
+    Examples
+    --------
+    >>> x = crt.arange(16.0).reshape(1, 1, 4, 4)
+    >>> crt.avg_pool2d(x, 2).tolist()
+    [[[[2.5, 4.5], [10.5, 12.5]]]]
+    """
 def adaptive_avg_pool2d(input: Any, output_size: _Size) -> Tensor:
-    """PyTorch's `adaptive_avg_pool2d`: `output_size` an int or a pair."""
+    """2-D average pooling to a given output size (PyTorch's `adaptive_avg_pool2d`).
+
+    The windows are chosen so that the output has `output_size`, as in PyTorch; an
+    `output_size` of 1 is global average pooling.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        `[N, C, H, W]`, or `[C, H, W]` (anything but a tensor is copied as `crt.tensor`
+        would).
+    output_size : int or (int, int)
+        The output's `(H_out, W_out)`; an int means a square.
+
+    Returns
+    -------
+    Tensor
+        `[N, C, H_out, W_out]` (`[C, H_out, W_out]` for a 3-D input).
+
+    Raises
+    ------
+    InvalidArgumentError
+        The input is not 3-D or 4-D, or `output_size` has more than 2 values.
+    TypeError
+        `output_size` is not an int or a tuple of ints.
+
+    Examples
+    --------
+    >>> x = crt.arange(16.0).reshape(1, 1, 4, 4)
+    >>> crt.adaptive_avg_pool2d(x, 1).tolist()
+    [[[[7.5]]]]
+    >>> crt.adaptive_avg_pool2d(x, (2, 1)).tolist()
+    [[[[3.5], [11.5]]]]
+    """
 def linear(input: Any, weight: Any, bias: Optional[Any] = None) -> Tensor:
-    """PyTorch's `linear`: `input @ weight.T + bias`."""
+    """A fully connected layer with PyTorch's `linear` semantics: `input @ weight.T + bias`.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        `[..., in_features]` (anything but a tensor is copied as `crt.tensor` would).
+    weight : Tensor, numpy array or list
+        `[out_features, in_features]`.
+    bias : Tensor, numpy array or list, optional
+        `[out_features]` (or anything that broadcasts to the product).
+
+    Returns
+    -------
+    Tensor
+        `[..., out_features]`.
+
+    Raises
+    ------
+    ShapeError
+        The last dim of `input` differs from `weight`'s second, or `bias` does not broadcast
+        to the product.
+
+    Examples
+    --------
+    >>> x = crt.tensor([[1.0, 2.0]])
+    >>> w = crt.tensor([[1.0, 1.0], [0.0, 1.0]])
+    >>> crt.linear(x, w, crt.tensor([0.5, 0.0])).tolist()
+    [[3.5, 2.0]]
+    >>> crt.linear(x, w).shape
+    (1, 2)
+    """
 def pad(input: Any, pad: Sequence[int], mode: str = "constant", value: Optional[float] = None) -> Tensor:
-    """PyTorch's `pad`: `pad` holds (before, after) pairs from the last dim; `mode` one of
-    `'constant'`, `'reflect'`, `'replicate'`, `'circular'`; `value` fills the constant mode.
+    """Pads a tensor with PyTorch's `pad` semantics (`torch.nn.functional.pad`).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The tensor (anything but a tensor is copied as `crt.tensor` would).
+    pad : sequence of int
+        `(before, after)` pairs from the last dim backwards: `(left, right)` pads the last
+        dim, `(left, right, top, bottom)` the last two. A negative amount crops.
+    mode : str, optional
+        `'constant'` (the default), `'reflect'`, `'replicate'` or `'circular'`.
+    value : float, optional
+        The fill of the constant mode (0 by default).
+
+    Returns
+    -------
+    Tensor
+        A new tensor, each padded dim longer by its pair's sum.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `pad` has an odd length or more pairs than the tensor has dims, or a reflect,
+        replicate or circular amount is out of range for its dim.
+    ValueError
+        `mode` is not one of the four.
+
+    Examples
+    --------
+    >>> crt.pad(crt.tensor([1.0, 2.0]), (1, 2)).tolist()
+    [0.0, 1.0, 2.0, 0.0, 0.0]
+    >>> crt.pad(crt.tensor([1.0, 2.0]), (1, 1), value=9.0).tolist()
+    [9.0, 1.0, 2.0, 9.0]
+    >>> crt.pad(crt.tensor([[1.0, 2.0]]), (1, 1), mode="reflect").tolist()
+    [[2.0, 1.0, 2.0, 1.0]]
     """
 def cvt_color(input: Any, code: str, matrix: str = "bt601", full_range: builtins.bool = False) -> Tensor:
     """Colour conversion of a uint8 frame, like OpenCV's ``cv2.cvtColor``.
