@@ -10,7 +10,7 @@ use crate::tensor::PyTensor;
 
 #[pymethods]
 impl PyTensor {
-    /// See `crt.sort`.
+    #[doc = include_str!("../pydoc/Tensor.sort.md")]
     #[pyo3(name = "sort", signature = (dim=-1, descending=false, stable=false), text_signature = "(self, dim=-1, descending=False, stable=False)")]
     fn sort_m(
         &self,
@@ -23,7 +23,7 @@ impl PyTensor {
         call::sort(py, &self.inner, dim, descending)
     }
 
-    /// See `crt.argsort`.
+    #[doc = include_str!("../pydoc/Tensor.argsort.md")]
     #[pyo3(name = "argsort", signature = (dim=-1, descending=false, stable=false), text_signature = "(self, dim=-1, descending=False, stable=False)")]
     fn argsort_m(
         &self,
@@ -36,7 +36,7 @@ impl PyTensor {
         call::argsort(py, &self.inner, dim, descending)
     }
 
-    /// See `crt.topk`.
+    #[doc = include_str!("../pydoc/Tensor.topk.md")]
     #[pyo3(name = "topk", signature = (k, dim=-1, largest=true, sorted=true), text_signature = "(self, k, dim=-1, largest=True, sorted=True)")]
     fn topk_m(
         &self,
@@ -49,7 +49,7 @@ impl PyTensor {
         call::topk(py, &self.inner, k, dim, largest, sorted)
     }
 
-    /// See `crt.kthvalue`.
+    #[doc = include_str!("../pydoc/Tensor.kthvalue.md")]
     #[pyo3(name = "kthvalue", signature = (k, dim=-1, keepdim=false), text_signature = "(self, k, dim=-1, keepdim=False)")]
     fn kthvalue_m(
         &self,
@@ -61,7 +61,7 @@ impl PyTensor {
         call::kthvalue(py, &self.inner, k, dim, keepdim)
     }
 
-    /// See `crt.median`.
+    #[doc = include_str!("../pydoc/Tensor.median.md")]
     #[pyo3(name = "median", signature = (dim=None, keepdim=false))]
     fn median_m<'py>(
         &self,
@@ -72,8 +72,7 @@ impl PyTensor {
         call::median(py, &self.inner, dim, keepdim)
     }
 
-    /// See `crt.any`; numpy's `axis`, `keepdims` and `out` work too, so `np.any(t)`
-    /// calls this method.
+    #[doc = include_str!("../pydoc/Tensor.any.md")]
     #[pyo3(name = "any", signature = (dim=None, keepdim=None, *, axis=None, keepdims=None, out=None))]
     fn any_m<'py>(
         &self,
@@ -89,8 +88,7 @@ impl PyTensor {
         crate::ops::write_out(py, r.inner, out)
     }
 
-    /// See `crt.all`; numpy's `axis`, `keepdims` and `out` work too, so `np.all(t)`
-    /// calls this method.
+    #[doc = include_str!("../pydoc/Tensor.all.md")]
     #[pyo3(name = "all", signature = (dim=None, keepdim=None, *, axis=None, keepdims=None, out=None))]
     fn all_m<'py>(
         &self,
@@ -106,7 +104,7 @@ impl PyTensor {
         crate::ops::write_out(py, r.inner, out)
     }
 
-    /// See `crt.cumsum`.
+    #[doc = include_str!("../pydoc/Tensor.cumsum.md")]
     #[pyo3(name = "cumsum", signature = (dim, *, dtype=None))]
     fn cumsum_m(
         &self,
@@ -117,7 +115,7 @@ impl PyTensor {
         call::scan(py, ops::ScanOp::Sum, &self.inner, dim, dtype)
     }
 
-    /// See `crt.cumprod`.
+    #[doc = include_str!("../pydoc/Tensor.cumprod.md")]
     #[pyo3(name = "cumprod", signature = (dim, *, dtype=None))]
     fn cumprod_m(
         &self,
@@ -128,7 +126,7 @@ impl PyTensor {
         call::scan(py, ops::ScanOp::Prod, &self.inner, dim, dtype)
     }
 
-    /// See `crt.logsumexp`.
+    #[doc = include_str!("../pydoc/Tensor.logsumexp.md")]
     #[pyo3(name = "logsumexp", signature = (dim=None, keepdim=false))]
     fn logsumexp_m(
         &self,
@@ -139,7 +137,7 @@ impl PyTensor {
         call::logsumexp(py, &self.inner, dim, keepdim)
     }
 
-    /// See `crt.norm`.
+    #[doc = include_str!("../pydoc/Tensor.norm.md")]
     #[pyo3(name = "norm", signature = (p=None, dim=None, keepdim=false))]
     fn norm_m(
         &self,
@@ -151,7 +149,7 @@ impl PyTensor {
         call::norm(py, &self.inner, p, dim, keepdim)
     }
 
-    /// See `crt.unique`.
+    #[doc = include_str!("../pydoc/Tensor.unique.md")]
     #[pyo3(name = "unique", signature = (sorted=true, return_inverse=false, return_counts=false, dim=None))]
     fn unique_m<'py>(
         &self,
@@ -165,7 +163,7 @@ impl PyTensor {
         call::unique(py, &self.inner, return_inverse, return_counts, dim)
     }
 
-    /// See `crt.roll`.
+    #[doc = include_str!("../pydoc/Tensor.roll.md")]
     #[pyo3(name = "roll", signature = (shifts, dims=None))]
     fn roll_m(
         &self,

@@ -269,8 +269,7 @@ pub mod call {
     }
 }
 
-/// Sorts along `dim` (ascending puts NaN last; ties keep their order, so every sort is
-/// stable): `(values, indices)`.
+#[doc = include_str!("../pydoc/sort.md")]
 #[pyfunction]
 #[pyo3(signature = (input, dim=-1, descending=false, stable=false), text_signature = "(input, dim=-1, descending=False, stable=False)")]
 pub fn sort(
@@ -284,7 +283,7 @@ pub fn sort(
     call::sort(py, &tensor_arg(input)?, dim, descending)
 }
 
-/// The indices that sort `input` along `dim`.
+#[doc = include_str!("../pydoc/argsort.md")]
 #[pyfunction]
 #[pyo3(signature = (input, dim=-1, descending=false, stable=false), text_signature = "(input, dim=-1, descending=False, stable=False)")]
 pub fn argsort(
@@ -298,7 +297,7 @@ pub fn argsort(
     call::argsort(py, &tensor_arg(input)?, dim, descending)
 }
 
-/// The `k` largest (or smallest) elements along `dim`: `(values, indices)`.
+#[doc = include_str!("../pydoc/topk.md")]
 #[pyfunction]
 #[pyo3(signature = (input, k, dim=-1, largest=true, sorted=true), text_signature = "(input, k, dim=-1, largest=True, sorted=True)")]
 pub fn topk(
@@ -312,7 +311,7 @@ pub fn topk(
     call::topk(py, &tensor_arg(input)?, k, dim, largest, sorted)
 }
 
-/// The `k`-th smallest element (1-based) along `dim`: `(values, indices)`.
+#[doc = include_str!("../pydoc/kthvalue.md")]
 #[pyfunction]
 #[pyo3(signature = (input, k, dim=-1, keepdim=false), text_signature = "(input, k, dim=-1, keepdim=False)")]
 pub fn kthvalue(
@@ -325,7 +324,7 @@ pub fn kthvalue(
     call::kthvalue(py, &tensor_arg(input)?, k, dim, keepdim)
 }
 
-/// The lower median of all elements (a tensor), or along `dim` (`(values, indices)`).
+#[doc = include_str!("../pydoc/median.md")]
 #[pyfunction]
 #[pyo3(signature = (input, dim=None, keepdim=false))]
 pub fn median<'py>(
@@ -337,7 +336,7 @@ pub fn median<'py>(
     call::median(py, &tensor_arg(input)?, dim, keepdim)
 }
 
-/// Whether any element (over `dim`, an int or a tuple) is non-zero.
+#[doc = include_str!("../pydoc/any.md")]
 #[pyfunction]
 #[pyo3(signature = (input, dim=None, keepdim=false))]
 pub fn any(
@@ -349,7 +348,7 @@ pub fn any(
     call::any_all(py, false, &tensor_arg(input)?, dim, keepdim)
 }
 
-/// Whether every element (over `dim`, an int or a tuple) is non-zero.
+#[doc = include_str!("../pydoc/all.md")]
 #[pyfunction]
 #[pyo3(signature = (input, dim=None, keepdim=false))]
 pub fn all(
@@ -361,7 +360,7 @@ pub fn all(
     call::any_all(py, true, &tensor_arg(input)?, dim, keepdim)
 }
 
-/// Running sum along `dim` (integers and bools give int64 unless `dtype` is given).
+#[doc = include_str!("../pydoc/cumsum.md")]
 #[pyfunction]
 #[pyo3(signature = (input, dim, *, dtype=None))]
 pub fn cumsum(
@@ -373,7 +372,7 @@ pub fn cumsum(
     call::scan(py, ops::ScanOp::Sum, &tensor_arg(input)?, dim, dtype)
 }
 
-/// Running product along `dim` (integers and bools give int64 unless `dtype` is given).
+#[doc = include_str!("../pydoc/cumprod.md")]
 #[pyfunction]
 #[pyo3(signature = (input, dim, *, dtype=None))]
 pub fn cumprod(
@@ -385,7 +384,7 @@ pub fn cumprod(
     call::scan(py, ops::ScanOp::Prod, &tensor_arg(input)?, dim, dtype)
 }
 
-/// `log(sum(exp(input)))` over `dim` (all when None), computed stably.
+#[doc = include_str!("../pydoc/logsumexp.md")]
 #[pyfunction]
 #[pyo3(signature = (input, dim=None, keepdim=false))]
 pub fn logsumexp(
@@ -397,8 +396,7 @@ pub fn logsumexp(
     call::logsumexp(py, &tensor_arg(input)?, dim, keepdim)
 }
 
-/// The vector norm over `dim` (all when None): `p` is a number, `inf`, `-inf` or `"fro"`
-/// (None: 2, the Frobenius norm).
+#[doc = include_str!("../pydoc/norm.md")]
 #[pyfunction]
 #[pyo3(signature = (input, p=None, dim=None, keepdim=false))]
 pub fn norm(
@@ -411,9 +409,7 @@ pub fn norm(
     call::norm(py, &tensor_arg(input)?, p, dim, keepdim)
 }
 
-/// The sorted distinct elements (or, with `dim`, the distinct slices along `dim` in
-/// lexicographic order, every dimension kept); with `return_inverse`/`return_counts`, a
-/// tuple that adds the index of each element's (slice's) value and the count of each value.
+#[doc = include_str!("../pydoc/unique.md")]
 #[pyfunction]
 #[pyo3(signature = (input, sorted=true, return_inverse=false, return_counts=false, dim=None))]
 pub fn unique<'py>(
@@ -428,8 +424,7 @@ pub fn unique<'py>(
     call::unique(py, &tensor_arg(input)?, return_inverse, return_counts, dim)
 }
 
-/// Shifts elements along `dims` by `shifts`, wrapping around (the flattened tensor when
-/// `dims` is None).
+#[doc = include_str!("../pydoc/roll.md")]
 #[pyfunction]
 #[pyo3(signature = (input, shifts, dims=None))]
 pub fn roll(

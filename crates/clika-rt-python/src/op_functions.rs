@@ -260,7 +260,7 @@ pub fn argmin(
     Ok(PyTensor { inner })
 }
 
-/// Variance (`correction=1`: unbiased, PyTorch's default; numpy's default is 0).
+#[doc = include_str!("../pydoc/var.md")]
 #[pyfunction(name = "var")]
 #[pyo3(signature = (input, dim=None, *, correction=1, keepdim=false))]
 pub fn var_fn(
@@ -275,7 +275,7 @@ pub fn var_fn(
     Ok(PyTensor { inner })
 }
 
-/// Standard deviation (see `var`).
+#[doc = include_str!("../pydoc/std.md")]
 #[pyfunction(name = "std")]
 #[pyo3(signature = (input, dim=None, *, correction=1, keepdim=false))]
 pub fn std_fn(

@@ -12,11 +12,7 @@ use crate::tensor::PyTensor;
 
 #[pymethods]
 impl PyTensor {
-    /// The tensor's values in an anonymous shared-memory segment (a `memfd`) that other
-    /// processes map when the tensor is sent through a `multiprocessing` queue, pipe or
-    /// process argument: a contiguous copy, or this tensor itself when already shared.
-    /// Runtime tensors are immutable handles, so unlike PyTorch the storage is not swapped
-    /// under `t`: write `t = t.share_memory_()`.
+    #[doc = include_str!("../pydoc/Tensor.share_memory_.md")]
     fn share_memory_(&self, py: Python<'_>) -> PyResult<PyTensor> {
         let t = &self.inner;
         Ok(PyTensor {
@@ -24,7 +20,7 @@ impl PyTensor {
         })
     }
 
-    /// Whether the memory is a shared segment (from `share_memory_()` or `from_fd`).
+    #[doc = include_str!("../pydoc/Tensor.is_shared.md")]
     fn is_shared(&self) -> bool {
         self.inner.is_shared()
     }

@@ -408,9 +408,7 @@ impl PyTensor {
         o::reduce_call(py, ReduceOp::ArgMin, &self.inner, a)
     }
 
-    /// Variance (`correction=1`: unbiased, PyTorch's default).
-    /// numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`, and `ddof`, the same
-    /// as `correction`), so `np.var(t)` (numpy's default `ddof=0`) calls this method.
+    #[doc = include_str!("../pydoc/Tensor.var.md")]
     #[pyo3(signature = (dim=None, *, correction=None, keepdim=None, axis=None, keepdims=None, dtype=None, out=None, ddof=None))]
     #[allow(
         clippy::too_many_arguments,
@@ -440,9 +438,7 @@ impl PyTensor {
         o::reduce_call(py, ReduceOp::Var { correction }, &self.inner, a)
     }
 
-    /// Standard deviation (`correction=1`: unbiased, PyTorch's default).
-    /// numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`, and `ddof`, the same
-    /// as `correction`), so `np.std(t)` (numpy's default `ddof=0`) calls this method.
+    #[doc = include_str!("../pydoc/Tensor.std.md")]
     #[pyo3(signature = (dim=None, *, correction=None, keepdim=None, axis=None, keepdims=None, dtype=None, out=None, ddof=None))]
     #[allow(
         clippy::too_many_arguments,

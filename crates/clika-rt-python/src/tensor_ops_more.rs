@@ -127,7 +127,7 @@ impl PyTensor {
         self.round(py, ndigits.unwrap_or(0))
     }
 
-    /// Rounds to `decimals` decimal places, halves to even (as numpy and PyTorch).
+    #[doc = include_str!("../pydoc/Tensor.round.md")]
     #[pyo3(signature = (decimals=0))]
     fn round(&self, py: Python<'_>, decimals: i32) -> PyResult<PyTensor> {
         let t = &self.inner;
@@ -135,7 +135,7 @@ impl PyTensor {
         Ok(PyTensor { inner })
     }
 
-    /// The lower triangle of the last two dims (`col - row <= diagonal` kept).
+    #[doc = include_str!("../pydoc/Tensor.tril.md")]
     #[pyo3(signature = (diagonal=0))]
     fn tril(&self, py: Python<'_>, diagonal: i64) -> PyResult<PyTensor> {
         let t = &self.inner;
@@ -143,7 +143,7 @@ impl PyTensor {
         Ok(PyTensor { inner })
     }
 
-    /// The upper triangle of the last two dims (`col - row >= diagonal` kept).
+    #[doc = include_str!("../pydoc/Tensor.triu.md")]
     #[pyo3(signature = (diagonal=0))]
     fn triu(&self, py: Python<'_>, diagonal: i64) -> PyResult<PyTensor> {
         let t = &self.inner;
@@ -173,9 +173,7 @@ impl PyTensor {
         Ok(slf.clone())
     }
 
-    /// Limits every element to `[min, max]` in place (numbers or tensors; either optional);
-    /// returns `self`. A float bound on an integer tensor raises, as `int_tensor += 1.5`
-    /// does.
+    #[doc = include_str!("../pydoc/Tensor.clamp_.md")]
     #[pyo3(signature = (min=None, max=None))]
     fn clamp_<'py>(
         slf: &Bound<'py, Self>,

@@ -44,14 +44,13 @@ impl PyTensor {
         wrap(self.inner.unsqueeze(dim))
     }
 
-    /// Broadcasts to `sizes` (`-1` keeps a size) with stride-0 dims (a view; read-only use
-    /// is the safe one: writes through it reach the shared elements).
+    #[doc = include_str!("../pydoc/Tensor.expand.md")]
     #[pyo3(signature = (*sizes))]
     fn expand(&self, sizes: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
         wrap(self.inner.expand(&args::int_list(sizes)?))
     }
 
-    /// numpy's `broadcast_to`: `expand` to `shape` (a view).
+    #[doc = include_str!("../pydoc/Tensor.broadcast_to.md")]
     fn broadcast_to(&self, shape: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         wrap(self.inner.expand(&sizes(&args::shape_of(shape)?)))
     }
@@ -62,7 +61,7 @@ impl PyTensor {
         wrap(self.inner.flatten(start_dim, end_dim))
     }
 
-    /// Splits `dim` into `sizes` (one may be -1): the inverse of `flatten`.
+    #[doc = include_str!("../pydoc/Tensor.unflatten.md")]
     fn unflatten(&self, dim: isize, sizes: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         let t = &self.inner;
         let d = clika_rt::layout::normalize_dim(dim, t.ndim()).py()?;
@@ -73,28 +72,28 @@ impl PyTensor {
         wrap(t.reshape(&shape))
     }
 
-    /// `length` entries of `dim` from `start` (a view).
+    #[doc = include_str!("../pydoc/Tensor.narrow.md")]
     fn narrow(&self, dim: isize, start: isize, length: usize) -> PyResult<PyTensor> {
         wrap(self.inner.narrow(dim, start, length))
     }
 
-    /// Fixes `dim` at `index`, removing the dim (a view).
+    #[doc = include_str!("../pydoc/Tensor.select.md")]
     fn select(&self, dim: isize, index: isize) -> PyResult<PyTensor> {
         wrap(self.inner.select(dim, index))
     }
 
-    /// Reverses the entries along `dims` (a view with negative strides, as numpy's `flip`).
+    #[doc = include_str!("../pydoc/Tensor.flip.md")]
     #[pyo3(signature = (*dims))]
     fn flip(&self, dims: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
         wrap(self.inner.flip(&args::int_list(dims)?))
     }
 
-    /// Moves dim `source` to `destination` (a view).
+    #[doc = include_str!("../pydoc/Tensor.movedim.md")]
     fn movedim(&self, source: isize, destination: isize) -> PyResult<PyTensor> {
         wrap(self.inner.movedim(source, destination))
     }
 
-    /// numpy's `swapaxes`: `transpose(axis0, axis1)` (a view).
+    #[doc = include_str!("../pydoc/Tensor.swapaxes.md")]
     fn swapaxes(&self, axis0: isize, axis1: isize) -> PyResult<PyTensor> {
         wrap(self.inner.transpose(axis0, axis1))
     }
@@ -105,14 +104,13 @@ impl PyTensor {
         wrap(self.inner.mt())
     }
 
-    /// The diagonal of dims `dim1`, `dim2` as the last dim (a view).
+    #[doc = include_str!("../pydoc/Tensor.diagonal.md")]
     #[pyo3(signature = (offset=0, dim1=0, dim2=1))]
     fn diagonal(&self, offset: isize, dim1: isize, dim2: isize) -> PyResult<PyTensor> {
         wrap(self.inner.diagonal(offset, dim1, dim2))
     }
 
-    /// Pieces of `dim`: of `split_size_or_sections` entries each (an int; the last may be
-    /// shorter) or of the listed sizes (views).
+    #[doc = include_str!("../pydoc/Tensor.split.md")]
     #[pyo3(signature = (split_size_or_sections, dim=0))]
     fn split<'py>(
         &self,
@@ -141,7 +139,7 @@ impl PyTensor {
         wrap_all(py, pieces.collect())
     }
 
-    /// `chunks` pieces of `dim` of equal size (the last may be smaller; views).
+    #[doc = include_str!("../pydoc/Tensor.chunk.md")]
     #[pyo3(signature = (chunks, dim=0))]
     fn chunk<'py>(
         &self,
@@ -152,7 +150,7 @@ impl PyTensor {
         wrap_all(py, self.inner.chunk(chunks, dim))
     }
 
-    /// Every entry along `dim`, with `dim` removed (views).
+    #[doc = include_str!("../pydoc/Tensor.unbind.md")]
     #[pyo3(signature = (dim=0))]
     fn unbind<'py>(&self, py: Python<'py>, dim: isize) -> PyResult<Bound<'py, PyTuple>> {
         wrap_all(py, self.inner.unbind(dim))
@@ -166,7 +164,7 @@ impl PyTensor {
         })
     }
 
-    /// The tensor repeated along each dim (PyTorch's `repeat`; a copy).
+    #[doc = include_str!("../pydoc/Tensor.repeat.md")]
     #[pyo3(signature = (*reps))]
     fn repeat(&self, py: Python<'_>, reps: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
         let reps = reps_of(reps)?;
@@ -176,7 +174,7 @@ impl PyTensor {
         })
     }
 
-    /// numpy's `tile` (a copy).
+    #[doc = include_str!("../pydoc/Tensor.tile.md")]
     fn tile(&self, py: Python<'_>, reps: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         let reps = args::shape_of(reps)?;
         let t = &self.inner;

@@ -824,16 +824,168 @@ class Tensor:
         out: Optional[Tensor] = None,
     ) -> Tensor: ...
     def sort(self, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> ValuesIndices:
-        """See `crt.sort`."""
+        """Sorts the elements along a dimension: the sorted values and where they came from.
+
+        Every sort is stable (equal elements keep their order); ascending order puts NaN last.
+        The same as `crt.sort(self, ...)`.
+
+        Parameters
+        ----------
+        dim : int, optional
+            The dimension to sort along (the last by default).
+        descending : bool, optional
+            Largest first (False by default).
+        stable : bool, optional
+            Accepted for PyTorch's signature; the sort is always stable.
+
+        Returns
+        -------
+        ValuesIndices
+            `(values, indices)`: the sorted tensor and the int64 positions along `dim` its
+            elements came from.
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            `dim` is out of range.
+
+        Examples
+        --------
+        >>> values, indices = crt.tensor([3.0, 1.0, 2.0]).sort()
+        >>> values.tolist(), indices.tolist()
+        ([1.0, 2.0, 3.0], [1, 2, 0])
+        >>> crt.tensor([3.0, 1.0, 2.0]).sort(descending=True).values.tolist()
+        [3.0, 2.0, 1.0]
+        """
     def argsort(self, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> Tensor:
-        """See `crt.argsort`."""
+        """The indices that sort the elements along a dimension (the `indices` of `sort`).
+
+        The same as `crt.argsort(self, ...)`.
+
+        Parameters
+        ----------
+        dim : int, optional
+            The dimension to sort along (the last by default).
+        descending : bool, optional
+            Largest first (False by default).
+        stable : bool, optional
+            Accepted for PyTorch's signature; the sort is always stable.
+
+        Returns
+        -------
+        Tensor
+            int64 positions along `dim`, of the tensor's shape.
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            `dim` is out of range.
+
+        Examples
+        --------
+        >>> crt.tensor([3.0, 1.0, 2.0]).argsort().tolist()
+        [1, 2, 0]
+        """
     def topk(self, k: int, dim: int = -1, largest: builtins.bool = True, sorted: builtins.bool = True) -> ValuesIndices:
-        """See `crt.topk`."""
+        """The `k` largest (or smallest) elements along a dimension, and where they came from.
+
+        The same as `crt.topk(self, ...)`.
+
+        Parameters
+        ----------
+        k : int
+            How many elements to keep.
+        dim : int, optional
+            The dimension to search along (the last by default).
+        largest : bool, optional
+            The largest elements (True, the default) or the smallest.
+        sorted : bool, optional
+            Return them in order, largest (smallest) first (True by default).
+
+        Returns
+        -------
+        ValuesIndices
+            `(values, indices)`: `dim` has size `k`; the indices are int64 positions along `dim`.
+
+        Raises
+        ------
+        InvalidArgumentError
+            `k` is larger than the size of `dim`.
+        IndexOutOfRangeError
+            `dim` is out of range.
+
+        Examples
+        --------
+        >>> values, indices = crt.tensor([3.0, 1.0, 5.0, 2.0]).topk(2)
+        >>> values.tolist(), indices.tolist()
+        ([5.0, 3.0], [2, 0])
+        """
     def kthvalue(self, k: int, dim: int = -1, keepdim: builtins.bool = False) -> ValuesIndices:
-        """See `crt.kthvalue`."""
+        """The `k`-th smallest element along a dimension (1-based), and where it came from.
+
+        The same as `crt.kthvalue(self, ...)`.
+
+        Parameters
+        ----------
+        k : int
+            Which element: 1 is the smallest.
+        dim : int, optional
+            The dimension to search along (the last by default).
+        keepdim : bool, optional
+            Keep `dim` with size 1 (False by default).
+
+        Returns
+        -------
+        ValuesIndices
+            `(values, indices)`, `dim` removed (or of size 1); int64 indices.
+
+        Raises
+        ------
+        InvalidArgumentError
+            `k` is outside `1..=size` of `dim`.
+        IndexOutOfRangeError
+            `dim` is out of range.
+
+        Examples
+        --------
+        >>> values, indices = crt.tensor([3.0, 1.0, 2.0]).kthvalue(2)
+        >>> values.item(), indices.item()
+        (2.0, 2)
+        """
     @overload
     def median(self, dim: None = None, keepdim: builtins.bool = False) -> Tensor:
-        """See `crt.median`."""
+        """The median: of all elements, or along a dimension with where it came from.
+
+        For an even count this is the lower of the two middle values (PyTorch's rule). The same
+        as `crt.median(self, ...)`.
+
+        Parameters
+        ----------
+        dim : int, optional
+            The dimension to reduce; by default all elements.
+        keepdim : bool, optional
+            Keep `dim` with size 1 (False by default; only with `dim`).
+
+        Returns
+        -------
+        Tensor or ValuesIndices
+            Without `dim`, a 0-d tensor; with `dim`, `(values, indices)` (int64 indices).
+
+        Raises
+        ------
+        InvalidArgumentError
+            The tensor (or the reduced dimension) is empty.
+        IndexOutOfRangeError
+            `dim` is out of range.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]])
+        >>> t.median().item()
+        2.0
+        >>> t.median(1).values.tolist()
+        [2.0, 4.0]
+        """
     @overload
     def median(self, dim: int, keepdim: builtins.bool = False) -> ValuesIndices: ...
     def any(
@@ -845,8 +997,45 @@ class Tensor:
         keepdims: Optional[builtins.bool] = None,
         out: Optional[Tensor] = None,
     ) -> Tensor:
-        """See `crt.any`; numpy's `axis`, `keepdims` and `out` work too, so `np.any(t)`
-        calls this method.
+        """Whether any element is non-zero (true): over all elements or over `dim`.
+
+        PyTorch's keywords (`dim`, `keepdim`) and numpy's (`axis`, `keepdims`, `out`) both
+        work, so `np.any(t)` calls this method.
+
+        Parameters
+        ----------
+        dim : int or tuple of ints, optional
+            The dimensions to reduce; all by default.
+        keepdim : bool, optional
+            Keep the reduced dimensions with size 1 (False by default).
+        axis : int or tuple of ints, optional
+            numpy's name for `dim`.
+        keepdims : bool, optional
+            numpy's name for `keepdim`.
+        out : Tensor, optional
+            A tensor of the result's shape to write the result into.
+
+        Returns
+        -------
+        Tensor
+            A bool tensor (0-d without `dim`; `out` itself when given).
+
+        Raises
+        ------
+        ValueError
+            A PyTorch keyword and its numpy twin are both given (`dim` and `axis`).
+        IndexOutOfRangeError
+            A dimension is out of range.
+        ShapeError
+            `out` has another shape than the result.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[0, 1], [0, 0]])
+        >>> t.any().item(), t.any(dim=1).tolist()
+        (True, [True, False])
+        >>> np.any(t, axis=0).tolist()
+        [False, True]
         """
     def all(
         self,
@@ -857,17 +1046,159 @@ class Tensor:
         keepdims: Optional[builtins.bool] = None,
         out: Optional[Tensor] = None,
     ) -> Tensor:
-        """See `crt.all`; numpy's `axis`, `keepdims` and `out` work too, so `np.all(t)`
-        calls this method.
+        """Whether every element is non-zero (true): over all elements or over `dim`.
+
+        PyTorch's keywords (`dim`, `keepdim`) and numpy's (`axis`, `keepdims`, `out`) both
+        work, so `np.all(t)` calls this method.
+
+        Parameters
+        ----------
+        dim : int or tuple of ints, optional
+            The dimensions to reduce; all by default.
+        keepdim : bool, optional
+            Keep the reduced dimensions with size 1 (False by default).
+        axis : int or tuple of ints, optional
+            numpy's name for `dim`.
+        keepdims : bool, optional
+            numpy's name for `keepdim`.
+        out : Tensor, optional
+            A tensor of the result's shape to write the result into.
+
+        Returns
+        -------
+        Tensor
+            A bool tensor (0-d without `dim`; `out` itself when given).
+
+        Raises
+        ------
+        ValueError
+            A PyTorch keyword and its numpy twin are both given (`dim` and `axis`).
+        IndexOutOfRangeError
+            A dimension is out of range.
+        ShapeError
+            `out` has another shape than the result.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[1, 1], [0, 1]])
+        >>> t.all().item(), t.all(dim=1).tolist()
+        (False, [True, False])
+        >>> np.all(t, axis=0).tolist()
+        [False, True]
         """
     def cumsum(self, dim: int, *, dtype: Optional[_DTypeLike] = None) -> Tensor:
-        """See `crt.cumsum`."""
+        """The running sum along a dimension (the same as `crt.cumsum(self, ...)`).
+
+        Parameters
+        ----------
+        dim : int
+            The dimension to run along.
+        dtype : DType or str, optional
+            Keyword only. The dtype to compute in and return; by default the tensor's, except
+            that integers and bools give int64 (as PyTorch).
+
+        Returns
+        -------
+        Tensor
+            The tensor's shape; element `i` along `dim` is the sum of elements `0..=i`.
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            `dim` is out of range.
+        DTypeError
+            `dtype` names no dtype.
+
+        Examples
+        --------
+        >>> crt.tensor([1, 2, 3]).cumsum(0).tolist()
+        [1, 3, 6]
+        """
     def cumprod(self, dim: int, *, dtype: Optional[_DTypeLike] = None) -> Tensor:
-        """See `crt.cumprod`."""
+        """The running product along a dimension (the same as `crt.cumprod(self, ...)`).
+
+        Parameters
+        ----------
+        dim : int
+            The dimension to run along.
+        dtype : DType or str, optional
+            Keyword only. The dtype to compute in and return; by default the tensor's, except
+            that integers and bools give int64 (as PyTorch).
+
+        Returns
+        -------
+        Tensor
+            The tensor's shape; element `i` along `dim` is the product of elements `0..=i`.
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            `dim` is out of range.
+        DTypeError
+            `dtype` names no dtype.
+
+        Examples
+        --------
+        >>> crt.tensor([1, 2, 3]).cumprod(0).tolist()
+        [1, 2, 6]
+        """
     def logsumexp(self, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
-        """See `crt.logsumexp`."""
+        """`log(sum(exp(self)))` over `dim`, computed stably (the same as `crt.logsumexp(self, ...)`).
+
+        Parameters
+        ----------
+        dim : int or tuple of int, optional
+            The dimensions to reduce; by default all.
+        keepdim : bool, optional
+            Keep the reduced dimensions with size 1 (False by default).
+
+        Returns
+        -------
+        Tensor
+            The reduced tensor (0-d without `dim`), in a float dtype.
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            A dimension is out of range.
+
+        Examples
+        --------
+        >>> crt.tensor([0.0, 0.0]).logsumexp().item()
+        0.6931471805599453
+        """
     def norm(self, p: Union[float, str, None] = None, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
-        """See `crt.norm`."""
+        """The vector `p`-norm: of all elements, or over `dim` (the same as `crt.norm(self, ...)`).
+
+        Parameters
+        ----------
+        p : float or str, optional
+            The order: a number, `float('inf')`, `float('-inf')` or `'fro'`; None (the default)
+            and `'fro'` mean 2.
+        dim : int or tuple of int, optional
+            The dimensions to reduce; by default all.
+        keepdim : bool, optional
+            Keep the reduced dimensions with size 1 (False by default).
+
+        Returns
+        -------
+        Tensor
+            The norm (0-d without `dim`), in a float dtype.
+
+        Raises
+        ------
+        ValueError
+            `p` is a string other than `'fro'`, `'inf'` or `'-inf'`.
+        IndexOutOfRangeError
+            A dimension is out of range.
+
+        Examples
+        --------
+        >>> crt.tensor([3.0, 4.0]).norm().item()
+        5.0
+        >>> crt.tensor([[3.0, -4.0], [1.0, 1.0]]).norm(p=1, dim=1).tolist()
+        [7.0, 2.0]
+        """
     def unique(
         self,
         sorted: builtins.bool = True,
@@ -875,9 +1206,73 @@ class Tensor:
         return_counts: builtins.bool = False,
         dim: Optional[int] = None,
     ) -> Any:
-        """See `crt.unique`."""
+        """The sorted distinct elements, or with `dim` the distinct slices along `dim`.
+
+        The same as `crt.unique(self, ...)`: with `dim`, whole slices are compared and kept in
+        lexicographic order.
+
+        Parameters
+        ----------
+        sorted : bool, optional
+            Accepted for PyTorch's signature; the result is always sorted.
+        return_inverse : bool, optional
+            Also return, for each element (slice), the index of its value in the result.
+        return_counts : bool, optional
+            Also return how often each value (slice) occurs.
+        dim : int, optional
+            Find distinct slices along this dimension; by default distinct elements.
+
+        Returns
+        -------
+        Tensor or tuple of Tensor
+            The distinct values; with `return_inverse` or `return_counts` a tuple
+            `(values, inverse, counts)` of those asked for (int64; `inverse` has the tensor's
+            shape without `dim`, `[self.shape[dim]]` with it).
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            `dim` is out of range.
+
+        Examples
+        --------
+        >>> crt.tensor([3, 1, 3, 2]).unique().tolist()
+        [1, 2, 3]
+        >>> values, counts = crt.tensor([3, 1, 3]).unique(return_counts=True)
+        >>> values.tolist(), counts.tolist()
+        ([1, 3], [1, 2])
+        >>> crt.tensor([[1, 2], [1, 2], [0, 3]]).unique(dim=0).tolist()
+        [[0, 3], [1, 2]]
+        """
     def roll(self, shifts: Union[int, Sequence[int]], dims: _Dims = None) -> Tensor:
-        """See `crt.roll`."""
+        """Shifts the elements along dimensions, wrapping around (the same as `crt.roll(self, ...)`).
+
+        Parameters
+        ----------
+        shifts : int or sequence of int
+            How far to shift, one per dimension of `dims` (negative: towards the start).
+        dims : int or sequence of int, optional
+            The dimensions to shift; None (the default) shifts the flattened tensor.
+
+        Returns
+        -------
+        Tensor
+            A new tensor of the same shape.
+
+        Raises
+        ------
+        InvalidArgumentError
+            `shifts` and `dims` differ in length.
+        IndexOutOfRangeError
+            A dimension is out of range.
+
+        Examples
+        --------
+        >>> crt.tensor([1, 2, 3, 4]).roll(1).tolist()
+        [4, 1, 2, 3]
+        >>> crt.tensor([[1, 2], [3, 4]]).roll(-1, dims=1).tolist()
+        [[2, 1], [4, 3]]
+        """
     def argmax(
         self,
         dim: Optional[int] = None,
@@ -990,9 +1385,57 @@ class Tensor:
         out: Optional[Tensor] = None,
         ddof: Optional[int] = None,
     ) -> Tensor:
-        """Variance (`correction=1`: unbiased, PyTorch's default).
-        numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`, and `ddof`, the same
-        as `correction`), so `np.var(t)` (numpy's default `ddof=0`) calls this method.
+        """The variance: of all elements, or over `dim`.
+
+        `correction` is subtracted from the count in the divisor: 1 (the default, PyTorch's) is
+        the unbiased estimate. numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`,
+        and `ddof`, the same as `correction`), so `np.var(t)` calls this method with numpy's
+        default `ddof=0`.
+
+        Parameters
+        ----------
+        dim : int or tuple of ints, optional
+            The dimensions to reduce; all by default.
+        correction : int, optional
+            Keyword only. Subtracted from the count (1 by default).
+        keepdim : bool, optional
+            Keyword only. Keep the reduced dimensions with size 1 (False by default).
+        axis : int or tuple of ints, optional
+            numpy's name for `dim`.
+        keepdims : bool, optional
+            numpy's name for `keepdim`.
+        dtype : DType, numpy dtype, str or Python type, optional
+            The dtype to compute and return in.
+        out : Tensor, optional
+            A tensor of the result's shape to write the result into.
+        ddof : int, optional
+            numpy's name for `correction`.
+
+        Returns
+        -------
+        Tensor
+            The reduction in a float dtype (`out` itself when given; 0-d without `dim`).
+
+        Raises
+        ------
+        InvalidArgumentError
+            A PyTorch keyword and its numpy twin are both given (`dim` and `axis`).
+        ValueError
+            Both `correction` and `ddof` are given.
+        IndexOutOfRangeError
+            A dimension is out of range.
+        ShapeError
+            `out` has another shape than the result.
+        DTypeError
+            `dtype` is not a supported dtype.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]])
+        >>> t.var().item(), t.var(dim=1).tolist()
+        (3.5, [1.0, 7.0])
+        >>> np.var(t, axis=1).tolist()
+        [0.6666666666666666, 4.666666666666667]
         """
     def std(
         self,
@@ -1006,9 +1449,57 @@ class Tensor:
         out: Optional[Tensor] = None,
         ddof: Optional[int] = None,
     ) -> Tensor:
-        """Standard deviation (`correction=1`: unbiased, PyTorch's default).
-        numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`, and `ddof`, the same
-        as `correction`), so `np.std(t)` (numpy's default `ddof=0`) calls this method.
+        """The standard deviation: of all elements, or over `dim`.
+
+        `correction` is subtracted from the count in the divisor: 1 (the default, PyTorch's) is
+        the unbiased estimate. numpy's keywords work too (`axis`, `keepdims`, `dtype`, `out`,
+        and `ddof`, the same as `correction`), so `np.std(t)` calls this method with numpy's
+        default `ddof=0`.
+
+        Parameters
+        ----------
+        dim : int or tuple of ints, optional
+            The dimensions to reduce; all by default.
+        correction : int, optional
+            Keyword only. Subtracted from the count (1 by default).
+        keepdim : bool, optional
+            Keyword only. Keep the reduced dimensions with size 1 (False by default).
+        axis : int or tuple of ints, optional
+            numpy's name for `dim`.
+        keepdims : bool, optional
+            numpy's name for `keepdim`.
+        dtype : DType, numpy dtype, str or Python type, optional
+            The dtype to compute and return in.
+        out : Tensor, optional
+            A tensor of the result's shape to write the result into.
+        ddof : int, optional
+            numpy's name for `correction`.
+
+        Returns
+        -------
+        Tensor
+            The reduction in a float dtype (`out` itself when given; 0-d without `dim`).
+
+        Raises
+        ------
+        InvalidArgumentError
+            A PyTorch keyword and its numpy twin are both given (`dim` and `axis`).
+        ValueError
+            Both `correction` and `ddof` are given.
+        IndexOutOfRangeError
+            A dimension is out of range.
+        ShapeError
+            `out` has another shape than the result.
+        DTypeError
+            `dtype` is not a supported dtype.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[1.0, 3.0], [2.0, 2.0]])
+        >>> t.std(dim=1).tolist()
+        [1.4142135623730951, 0.0]
+        >>> np.std(t, axis=1).tolist()
+        [1.0, 0.0]
         """
     def softmax(self, dim: int) -> Tensor:
         """`t.softmax(dim)`: softmax along `dim` (see `crt.softmax`).
@@ -1688,7 +2179,25 @@ class Tensor:
         [0.0]
         """
     def round(self, decimals: int = 0) -> Tensor:
-        """Rounds to `decimals` decimal places, halves to even (as numpy and PyTorch)."""
+        """Rounds to `decimals` decimal places, halves to even (as numpy and PyTorch).
+
+        Parameters
+        ----------
+        decimals : int, optional
+            The decimal places to keep (0 by default; negative rounds to tens, hundreds...).
+
+        Returns
+        -------
+        Tensor
+            A new tensor of the same dtype (integers come back unchanged).
+
+        Examples
+        --------
+        >>> crt.tensor([0.5, 1.5, 2.5, -0.7]).round().tolist()
+        [0.0, 2.0, 2.0, -1.0]
+        >>> crt.tensor([1.25, 2.75]).round(1).tolist()
+        [1.2, 2.8]
+        """
     def __round__(self, ndigits: Optional[int] = None) -> Tensor: ...
     def floor(self) -> Tensor:
         """`t.floor()`: the method form of `crt.floor(t)`, elementwise.
@@ -2428,9 +2937,61 @@ class Tensor:
         [True, False, True]
         """
     def tril(self, diagonal: int = 0) -> Tensor:
-        """The lower triangle of the last two dims (`col - row <= diagonal` kept)."""
+        """The lower triangle of the last two dimensions, the rest zeroed (the same as
+        `crt.tril(self, diagonal)`).
+
+        Parameters
+        ----------
+        diagonal : int, optional
+            Elements with `col - row <= diagonal` are kept: 0 (the default) the main diagonal,
+            positive above it, negative below.
+
+        Returns
+        -------
+        Tensor
+            A new tensor of the same shape and dtype.
+
+        Raises
+        ------
+        InvalidArgumentError
+            The tensor has fewer than 2 dimensions.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[1, 2, 3], [4, 5, 6]])
+        >>> t.tril().tolist()
+        [[1, 0, 0], [4, 5, 0]]
+        >>> t.tril(-1).tolist()
+        [[0, 0, 0], [4, 0, 0]]
+        """
     def triu(self, diagonal: int = 0) -> Tensor:
-        """The upper triangle of the last two dims (`col - row >= diagonal` kept)."""
+        """The upper triangle of the last two dimensions, the rest zeroed (the same as
+        `crt.triu(self, diagonal)`).
+
+        Parameters
+        ----------
+        diagonal : int, optional
+            Elements with `col - row >= diagonal` are kept: 0 (the default) the main diagonal,
+            positive above it, negative below.
+
+        Returns
+        -------
+        Tensor
+            A new tensor of the same shape and dtype.
+
+        Raises
+        ------
+        InvalidArgumentError
+            The tensor has fewer than 2 dimensions.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[1, 2, 3], [4, 5, 6]])
+        >>> t.triu().tolist()
+        [[1, 2, 3], [0, 5, 6]]
+        >>> t.triu(1).tolist()
+        [[0, 2, 3], [0, 0, 6]]
+        """
     def sub_(self, other: _Operand) -> Tensor:
         """Subtract `other` in place (`t -= other`), writing `t`'s own memory; returns `t`.
 
@@ -2554,9 +3115,33 @@ class Tensor:
         [0.0, 0.0, 0.0]
         """
     def clamp_(self, min: Optional[_Operand] = None, max: Optional[_Operand] = None) -> Tensor:
-        """Limits every element to `[min, max]` in place (numbers or tensors; either optional);
-        returns `self`. A float bound on an integer tensor raises, as `int_tensor += 1.5`
-        does.
+        """Limits every element to `[min, max]` in place; returns `self`.
+
+        Parameters
+        ----------
+        min, max : number or Tensor, optional
+            The bounds (tensors broadcast to the tensor's shape); either may be None (no bound).
+
+        Returns
+        -------
+        Tensor
+            `self`, modified.
+
+        Raises
+        ------
+        DTypeError
+            A bound's dtype cannot be stored in the tensor's without losing values (a float
+            bound on an integer tensor), as `int_tensor += 1.5` does.
+
+        Examples
+        --------
+        >>> t = crt.tensor([-2.0, 0.5, 3.0])
+        >>> t.clamp_(min=0.0, max=1.0) is t
+        True
+        >>> t.tolist()
+        [0.0, 0.5, 1.0]
+        >>> crt.tensor([5, 2]).clamp_(1, 3).tolist()
+        [3, 2]
         """
     def __floordiv__(self, other: _Operand, /) -> Tensor: ...
     def __rfloordiv__(self, other: _Operand, /) -> Tensor: ...
@@ -2990,11 +3575,57 @@ class Tensor:
         ((1, 3), (3, 1))
         """
     def expand(self, *sizes: int) -> Tensor:
-        """Broadcasts to `sizes` (`-1` keeps a size) with stride-0 dims (a view; read-only use
-        is the safe one: writes through it reach the shared elements).
+        """Broadcasts the tensor to `sizes` (a view: no copy; PyTorch's `expand`).
+
+        Dimensions of size 1 are repeated with stride 0 and new leading dimensions may be added;
+        every element of the view along such a dimension is the same memory, so use it for
+        reading (a write through it reaches the shared elements).
+
+        Parameters
+        ----------
+        *sizes : int, or one sequence of int
+            The new shape; `-1` keeps that dimension's size.
+
+        Returns
+        -------
+        Tensor
+            A view of shape `sizes`.
+
+        Raises
+        ------
+        ShapeError
+            The tensor's shape does not broadcast to `sizes`.
+
+        Examples
+        --------
+        >>> crt.tensor([1, 2, 3]).expand(2, 3).tolist()
+        [[1, 2, 3], [1, 2, 3]]
+        >>> crt.tensor([[1], [2]]).expand(-1, 3).tolist()
+        [[1, 1, 1], [2, 2, 2]]
         """
     def broadcast_to(self, shape: Union[int, Sequence[int]]) -> Tensor:
-        """numpy's `broadcast_to`: `expand` to `shape` (a view)."""
+        """numpy's `broadcast_to`: the tensor broadcast to `shape` (a view, as `expand`).
+
+        Parameters
+        ----------
+        shape : int or sequence of int
+            The new shape (every size given; no `-1`).
+
+        Returns
+        -------
+        Tensor
+            A view of shape `shape`, with stride 0 along the broadcast dimensions.
+
+        Raises
+        ------
+        ShapeError
+            The tensor's shape does not broadcast to `shape`, or a size is negative.
+
+        Examples
+        --------
+        >>> crt.tensor([1, 2, 3]).broadcast_to((2, 3)).tolist()
+        [[1, 2, 3], [1, 2, 3]]
+        """
     def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
         """Merge the dimensions `start_dim` to `end_dim` (both included) into one.
 
@@ -3024,30 +3655,286 @@ class Tensor:
         ((24,), (2, 12), (6, 4))
         """
     def unflatten(self, dim: int, sizes: Sequence[int]) -> Tensor:
-        """Splits `dim` into `sizes` (one may be -1): the inverse of `flatten`."""
+        """Splits dimension `dim` into `sizes` (a view; the inverse of `flatten`).
+
+        Parameters
+        ----------
+        dim : int
+            The dimension to split; negative values count from the end.
+        sizes : sequence of int
+            The new dimensions, whose product is the size of `dim`; one may be `-1` (inferred).
+
+        Returns
+        -------
+        Tensor
+            A view with `dim` replaced by `sizes`.
+
+        Raises
+        ------
+        ShapeError
+            The product of `sizes` is not the size of `dim`.
+        IndexOutOfRangeError
+            `dim` is out of range.
+
+        Examples
+        --------
+        >>> crt.arange(6).unflatten(0, (2, 3)).tolist()
+        [[0, 1, 2], [3, 4, 5]]
+        >>> crt.arange(6).unflatten(0, (-1, 2)).shape
+        (3, 2)
+        """
     def narrow(self, dim: int, start: int, length: int) -> Tensor:
-        """`length` entries of `dim` from `start` (a view)."""
+        """`length` entries of dimension `dim` from `start` (a view: no copy).
+
+        Parameters
+        ----------
+        dim : int
+            The dimension to narrow; negative values count from the end.
+        start : int
+            The first entry kept (negative values count from the end).
+        length : int
+            How many entries to keep.
+
+        Returns
+        -------
+        Tensor
+            A view with `dim` of size `length`.
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            `dim` is out of range, or `start + length` passes the end of `dim`.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[1, 2, 3], [4, 5, 6]])
+        >>> t.narrow(1, 1, 2).tolist()
+        [[2, 3], [5, 6]]
+        """
     def select(self, dim: int, index: int) -> Tensor:
-        """Fixes `dim` at `index`, removing the dim (a view)."""
+        """The slice at `index` of dimension `dim`, that dimension removed (a view; `t[:, i]` for
+        `dim=1`).
+
+        Parameters
+        ----------
+        dim : int
+            The dimension to index; negative values count from the end.
+        index : int
+            The entry to keep (negative values count from the end).
+
+        Returns
+        -------
+        Tensor
+            A view with one dimension fewer.
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            `dim` or `index` is out of range.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[1, 2, 3], [4, 5, 6]])
+        >>> t.select(0, 1).tolist()
+        [4, 5, 6]
+        >>> t.select(1, -1).tolist()
+        [3, 6]
+        """
     def flip(self, *dims: int) -> Tensor:
-        """Reverses the entries along `dims` (a view with negative strides, as numpy's `flip`)."""
+        """Reverses the order of the entries along `dims` (a view with negative strides, as numpy's
+        `flip`; no copy).
+
+        Parameters
+        ----------
+        *dims : int
+            The dimensions to reverse (none given: the tensor unchanged).
+
+        Returns
+        -------
+        Tensor
+            A view of the same shape.
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            A dimension is out of range.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[1, 2, 3], [4, 5, 6]])
+        >>> t.flip(0).tolist()
+        [[4, 5, 6], [1, 2, 3]]
+        >>> t.flip(0, 1).tolist()
+        [[6, 5, 4], [3, 2, 1]]
+        """
     def movedim(self, source: int, destination: int) -> Tensor:
-        """Moves dim `source` to `destination` (a view)."""
+        """Moves dimension `source` to position `destination`, the others keeping their order (a
+        view).
+
+        Parameters
+        ----------
+        source : int
+            The dimension to move; negative values count from the end.
+        destination : int
+            Its position in the result.
+
+        Returns
+        -------
+        Tensor
+            A view with the dimensions reordered.
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            `source` or `destination` is out of range.
+
+        Examples
+        --------
+        >>> crt.zeros(2, 3, 4).movedim(0, -1).shape
+        (3, 4, 2)
+        """
     def swapaxes(self, axis0: int, axis1: int) -> Tensor:
-        """numpy's `swapaxes`: `transpose(axis0, axis1)` (a view)."""
+        """numpy's `swapaxes`: swaps two dimensions, as `transpose(axis0, axis1)` (a view).
+
+        Parameters
+        ----------
+        axis0, axis1 : int
+            The dimensions to swap; negative values count from the end.
+
+        Returns
+        -------
+        Tensor
+            A view with the two dimensions swapped.
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            A dimension is out of range.
+
+        Examples
+        --------
+        >>> crt.tensor([[1, 2, 3], [4, 5, 6]]).swapaxes(0, 1).tolist()
+        [[1, 4], [2, 5], [3, 6]]
+        """
     @property
     def mT(self) -> Tensor:
         """The last two dims swapped (a view)."""
     def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
-        """The diagonal of dims `dim1`, `dim2` as the last dim (a view)."""
+        """The diagonal of dimensions `dim1` and `dim2`, as the last dimension (a view).
+
+        Parameters
+        ----------
+        offset : int, optional
+            Which diagonal: 0 (the default) the main one, positive above it, negative below.
+        dim1, dim2 : int, optional
+            The two dimensions (0 and 1 by default).
+
+        Returns
+        -------
+        Tensor
+            A view without `dim1` and `dim2`, the diagonal's entries along a new last dimension.
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            A dimension is out of range, or `dim1` and `dim2` are the same.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[1, 2, 3], [4, 5, 6]])
+        >>> t.diagonal().tolist()
+        [1, 5]
+        >>> t.diagonal(1).tolist()
+        [2, 6]
+        """
     def split(self, split_size_or_sections: Union[int, Sequence[int]], dim: int = 0) -> Tuple[Tensor, ...]:
-        """Pieces of `dim`: of `split_size_or_sections` entries each (an int; the last may be
-        shorter) or of the listed sizes (views).
+        """Splits dimension `dim` into pieces (views: no copy).
+
+        Parameters
+        ----------
+        split_size_or_sections : int or sequence of int
+            An int: pieces of that many entries (the last may be shorter); a sequence: the
+            sizes of the pieces, which must add up to the size of `dim`.
+        dim : int, optional
+            The dimension to split (0 by default).
+
+        Returns
+        -------
+        tuple of Tensor
+            The pieces, in order.
+
+        Raises
+        ------
+        InvalidArgumentError
+            The piece size is not positive.
+        ValueError
+            The sizes listed do not add up to the size of `dim`.
+        IndexOutOfRangeError
+            `dim` is out of range.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[1, 2, 3], [4, 5, 6]])
+        >>> [p.tolist() for p in t.split(2, dim=1)]
+        [[[1, 2], [4, 5]], [[3], [6]]]
+        >>> [p.shape for p in t.split([1, 2], dim=1)]
+        [(2, 1), (2, 2)]
         """
     def chunk(self, chunks: int, dim: int = 0) -> Tuple[Tensor, ...]:
-        """`chunks` pieces of `dim` of equal size (the last may be smaller; views)."""
+        """Splits dimension `dim` into `chunks` pieces of equal size, the last possibly smaller
+        (views, as PyTorch's `chunk`).
+
+        Parameters
+        ----------
+        chunks : int
+            How many pieces at most (each has `ceil(size / chunks)` entries, so fewer pieces
+            can come back).
+        dim : int, optional
+            The dimension to split (0 by default).
+
+        Returns
+        -------
+        tuple of Tensor
+            The pieces, in order.
+
+        Raises
+        ------
+        InvalidArgumentError
+            `chunks` is not positive.
+        IndexOutOfRangeError
+            `dim` is out of range.
+
+        Examples
+        --------
+        >>> [p.tolist() for p in crt.arange(5).chunk(2)]
+        [[0, 1, 2], [3, 4]]
+        """
     def unbind(self, dim: int = 0) -> Tuple[Tensor, ...]:
-        """Every entry along `dim`, with `dim` removed (views)."""
+        """Every slice along dimension `dim`, that dimension removed (views).
+
+        Parameters
+        ----------
+        dim : int, optional
+            The dimension to take apart (0 by default).
+
+        Returns
+        -------
+        tuple of Tensor
+            `self.shape[dim]` views, each with one dimension fewer.
+
+        Raises
+        ------
+        IndexOutOfRangeError
+            `dim` is out of range.
+
+        Examples
+        --------
+        >>> t = crt.tensor([[1, 2, 3], [4, 5, 6]])
+        >>> [r.tolist() for r in t.unbind()]
+        [[1, 2, 3], [4, 5, 6]]
+        >>> [c.tolist() for c in t.unbind(1)]
+        [[1, 4], [2, 5], [3, 6]]
+        """
     def clone(self) -> Tensor:
         """A copy in new memory (numpy's `copy`): compact and row-major.
 
@@ -3073,19 +3960,101 @@ class Tensor:
     def __deepcopy__(self, memo: Any) -> Tensor: ...
     def __reduce_ex__(self, protocol: SupportsIndex) -> Tuple[Any, ...]: ...
     def share_memory_(self) -> Tensor:
-        """The tensor's values in an anonymous shared-memory segment (a `memfd`) that other
-        processes map when the tensor is sent through a `multiprocessing` queue, pipe or
-        process argument: a contiguous copy, or this tensor itself when already shared.
-        Runtime tensors are immutable handles, so unlike PyTorch the storage is not swapped
-        under `t`: write `t = t.share_memory_()`.
+        """The tensor's values in an anonymous shared-memory segment that other processes can map.
+
+        The segment (a `memfd`) is mapped by the receiving process when the tensor is sent
+        through a `multiprocessing` queue, pipe or process argument, instead of the values being
+        pickled. The result is a contiguous copy, or (when already shared) a tensor of the same
+        memory. Runtime tensors are immutable handles, so unlike PyTorch the storage is not
+        swapped under `t`: write `t = t.share_memory_()`.
+
+        Returns
+        -------
+        Tensor
+            A tensor whose memory is a shared segment (`is_shared()` is True).
+
+        Examples
+        --------
+        >>> t = crt.tensor([1.0, 2.0]).share_memory_()
+        >>> t.is_shared(), t.tolist()
+        (True, [1.0, 2.0])
+        >>> t.share_memory_().data_ptr() == t.data_ptr()
+        True
         """
     def is_shared(self) -> builtins.bool:
-        """Whether the memory is a shared segment (from `share_memory_()` or `from_fd`)."""
+        """Whether the tensor's memory is a shared segment (from `share_memory_()` or `from_fd`).
+
+        Returns
+        -------
+        bool
+            True for a shared segment.
+
+        Examples
+        --------
+        >>> t = crt.ones(2)
+        >>> t.is_shared()
+        False
+        >>> t.share_memory_().is_shared()
+        True
+        """
     def _shared_region(self) -> Optional[Tuple[int, int, int, builtins.bool]]: ...
     def repeat(self, *reps: Union[int, Sequence[int]]) -> Tensor:
-        """The tensor repeated along each dim (PyTorch's `repeat`; a copy)."""
+        """The tensor repeated along each dimension (PyTorch's `repeat`; a copy).
+
+        Parameters
+        ----------
+        *reps : int, or one sequence of int
+            How often to repeat each dimension, at least one per dimension; more add leading
+            dimensions. `t.repeat(2, 3)` and `t.repeat((2, 3))` are the same.
+
+        Returns
+        -------
+        Tensor
+            A new tensor, each dimension `reps` times as long.
+
+        Raises
+        ------
+        InvalidArgumentError
+            Fewer counts than dimensions (numpy's `tile` pads them with 1s).
+        ShapeError
+            A count is negative.
+
+        Examples
+        --------
+        >>> crt.tensor([1, 2]).repeat(2).tolist()
+        [1, 2, 1, 2]
+        >>> crt.tensor([1, 2]).repeat(2, 2).tolist()
+        [[1, 2, 1, 2], [1, 2, 1, 2]]
+        """
     def tile(self, reps: Union[int, Sequence[int]]) -> Tensor:
-        """numpy's `tile` (a copy)."""
+        """numpy's `tile`: the tensor repeated along each dimension (a copy).
+
+        Unlike `repeat`, fewer counts than dimensions are padded with 1s in front.
+
+        Parameters
+        ----------
+        reps : int or sequence of int
+            How often to repeat each dimension (the last ones when shorter than the shape).
+
+        Returns
+        -------
+        Tensor
+            A new tensor.
+
+        Raises
+        ------
+        ShapeError
+            A count is negative.
+
+        Examples
+        --------
+        >>> crt.tensor([1, 2]).tile(2).tolist()
+        [1, 2, 1, 2]
+        >>> crt.tensor([[1, 2], [3, 4]]).tile(2).tolist()
+        [[1, 2, 1, 2], [3, 4, 3, 4]]
+        >>> crt.tensor([1, 2]).tile((2, 1)).tolist()
+        [[1, 2], [1, 2]]
+        """
     def data_ptr(self) -> int:
         """The address of the tensor's first element.
 
@@ -6102,9 +7071,78 @@ def argmin(input: Any, dim: Optional[int] = None, keepdim: builtins.bool = False
     [0, 0]
     """
 def var(input: Any, dim: _Dims = None, *, correction: int = 1, keepdim: builtins.bool = False) -> Tensor:
-    """Variance (`correction=1`: unbiased, PyTorch's default; numpy's default is 0)."""
+    """The variance: of all elements, or over `dim`.
+
+    `correction` is subtracted from the count in the divisor: 1 (the default, PyTorch's) is
+    the unbiased estimate, 0 numpy's default population variance.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    dim : int or tuple of int, optional
+        The dimensions to reduce; by default all.
+    correction : int, optional
+        Keyword only. Subtracted from the count (1 by default).
+    keepdim : bool, optional
+        Keyword only. Keep the reduced dimensions with size 1 (False by default).
+
+    Returns
+    -------
+    Tensor
+        The variance (0-d without `dim`), in a float dtype (float64 for integers).
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        A dimension is out of range.
+
+    Examples
+    --------
+    >>> t = crt.tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]])
+    >>> crt.var(t).item()
+    3.5
+    >>> crt.var(t, dim=1).tolist()
+    [1.0, 7.0]
+    >>> crt.var(crt.tensor([1.0, 3.0]), correction=0).item()
+    1.0
+    """
 def std(input: Any, dim: _Dims = None, *, correction: int = 1, keepdim: builtins.bool = False) -> Tensor:
-    """Standard deviation (see `var`)."""
+    """The standard deviation: of all elements, or over `dim` (the square root of `var`).
+
+    `correction` is subtracted from the count in the divisor: 1 (the default, PyTorch's) is
+    the unbiased estimate, 0 numpy's default.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    dim : int or tuple of int, optional
+        The dimensions to reduce; by default all.
+    correction : int, optional
+        Keyword only. Subtracted from the count (1 by default).
+    keepdim : bool, optional
+        Keyword only. Keep the reduced dimensions with size 1 (False by default).
+
+    Returns
+    -------
+    Tensor
+        The standard deviation (0-d without `dim`), in a float dtype (float64 for integers).
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        A dimension is out of range.
+
+    Examples
+    --------
+    >>> crt.std(crt.tensor([1.0, 3.0])).item()
+    1.4142135623730951
+    >>> crt.std(crt.tensor([1.0, 3.0]), correction=0).item()
+    1.0
+    >>> crt.std(crt.tensor([[1.0, 3.0], [2.0, 2.0]]), dim=1).tolist()
+    [1.4142135623730951, 0.0]
+    """
 def softmax(input: Any, dim: int) -> Tensor:
     """Softmax along `dim`: `exp(x - max) / sum(exp(x - max))`, so each slice sums to 1.
 
@@ -6695,35 +7733,374 @@ def normalize_image(input: Any, mean: Union[float, Sequence[float]], std: Union[
     (3, 480, 640)
     """
 def sort(input: Any, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> ValuesIndices:
-    """Sorts along `dim` (ascending puts NaN last; ties keep their order, so every sort is
-    stable): `(values, indices)`.
+    """Sorts the elements along a dimension: the sorted values and where they came from.
+
+    Every sort is stable (equal elements keep their order); ascending order puts NaN last.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    dim : int, optional
+        The dimension to sort along (the last by default).
+    descending : bool, optional
+        Largest first (False by default).
+    stable : bool, optional
+        Accepted for PyTorch's signature; the sort is always stable.
+
+    Returns
+    -------
+    ValuesIndices
+        `(values, indices)`: the sorted tensor and the int64 positions along `dim` its
+        elements came from.
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        `dim` is out of range.
+
+    Examples
+    --------
+    >>> t = crt.tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]])
+    >>> values, indices = crt.sort(t)
+    >>> values.tolist()
+    [[1.0, 2.0, 3.0], [0.0, 4.0, 5.0]]
+    >>> indices.tolist()
+    [[1, 2, 0], [0, 2, 1]]
+    >>> crt.sort(t, dim=0, descending=True).values.tolist()
+    [[3.0, 5.0, 4.0], [0.0, 1.0, 2.0]]
     """
 def argsort(input: Any, dim: int = -1, descending: builtins.bool = False, stable: builtins.bool = False) -> Tensor:
-    """The indices that sort `input` along `dim`."""
+    """The indices that sort the elements along a dimension (the `indices` of `sort`).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    dim : int, optional
+        The dimension to sort along (the last by default).
+    descending : bool, optional
+        Largest first (False by default).
+    stable : bool, optional
+        Accepted for PyTorch's signature; the sort is always stable.
+
+    Returns
+    -------
+    Tensor
+        int64 positions along `dim`, of the input's shape.
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        `dim` is out of range.
+
+    Examples
+    --------
+    >>> crt.argsort(crt.tensor([3.0, 1.0, 2.0])).tolist()
+    [1, 2, 0]
+    >>> crt.argsort(crt.tensor([3.0, 1.0, 2.0]), descending=True).tolist()
+    [0, 2, 1]
+    """
 def topk(
     input: Any, k: int, dim: int = -1, largest: builtins.bool = True, sorted: builtins.bool = True
 ) -> ValuesIndices:
-    """The `k` largest (or smallest) elements along `dim`: `(values, indices)`."""
+    """The `k` largest (or smallest) elements along a dimension, and where they came from.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    k : int
+        How many elements to keep.
+    dim : int, optional
+        The dimension to search along (the last by default).
+    largest : bool, optional
+        The largest elements (True, the default) or the smallest.
+    sorted : bool, optional
+        Return them in order, largest (smallest) first (True by default).
+
+    Returns
+    -------
+    ValuesIndices
+        `(values, indices)`: `dim` has size `k`; the indices are int64 positions along `dim`.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `k` is larger than the size of `dim`.
+    IndexOutOfRangeError
+        `dim` is out of range.
+
+    Examples
+    --------
+    >>> t = crt.tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]])
+    >>> values, indices = crt.topk(t, 2)
+    >>> values.tolist()
+    [[3.0, 2.0], [5.0, 4.0]]
+    >>> indices.tolist()
+    [[0, 2], [1, 2]]
+    >>> crt.topk(t, 1, largest=False).values.tolist()
+    [[1.0], [0.0]]
+    """
 def kthvalue(input: Any, k: int, dim: int = -1, keepdim: builtins.bool = False) -> ValuesIndices:
-    """The `k`-th smallest element (1-based) along `dim`: `(values, indices)`."""
+    """The `k`-th smallest element along a dimension (1-based), and where it came from.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    k : int
+        Which element: 1 is the smallest.
+    dim : int, optional
+        The dimension to search along (the last by default).
+    keepdim : bool, optional
+        Keep `dim` with size 1 (False by default).
+
+    Returns
+    -------
+    ValuesIndices
+        `(values, indices)`, `dim` removed (or of size 1); int64 indices.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `k` is outside `1..=size` of `dim`.
+    IndexOutOfRangeError
+        `dim` is out of range.
+
+    Examples
+    --------
+    >>> t = crt.tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]])
+    >>> crt.kthvalue(t, 2).values.tolist()
+    [2.0, 4.0]
+    >>> crt.kthvalue(t, 2).indices.tolist()
+    [2, 2]
+    """
 @overload
 def median(input: Any, dim: None = None, keepdim: builtins.bool = False) -> Tensor:
-    """The lower median of all elements (a tensor), or along `dim` (`(values, indices)`)."""
+    """The median: of all elements, or along a dimension with where it came from.
+
+    For an even count this is the lower of the two middle values (PyTorch's rule, not numpy's
+    mean of the two).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    dim : int, optional
+        The dimension to reduce; by default all elements.
+    keepdim : bool, optional
+        Keep `dim` with size 1 (False by default; only with `dim`).
+
+    Returns
+    -------
+    Tensor or ValuesIndices
+        Without `dim`, a 0-d tensor; with `dim`, `(values, indices)` (int64 indices).
+
+    Raises
+    ------
+    InvalidArgumentError
+        The tensor (or the reduced dimension) is empty.
+    IndexOutOfRangeError
+        `dim` is out of range.
+
+    Examples
+    --------
+    >>> t = crt.tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]])
+    >>> crt.median(t).item()
+    2.0
+    >>> values, indices = crt.median(t, 1)
+    >>> values.tolist(), indices.tolist()
+    ([2.0, 4.0], [2, 2])
+    """
 @overload
 def median(input: Any, dim: int, keepdim: builtins.bool = False) -> ValuesIndices: ...
 def any(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
-    """Whether any element (over `dim`, an int or a tuple) is non-zero."""
+    """Whether any element is non-zero (true): over all elements or over `dim`.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values, of any dtype (anything but a tensor is copied as `crt.tensor` would).
+    dim : int or tuple of int, optional
+        The dimensions to reduce; by default all.
+    keepdim : bool, optional
+        Keep the reduced dimensions with size 1 (False by default).
+
+    Returns
+    -------
+    Tensor
+        A bool tensor (0-d without `dim`).
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        A dimension is out of range.
+
+    Examples
+    --------
+    >>> t = crt.tensor([[0, 1], [0, 0]])
+    >>> crt.any(t).item()
+    True
+    >>> crt.any(t, dim=1).tolist()
+    [True, False]
+    """
 def all(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
-    """Whether every element (over `dim`, an int or a tuple) is non-zero."""
+    """Whether every element is non-zero (true): over all elements or over `dim`.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values, of any dtype (anything but a tensor is copied as `crt.tensor` would).
+    dim : int or tuple of int, optional
+        The dimensions to reduce; by default all.
+    keepdim : bool, optional
+        Keep the reduced dimensions with size 1 (False by default).
+
+    Returns
+    -------
+    Tensor
+        A bool tensor (0-d without `dim`).
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        A dimension is out of range.
+
+    Examples
+    --------
+    >>> t = crt.tensor([[1, 1], [0, 1]])
+    >>> crt.all(t).item()
+    False
+    >>> crt.all(t, dim=1).tolist()
+    [True, False]
+    """
 def cumsum(input: Any, dim: int, *, dtype: Optional[_DTypeLike] = None) -> Tensor:
-    """Running sum along `dim` (integers and bools give int64 unless `dtype` is given)."""
+    """The running sum along a dimension.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    dim : int
+        The dimension to sum along.
+    dtype : DType or str, optional
+        Keyword only. The dtype to compute in and return; by default the input's, except
+        that integers and bools give int64 (as PyTorch).
+
+    Returns
+    -------
+    Tensor
+        The input's shape; element `i` along `dim` is the sum of elements `0..=i`.
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        `dim` is out of range.
+    DTypeError
+        `dtype` names no dtype.
+
+    Examples
+    --------
+    >>> crt.cumsum(crt.tensor([1, 2, 3]), 0).tolist()
+    [1, 3, 6]
+    >>> crt.cumsum(crt.tensor([[1.0, 2.0], [3.0, 4.0]]), dim=1).tolist()
+    [[1.0, 3.0], [3.0, 7.0]]
+    """
 def cumprod(input: Any, dim: int, *, dtype: Optional[_DTypeLike] = None) -> Tensor:
-    """Running product along `dim` (integers and bools give int64 unless `dtype` is given)."""
+    """The running product along a dimension.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    dim : int
+        The dimension to multiply along.
+    dtype : DType or str, optional
+        Keyword only. The dtype to compute in and return; by default the input's, except
+        that integers and bools give int64 (as PyTorch).
+
+    Returns
+    -------
+    Tensor
+        The input's shape; element `i` along `dim` is the product of elements `0..=i`.
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        `dim` is out of range.
+    DTypeError
+        `dtype` names no dtype.
+
+    Examples
+    --------
+    >>> crt.cumprod(crt.tensor([1, 2, 3]), 0).tolist()
+    [1, 2, 6]
+    """
 def logsumexp(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
-    """`log(sum(exp(input)))` over `dim` (all when None), computed stably."""
+    """`log(sum(exp(input)))` over `dim`, computed stably (the maximum is subtracted first).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    dim : int or tuple of int, optional
+        The dimensions to reduce; by default all.
+    keepdim : bool, optional
+        Keep the reduced dimensions with size 1 (False by default).
+
+    Returns
+    -------
+    Tensor
+        The reduced tensor (0-d without `dim`), in a float dtype.
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        A dimension is out of range.
+
+    Examples
+    --------
+    >>> crt.logsumexp(crt.tensor([0.0, 0.0])).item()
+    0.6931471805599453
+    >>> crt.logsumexp(crt.tensor([[1000.0, 1000.0]]), dim=1).tolist()
+    [1000.6931471805599]
+    """
 def norm(input: Any, p: Union[float, str, None] = None, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
-    """The vector norm over `dim` (all when None): `p` is a number, `inf`, `-inf` or `"fro"`
-    (None: 2, the Frobenius norm).
+    """The vector `p`-norm: of all elements, or over `dim`.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    p : float or str, optional
+        The order: a number, `float('inf')` (the largest magnitude), `float('-inf')` (the
+        smallest), or `'fro'`; None (the default) and `'fro'` mean 2.
+    dim : int or tuple of int, optional
+        The dimensions to reduce; by default all (the Frobenius norm of a matrix for p=2).
+    keepdim : bool, optional
+        Keep the reduced dimensions with size 1 (False by default).
+
+    Returns
+    -------
+    Tensor
+        The norm (0-d without `dim`), in a float dtype.
+
+    Raises
+    ------
+    ValueError
+        `p` is a string other than `'fro'`, `'inf'` or `'-inf'` (such as `'nuc'`).
+    IndexOutOfRangeError
+        A dimension is out of range.
+
+    Examples
+    --------
+    >>> crt.norm(crt.tensor([3.0, 4.0])).item()
+    5.0
+    >>> crt.norm(crt.tensor([3.0, -4.0]), p=1).item()
+    7.0
+    >>> crt.norm(crt.tensor([3.0, -4.0]), p=float("inf")).item()
+    4.0
     """
 def unique(
     input: Any,
@@ -6732,13 +8109,85 @@ def unique(
     return_counts: builtins.bool = False,
     dim: Optional[int] = None,
 ) -> Any:
-    """The sorted distinct elements (or, with `dim`, the distinct slices along `dim` in
-    lexicographic order, every dimension kept); with `return_inverse`/`return_counts`, a
-    tuple that adds the index of each element's (slice's) value and the count of each value.
+    """The sorted distinct elements, or with `dim` the distinct slices along `dim`.
+
+    With `dim`, the slices `input.select(dim, i)` are compared whole and kept in
+    lexicographic order; the other dimensions are kept.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    sorted : bool, optional
+        Accepted for PyTorch's signature; the result is always sorted.
+    return_inverse : bool, optional
+        Also return, for each element (each slice with `dim`), the index of its value in the
+        result (False by default).
+    return_counts : bool, optional
+        Also return how often each value (slice) occurs (False by default).
+    dim : int, optional
+        Find distinct slices along this dimension; by default distinct elements of the
+        flattened input.
+
+    Returns
+    -------
+    Tensor or tuple of Tensor
+        The distinct values (1-D without `dim`); with `return_inverse` or `return_counts` a
+        tuple `(values, inverse, counts)` of those asked for. `inverse` has the input's shape
+        without `dim`, `[input.shape[dim]]` with it; both are int64.
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        `dim` is out of range.
+
+    Examples
+    --------
+    >>> crt.unique(crt.tensor([3, 1, 3, 2])).tolist()
+    [1, 2, 3]
+    >>> values, inverse, counts = crt.unique(
+    ...     crt.tensor([3, 1, 3, 2]), return_inverse=True, return_counts=True)
+    >>> inverse.tolist(), counts.tolist()
+    ([2, 0, 2, 1], [1, 1, 2])
+    >>> rows = crt.tensor([[1, 2], [1, 2], [0, 3]])
+    >>> values, inverse = crt.unique(rows, dim=0, return_inverse=True)
+    >>> values.tolist(), inverse.tolist()
+    ([[0, 3], [1, 2]], [1, 1, 0])
     """
 def roll(input: Any, shifts: Union[int, Sequence[int]], dims: _Dims = None) -> Tensor:
-    """Shifts elements along `dims` by `shifts`, wrapping around (the flattened tensor when
-    `dims` is None).
+    """Shifts the elements along dimensions, wrapping around (numpy's and PyTorch's `roll`).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    shifts : int or sequence of int
+        How far to shift, one per dimension of `dims` (negative: towards the start).
+    dims : int or sequence of int, optional
+        The dimensions to shift; None (the default) shifts the flattened tensor and restores
+        its shape.
+
+    Returns
+    -------
+    Tensor
+        A new tensor of the input's shape.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `shifts` and `dims` differ in length.
+    IndexOutOfRangeError
+        A dimension is out of range.
+
+    Examples
+    --------
+    >>> crt.roll(crt.tensor([1, 2, 3, 4]), 1).tolist()
+    [4, 1, 2, 3]
+    >>> t = crt.tensor([[1, 2], [3, 4]])
+    >>> crt.roll(t, 1, 0).tolist()
+    [[3, 4], [1, 2]]
+    >>> crt.roll(t, (1, 1), (0, 1)).tolist()
+    [[4, 3], [2, 1]]
     """
 def linspace(
     start: float, end: float, steps: int, *, dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None
