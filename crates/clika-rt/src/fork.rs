@@ -5,13 +5,19 @@
 //!   async-signal-safe); [`crate::threads`] rebuilds its pool when the generation changed.
 //! - **Locks.** A lock held by another thread at the moment of `fork` stays locked forever
 //!   in the child (that thread does not exist there). The *prepare* handler therefore takes
-//!   the runtime's process-wide locks — the operator registry's, then the CPU pool's — in the
-//!   forking thread, so no other thread holds them while the address space is copied; the
-//!   *parent* and *child* handlers release them. The pool's state is consistent whenever its
-//!   lock is free, so the child inherits a consistent pool (blocks held by the parent's
-//!   tensors stay active in its copy, as the tensors themselves do). Taking the locks cannot
-//!   deadlock: neither lock is held while waiting for anything else, and the registry's is
-//!   always taken before the pool's.
+//!   the runtime's process-wide locks — the operator registry's, the CPU pool's, then the
+//!   default random generator's — in the forking thread, so no other thread holds them while
+//!   the address space is copied; the *parent* and *child* handlers release them. The pool's
+//!   state is consistent whenever its lock is free, so the child inherits a consistent pool
+//!   (blocks held by the parent's tensors stay active in its copy, as the tensors themselves
+//!   do). Taking the locks cannot deadlock: none of them is held while waiting for anything
+//!   else, and they are always taken in that order.
+//! - **One-time starts.** A `OnceLock` another thread is initialising at the moment of `fork`
+//!   stays "being initialised" forever in the child. Taking the CPU pool's lock goes through
+//!   the CPU backend's `OnceLock`, so the prepare handler first waits for (or runs) the CPU
+//!   backend's start, and the child never inherits it half-done; likewise the default
+//!   generator's. For that the handlers must exist before any such start can begin, so they
+//!   are registered when the library is loaded (a load-time constructor), not on first use.
 //! - **GPU contexts** do not survive a fork (driver state, device memory and the driver's
 //!   threads belong to the parent): the backend records the process that started them and
 //!   answers a child with `DeviceUnavailable` naming the fix (the `spawn` start method).
@@ -25,7 +31,8 @@ static REGISTER: Once = Once::new();
 
 /// Locks held by the forking thread between the prepare and parent/child handlers.
 struct Held {
-    _pool: Option<crate::memory::ForkGuard>,
+    _random: crate::tensor::random::ForkGuard,
+    _pool: crate::memory::ForkGuard,
     _registry: crate::ops::registry::ForkGuard,
 }
 
@@ -38,6 +45,23 @@ thread_local! {
 pub(crate) fn generation() -> u64 {
     register();
     GENERATION.load(Ordering::Acquire)
+}
+
+/// Registers the fork handlers when the library is loaded (program start, or `dlopen` of the
+/// C library or the Python extension), before any thread can be inside one of the runtime's
+/// one-time starts. Registering on first use instead leaves a window: a thread that has
+/// entered the CPU backend's `OnceLock` but not yet registered the handlers, while another
+/// thread forks, hands the child a start that never finishes (the child hangs on its first
+/// allocation). `register` stays idempotent and is still called on first use, for targets
+/// without load-time constructors.
+#[used]
+#[cfg_attr(target_vendor = "apple", link_section = "__DATA,__mod_init_func")]
+#[cfg_attr(not(target_vendor = "apple"), link_section = ".init_array")]
+static REGISTER_AT_LOAD: extern "C" fn() = register_at_load;
+
+extern "C" fn register_at_load() {
+    // Nothing may unwind out of a load-time constructor.
+    let _ = std::panic::catch_unwind(register);
 }
 
 /// Registers the `pthread_atfork` handlers once per process.
@@ -58,8 +82,10 @@ extern "C" fn prepare() {
     let _ = std::panic::catch_unwind(|| {
         let registry = crate::ops::registry::lock_for_fork();
         let pool = crate::memory::lock_cpu_pool_for_fork();
+        let random = crate::tensor::random::lock_default_for_fork();
         let _ = HELD.try_with(|held| {
             *held.borrow_mut() = Some(Held {
+                _random: random,
                 _pool: pool,
                 _registry: registry,
             })
@@ -77,9 +103,10 @@ extern "C" fn child() {
 }
 
 fn release() {
-    // Pool first, then the registry: the reverse of the order they were taken in.
+    // The reverse of the order they were taken in.
     let _ = HELD.try_with(|held| {
         if let Some(h) = held.borrow_mut().take() {
+            drop(h._random);
             drop(h._pool);
             drop(h._registry);
         }

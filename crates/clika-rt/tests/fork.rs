@@ -37,6 +37,7 @@ fn fork_and_wait(deadline: Duration, child: impl FnOnce() -> i32) -> Option<i32>
             });
         }
         if start.elapsed() > deadline {
+            show_where_it_hangs(pid);
             // SAFETY: kills and reaps our own child.
             unsafe {
                 libc::kill(pid, libc::SIGKILL);
@@ -45,6 +46,27 @@ fn fork_and_wait(deadline: Duration, child: impl FnOnce() -> i32) -> Option<i32>
             return None;
         }
         std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Prints the hung child's stacks (through gdb, where it is installed), so a failure says
+/// which lock the child waits on.
+fn show_where_it_hangs(pid: libc::pid_t) {
+    let out = std::process::Command::new("gdb")
+        .args([
+            "-p",
+            &pid.to_string(),
+            "-batch",
+            "-ex",
+            "thread apply all bt",
+        ])
+        .output();
+    match out {
+        Ok(o) => eprintln!(
+            "forked child {pid} hung; its stacks:\n{}",
+            String::from_utf8_lossy(&o.stdout)
+        ),
+        Err(e) => eprintln!("forked child {pid} hung (no gdb to show its stacks: {e})"),
     }
 }
 

@@ -209,9 +209,9 @@ fn gpu(device: Device) -> Result<&'static dyn Backend> {
     })
 }
 
-/// The CPU pool if something already used it.
-pub(crate) fn cpu_pool_if_started() -> Option<&'static Arc<Pool>> {
-    cpu::pool_if_started()
+/// The CPU pool, started on first use.
+pub(crate) fn cpu_pool() -> &'static Arc<Pool> {
+    cpu::pool()
 }
 
 /// The pool of `device`.

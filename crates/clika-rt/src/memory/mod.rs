@@ -58,9 +58,12 @@ pub fn allocate(device: Device, nbytes: usize, zeroed: bool) -> Result<Block> {
     registry::pool(device)?.allocate(nbytes, zeroed)
 }
 
-/// Locks the CPU pool (if it was started) for the duration of a `fork`; see `crate::fork`.
-pub(crate) fn lock_cpu_pool_for_fork() -> Option<ForkGuard> {
-    registry::cpu_pool_if_started().map(|pool| pool.lock_for_fork())
+/// Locks the CPU pool for the duration of a `fork`; see `crate::fork`. The pool is started
+/// first when nothing started it yet, and when another thread is starting it this waits for
+/// that start to finish: a child forked in the middle of it would wait forever on a start
+/// that no thread of its own is running.
+pub(crate) fn lock_cpu_pool_for_fork() -> ForkGuard {
+    registry::cpu_pool().lock_for_fork()
 }
 
 /// Frees `block` once `event` completes; see [`Block::free_after`].

@@ -14,9 +14,9 @@ pub(super) fn pool(device: Device) -> Result<&'static Arc<Pool>> {
     crate::backend::pool(device)
 }
 
-/// The CPU pool if something already used it (for the fork handlers, which must not start it).
-pub(super) fn cpu_pool_if_started() -> Option<&'static Arc<Pool>> {
-    crate::backend::cpu_pool_if_started()
+/// The CPU pool, started on first use (for the fork handlers).
+pub(super) fn cpu_pool() -> &'static Arc<Pool> {
+    crate::backend::cpu_pool()
 }
 
 /// The CPU limit from the environment. A value that does not parse is reported once on

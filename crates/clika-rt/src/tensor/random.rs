@@ -279,6 +279,15 @@ pub fn default_generator() -> &'static Generator {
     DEFAULT.get_or_init(Generator::default)
 }
 
+/// The default generator's lock, held across a `fork` (taken by the prepare handler, dropped
+/// by the parent and child handlers; see `crate::fork`).
+pub(crate) struct ForkGuard(#[allow(dead_code)] std::sync::MutexGuard<'static, (u64, u64)>);
+
+/// Takes the default generator's lock for a `fork`.
+pub(crate) fn lock_default_for_fork() -> ForkGuard {
+    ForkGuard(default_generator().lock())
+}
+
 /// Seeds the default generator (PyTorch's `torch.manual_seed`).
 pub fn manual_seed(seed: u64) {
     default_generator().manual_seed(seed);

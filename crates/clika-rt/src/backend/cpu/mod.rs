@@ -55,9 +55,9 @@ pub(crate) fn context() -> &'static Cpu {
     })
 }
 
-/// The CPU pool if something already used it (the fork handlers must not start it).
-pub(crate) fn pool_if_started() -> Option<&'static Arc<Pool>> {
-    CPU.get().map(|cpu| &cpu.pool)
+/// The CPU pool, started on first use.
+pub(crate) fn pool() -> &'static Arc<Pool> {
+    &context().pool
 }
 
 /// `t` in dtype `dtype` and shape `shape`: itself when it already is, else a converted or
