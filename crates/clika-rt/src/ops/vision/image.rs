@@ -90,8 +90,7 @@ pub fn normalize_image(x: &Tensor, mean: &[f32], std: &[f32]) -> Result<Tensor> 
 }
 
 impl Tensor {
-    /// [`normalize_image`](crate::ops::normalize_image): a uint8 HWC/NHWC frame to
-    /// normalized float32 CHW/NCHW.
+    /// A uint8 HWC/NHWC frame to normalized float32 CHW/NCHW; see [`normalize_image`].
     pub fn normalize_image(&self, mean: &[f32], std: &[f32]) -> Result<Tensor> {
         normalize_image(self, mean, std)
     }
