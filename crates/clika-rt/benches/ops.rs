@@ -52,6 +52,16 @@ fn issue_rows(c: &mut Criterion) {
     g.bench_function("sum_dim0_4096x4096_f32", |b| {
         b.iter(|| ops::sum_dims(&x, &[0], false).unwrap())
     });
+    // One fused pass (chunk moments merged pairwise; Welford per column on the outer path).
+    g.bench_function("var_4096x4096_f32", |b| {
+        b.iter(|| ops::reduce(ops::ReduceOp::Var { correction: 1 }, &x, None, false).unwrap())
+    });
+    g.bench_function("var_dim1_4096x4096_f32", |b| {
+        b.iter(|| ops::var_dims(&x, &[1], 1, false).unwrap())
+    });
+    g.bench_function("var_dim0_4096x4096_f32", |b| {
+        b.iter(|| ops::var_dims(&x, &[0], 1, false).unwrap())
+    });
     let i8s = Tensor::full(&[n], 3.0, DType::Int8).unwrap();
     g.throughput(Throughput::Bytes(n as u64));
     g.bench_function("sum_16M_i8", |b| b.iter(|| ops::sum(&i8s).unwrap()));

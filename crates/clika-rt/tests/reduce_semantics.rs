@@ -3,6 +3,7 @@
 //! same answers on the inner (row) and outer (column) paths, across chunk boundaries (the
 //! kernels work in chunks of 1024) and on strided rows.
 
+use clika_rt::ops::ReduceOp;
 use clika_rt::{ops, DType, Tensor};
 
 /// Reference max/min/argmax/argmin of a lane with the runtime's rules.
@@ -60,7 +61,9 @@ fn values(n: usize, seed: u64, nan_at: Option<usize>) -> Vec<f32> {
     v
 }
 
-fn check_all(t: &Tensor, dim: usize) {
+/// The lanes of `t` along `dim`: `(outer, inner, lane)` where `lane(o, i)` lists the values
+/// that reduce into output `o * inner + i`.
+fn lanes(t: &Tensor, dim: usize) -> (usize, usize, impl Fn(usize, usize) -> Vec<f64>) {
     let shape = t.shape().to_vec();
     let xs = t.to_f64_vec().unwrap();
     let (outer, n, inner) = (
@@ -68,8 +71,14 @@ fn check_all(t: &Tensor, dim: usize) {
         shape[dim],
         shape[dim + 1..].iter().product::<usize>(),
     );
-    let lane =
-        |o: usize, i: usize| -> Vec<f64> { (0..n).map(|j| xs[(o * n + j) * inner + i]).collect() };
+    let lane = move |o: usize, i: usize| -> Vec<f64> {
+        (0..n).map(|j| xs[(o * n + j) * inner + i]).collect()
+    };
+    (outer, inner, lane)
+}
+
+fn check_all(t: &Tensor, dim: usize) {
+    let (outer, inner, lane) = lanes(t, dim);
     let d = dim as isize;
     let max = t.max_dims(&[d], false).unwrap().to_f64_vec().unwrap();
     let min = t.min_dims(&[d], false).unwrap().to_f64_vec().unwrap();
@@ -226,4 +235,113 @@ fn float_sums_agree_between_row_and_column_paths() {
     for s in h.sum_dims(&[0], false).unwrap().to_f64_vec().unwrap() {
         assert!((s - wh).abs() / wh < 1e-3, "{s} vs {wh}");
     }
+}
+
+/// [`values`] without the extremes: the var/std tests want finite data in `[-25, 25]`.
+fn bounded(n: usize, seed: u64) -> Vec<f32> {
+    values(n, seed, None)
+        .into_iter()
+        .map(|x| x.clamp(-25.0, 25.0))
+        .collect()
+}
+
+/// `op` over every element, as `f64`.
+fn full(op: ReduceOp, t: &Tensor) -> f64 {
+    ops::reduce(op, t, None, false)
+        .unwrap()
+        .item::<f64>()
+        .unwrap()
+}
+
+/// Reference variance of a lane: two passes in `f64`.
+fn ref_var(v: &[f64], correction: usize) -> f64 {
+    let m = v.iter().sum::<f64>() / v.len() as f64;
+    v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / v.len().saturating_sub(correction) as f64
+}
+
+/// Every lane's variance and standard deviation along `dim` against [`ref_var`].
+fn check_var(t: &Tensor, dim: usize, rtol: f64) {
+    let (outer, inner, lane) = lanes(t, dim);
+    for correction in [0, 1] {
+        let d = dim as isize;
+        let var = t.var_dims(&[d], correction, false).unwrap();
+        let std = t.std_dims(&[d], correction, false).unwrap();
+        assert_eq!(var.dtype(), t.dtype().mean_dtype());
+        let (var, std) = (var.to_f64_vec().unwrap(), std.to_f64_vec().unwrap());
+        for o in 0..outer {
+            for i in 0..inner {
+                let want = ref_var(&lane(o, i), correction);
+                let k = o * inner + i;
+                let close = |g: f64, w: f64| (g - w).abs() <= rtol * w.abs() + 1e-12;
+                assert!(
+                    close(var[k], want),
+                    "var[{k}] dim {dim}: {} vs {want}",
+                    var[k]
+                );
+                assert!(
+                    close(std[k], want.sqrt()),
+                    "std[{k}]: {} vs {}",
+                    std[k],
+                    want.sqrt()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "large inputs are slow under Miri")]
+fn var_and_std_agree_with_two_pass_f64_on_every_path() {
+    // A large common offset: `Σx² − (Σx)²/n` would lose every digit in f32 and most in f64.
+    let n = 3000 * 70;
+    let v: Vec<f32> = bounded(n, 3)
+        .into_iter()
+        .map(|x| 1.0e4 + x * 0.01)
+        .collect();
+    let t = Tensor::from_data(&v, &[3000, 70]).unwrap();
+    // Columns (the outer path, split into spans on two threads), rows (the inner path,
+    // across chunk edges), and both again on the transpose and on a pitched view.
+    check_var(&t, 0, 1e-6);
+    check_var(&t, 1, 1e-6);
+    check_var(&t.t().contiguous().unwrap(), 1, 1e-6);
+    check_var(&t.narrow(1, 3, 40).unwrap(), 0, 1e-6);
+    check_var(&t.t(), 0, 1e-6);
+    for dtype in [DType::Float64, DType::Float16, DType::Int32, DType::UInt8] {
+        let c = Tensor::from_data(&bounded(5000, 9), &[50, 100])
+            .unwrap()
+            .to_dtype(dtype)
+            .unwrap();
+        let rtol = if dtype == DType::Float16 { 2e-3 } else { 1e-5 };
+        check_var(&c, 0, rtol);
+        check_var(&c, 1, rtol);
+    }
+    // One long row split into pieces across threads.
+    let long = Tensor::from_data(&bounded(1 << 20, 5), &[1 << 20]).unwrap();
+    let xs = long.to_f64_vec().unwrap();
+    let got = full(ReduceOp::Var { correction: 1 }, &long);
+    let want = ref_var(&xs, 1);
+    assert!((got - want).abs() / want < 1e-6, "{got} vs {want}");
+}
+
+#[test]
+fn var_of_too_few_elements_is_nan_or_inf_as_pytorch() {
+    let e = Tensor::zeros(&[0, 3], DType::Float32).unwrap();
+    let r = e.var_dims(&[0], 1, false).unwrap().to_vec::<f32>().unwrap();
+    assert!(r.len() == 3 && r.iter().all(|x| x.is_nan()), "{r:?}");
+    assert!(full(ReduceOp::Var { correction: 1 }, &e).is_nan());
+    let one = Tensor::from_data(&[2.5f32], &[1]).unwrap();
+    assert!(full(ReduceOp::Var { correction: 1 }, &one).is_nan());
+    assert_eq!(
+        one.var_dims(&[0], 0, false).unwrap().item::<f64>().unwrap(),
+        0.0
+    );
+    let two = Tensor::from_data(&[1.0f64, 3.0], &[2]).unwrap();
+    assert!(two
+        .var_dims(&[0], 2, false)
+        .unwrap()
+        .item::<f64>()
+        .unwrap()
+        .is_infinite());
+    let inf = Tensor::from_data(&[1.0f32, f32::INFINITY], &[2]).unwrap();
+    assert!(full(ReduceOp::Std { correction: 1 }, &inf).is_nan());
 }

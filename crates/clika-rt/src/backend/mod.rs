@@ -99,6 +99,14 @@ pub(crate) trait Backend: Send + Sync {
         Err(unsupported(plan.op.name(), t.device(), "any dtype yet"))
     }
 
+    /// `Var`/`Std` (`plan.op`) of `t` in one fused pass into a fresh tensor, when the backend
+    /// has a kernel for it; `None` (the default) has the op composed from mean, subtract,
+    /// multiply and sum.
+    fn moments(&self, plan: &ReducePlan, t: &Tensor) -> Option<Result<Tensor>> {
+        let _ = (plan, t);
+        None
+    }
+
     /// `softmax` (or `log_softmax` when `log`) of the float tensor `t` along `dim` (already
     /// normalised) in one fused kernel, when the backend has one for `t`'s dtype; `None`
     /// (the default) has the op composed from primitive ones.

@@ -129,7 +129,11 @@ impl ReduceOp {
 
     /// Whether an empty reduction has a value (the op's identity) rather than an error.
     pub(crate) fn has_identity(self) -> bool {
-        matches!(self, ReduceOp::Sum | ReduceOp::Mean | ReduceOp::Prod)
+        // Var/Std of nothing is NaN, as PyTorch's (the mean of nothing is NaN).
+        !matches!(
+            self,
+            ReduceOp::Max | ReduceOp::Min | ReduceOp::ArgMax | ReduceOp::ArgMin
+        )
     }
 }
 
@@ -137,7 +141,7 @@ impl ReduceOp {
 /// result's shape and dtype, and how many elements each result reduces.
 #[derive(Debug, Clone)]
 pub(crate) struct ReducePlan {
-    /// A primitive op (never `Var`/`Std`).
+    /// A primitive op (`Var`/`Std` only for [`crate::backend::Backend::moments`]).
     pub(crate) op: ReduceOp,
     /// Per input dim: whether it is reduced.
     pub(crate) reduced: DimVec<bool>,
@@ -205,8 +209,7 @@ impl ReducePlan {
 /// the index into the flattened tensor.
 pub fn reduce(op: ReduceOp, t: &Tensor, dims: Option<&[isize]>, keepdim: bool) -> Result<Tensor> {
     match op {
-        ReduceOp::Var { correction } => var(t, dims, correction, keepdim),
-        ReduceOp::Std { correction } => sqrt(&var(t, dims, correction, keepdim)?),
+        ReduceOp::Var { .. } | ReduceOp::Std { .. } => moments(op, t, dims, keepdim),
         ReduceOp::ArgMax | ReduceOp::ArgMin => match dims {
             None => {
                 let r = primitive(op, &t.reshape(&[-1])?, Some(&[0]), false)?;
@@ -235,7 +238,20 @@ fn primitive(op: ReduceOp, t: &Tensor, dims: Option<&[isize]>, keepdim: bool) ->
     backend(t.device())?.reduce(&plan, t)
 }
 
-/// Variance over `dims` (all when `None`), two-pass for accuracy.
+/// `Var`/`Std` over `dims`: the backend's fused pass when it has one, else composed.
+fn moments(op: ReduceOp, t: &Tensor, dims: Option<&[isize]>, keepdim: bool) -> Result<Tensor> {
+    let plan = ReducePlan::new(op, t, dims, keepdim)?;
+    if let Some(r) = backend(t.device())?.moments(&plan, t) {
+        return r;
+    }
+    match op {
+        ReduceOp::Var { correction } => var(t, dims, correction, keepdim),
+        ReduceOp::Std { correction } => sqrt(&var(t, dims, correction, keepdim)?),
+        _ => unreachable!("moments computes var and std only"),
+    }
+}
+
+/// Variance over `dims` (all when `None`) composed from primitive ops, two-pass for accuracy.
 fn var(t: &Tensor, dims: Option<&[isize]>, correction: usize, keepdim: bool) -> Result<Tensor> {
     let x = t.to_dtype(t.dtype().mean_dtype())?;
     let m = reduce(ReduceOp::Mean, &x, dims, true)?;

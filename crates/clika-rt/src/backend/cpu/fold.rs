@@ -40,6 +40,12 @@ pub(crate) trait RedElem: Element + Num {
     fn arg_into<const MAX: bool>(acc: &mut [Self::W], idx: &mut [i64], xs: &[Self], step: i64);
     /// `acc[i] += xs[i]` in the accumulator type.
     fn acc_add(acc: &mut [Self::A], xs: &[Self]);
+    /// The mean and the sum of squared deviations from it of a chunk whose mean is about
+    /// `m` (the variance's second pass, over a chunk still in cache): `Σ(x − c)` and
+    /// `Σ(x − c)²` in the type's lanes (`f32` for `f32` and the half types, `f64`
+    /// otherwise) about `c`, `m` rounded to that type, give `mean = c + Σ(x − c)/n` and
+    /// `m2 = Σ(x − c)² − (Σ(x − c))²/n` without the first pass's rounding error.
+    fn moments(xs: &[Self], m: f64) -> (f64, f64);
     /// An accumulator as `f64` / as wrapping `i64`.
     fn a_f64(a: Self::A) -> f64;
     /// An accumulator as `i64`.
@@ -159,6 +165,43 @@ fn lane_sum<T: Copy + Default + std::ops::Add<Output = T>, const L: usize>(xs: &
     lanes[0] + tail
 }
 
+/// `Σ(x − c)` and `Σ(x − c)²` in `L` lanes each, combined pairwise.
+#[inline(always)]
+fn lane_dev_sums<T, const L: usize>(xs: &[T], c: T) -> (T, T)
+where
+    T: Copy
+        + Default
+        + std::ops::Add<Output = T>
+        + std::ops::Sub<Output = T>
+        + std::ops::Mul<Output = T>,
+{
+    let (mut s1, mut s2) = ([T::default(); L], [T::default(); L]);
+    let mut it = xs.chunks_exact(L);
+    for ch in &mut it {
+        for ((a, q), &v) in s1.iter_mut().zip(s2.iter_mut()).zip(ch) {
+            let d = v - c;
+            *a = *a + d;
+            *q = *q + d * d;
+        }
+    }
+    let (mut t1, mut t2) = (T::default(), T::default());
+    for &v in it.remainder() {
+        let d = v - c;
+        t1 = t1 + d;
+        t2 = t2 + d * d;
+    }
+    (lane_sum::<T, L>(&s1) + t1, lane_sum::<T, L>(&s2) + t2)
+}
+
+/// A chunk's mean and squared deviations from the deviation sums about `c` (see
+/// [`RedElem::moments`]); NaN stays NaN.
+#[inline(always)]
+fn moments_from(c: f64, s1: f64, s2: f64, n: usize) -> (f64, f64) {
+    let n = n as f64;
+    let m2 = s2 - s1 * s1 / n;
+    (c + s1 / n, if m2 < 0.0 { 0.0 } else { m2 })
+}
+
 macro_rules! int_red {
     ($t:ty, $lanes:expr) => {
         impl RedElem for $t {
@@ -217,6 +260,18 @@ macro_rules! int_red {
                 for (a, &v) in acc.iter_mut().zip(xs) {
                     *a = a.wrapping_add(v as i64);
                 }
+            }
+            #[inline]
+            fn moments(xs: &[$t], m: f64) -> (f64, f64) {
+                let mut buf = [0f64; CHUNK];
+                let mut acc = (0f64, 0f64);
+                for ch in xs.chunks(CHUNK) {
+                    let w = &mut buf[..ch.len()];
+                    w.iter_mut().zip(ch).for_each(|(w, &v)| *w = v as f64);
+                    let (a, q) = lane_dev_sums::<f64, 8>(w, m);
+                    acc = (acc.0 + a, acc.1 + q);
+                }
+                moments_from(m, acc.0, acc.1, xs.len())
             }
             #[inline(always)]
             fn a_f64(a: i64) -> f64 {
@@ -284,6 +339,12 @@ impl RedElem for f32 {
             *a += v;
         }
     }
+    #[inline]
+    fn moments(xs: &[f32], m: f64) -> (f64, f64) {
+        let c = m as f32;
+        let (s1, s2) = lane_dev_sums::<f32, 16>(xs, c);
+        moments_from(f64::from(c), f64::from(s1), f64::from(s2), xs.len())
+    }
     #[inline(always)]
     fn a_f64(a: f32) -> f64 {
         f64::from(a)
@@ -332,6 +393,11 @@ impl RedElem for f64 {
         for (a, &v) in acc.iter_mut().zip(xs) {
             *a += v;
         }
+    }
+    #[inline]
+    fn moments(xs: &[f64], m: f64) -> (f64, f64) {
+        let (s1, s2) = lane_dev_sums::<f64, 8>(xs, m);
+        moments_from(m, s1, s2, xs.len())
     }
     #[inline(always)]
     fn a_f64(a: f64) -> f64 {
@@ -423,6 +489,17 @@ macro_rules! half_red {
                 for (a, c) in acc.chunks_mut(CHUNK).zip(xs.chunks(CHUNK)) {
                     f32::acc_add(a, widen(c, &mut buf));
                 }
+            }
+            #[inline]
+            fn moments(xs: &[$t], m: f64) -> (f64, f64) {
+                let mut buf = [0f32; CHUNK];
+                let c = m as f32;
+                let mut acc = (0f64, 0f64);
+                for ch in xs.chunks(CHUNK) {
+                    let (a, q) = lane_dev_sums::<f32, 16>(widen(ch, &mut buf), c);
+                    acc = (acc.0 + f64::from(a), acc.1 + f64::from(q));
+                }
+                moments_from(f64::from(c), acc.0, acc.1, xs.len())
             }
             #[inline(always)]
             fn a_f64(a: f32) -> f64 {

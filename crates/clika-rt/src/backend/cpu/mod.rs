@@ -140,6 +140,10 @@ impl Backend for Cpu {
         reduce::reduce(plan, t)
     }
 
+    fn moments(&self, plan: &ReducePlan, t: &Tensor) -> Option<Result<Tensor>> {
+        Some(reduce::reduce(plan, t))
+    }
+
     fn softmax(&self, t: &Tensor, dim: usize, log: bool) -> Option<Result<Tensor>> {
         softmax::softmax(t, dim, log)
     }

@@ -146,6 +146,94 @@ impl<S: RedElem> Fold<S> for ProdI {
     }
 }
 
+/// Variance (and, with `std`, its square root) in one pass over memory: each chunk's mean
+/// and sum of squared deviations from it (a second pass over the chunk while it is in
+/// cache), merged with the pairwise update of Chan, Golub and LeVeque, so a large common
+/// offset costs no accuracy (unlike `Σx² − (Σx)²/n`) and no full-size temporary is made.
+#[derive(Clone, Copy)]
+struct Moments {
+    n: f64,
+    mean: f64,
+    m2: f64,
+    correction: usize,
+    std: bool,
+}
+
+impl Moments {
+    fn new(kind: Kind) -> Self {
+        let (correction, std) = match kind {
+            Kind::Var { correction } => (correction, false),
+            Kind::Std { correction } => (correction, true),
+            _ => unreachable!("Moments folds var and std only"),
+        };
+        Moments {
+            n: 0.0,
+            mean: 0.0,
+            m2: 0.0,
+            correction,
+            std,
+        }
+    }
+
+    /// The moments of `n` elements with this `mean` and `m2`, after those of `self`.
+    #[inline]
+    fn combine(self, n: f64, mean: f64, m2: f64) -> Self {
+        if n == 0.0 {
+            return self;
+        }
+        if self.n == 0.0 {
+            return Moments {
+                n,
+                mean,
+                m2,
+                ..self
+            };
+        }
+        let total = self.n + n;
+        let d = mean - self.mean;
+        Moments {
+            n: total,
+            mean: self.mean + d * (n / total),
+            m2: self.m2 + m2 + d * d * (self.n * n / total),
+            ..self
+        }
+    }
+
+    /// The variance (or standard deviation) of `count` elements with squared deviations
+    /// `m2`: `m2 / max(count - correction, 0)`, as PyTorch (NaN or inf when that is 0).
+    fn value(m2: f64, count: usize, correction: usize, std: bool) -> f64 {
+        let v = m2 / count.saturating_sub(correction) as f64;
+        if std {
+            v.sqrt()
+        } else {
+            v
+        }
+    }
+}
+
+impl<S: RedElem> Fold<S> for Moments {
+    #[inline]
+    fn chunk(&mut self, xs: &[S], _: i64) {
+        if xs.is_empty() {
+            return;
+        }
+        let n = xs.len() as f64;
+        let (mean, m2) = S::moments(xs, S::sum_f(xs) / n);
+        *self = self.combine(n, mean, m2);
+    }
+    fn merge(self, later: Self) -> Self {
+        self.combine(later.n, later.mean, later.m2)
+    }
+    fn finish<D: Element>(self, count: usize) -> Result<D> {
+        Ok(D::from_f64(Moments::value(
+            self.m2,
+            count,
+            self.correction,
+            self.std,
+        )))
+    }
+}
+
 /// max / min (`MAX`), and with `ARG` the logical index of the first occurrence. Each chunk's
 /// best is found in the type's lanes; only a chunk that improves on the running best is
 /// searched again (in cache) for its first index. NaN wins and the first NaN stays.
@@ -327,11 +415,13 @@ fn use_outer(kind: Kind, plan: &Plan) -> bool {
         && ks.unsigned_abs() < rs.unsigned_abs()
 }
 
-/// Per-column partial results of one span of reduced steps.
+/// Per-column partial results of one span of reduced steps: sums (`f`, `i`), compared values
+/// (`w`, with indices in `i`), or means (`f`) and squared deviations (`m2`).
 struct ColAcc<W> {
     f: Vec<f64>,
     i: Vec<i64>,
     w: Vec<W>,
+    m2: Vec<f64>,
 }
 
 /// Outer reduction: kept rows are cut into column blocks (≤ 2048 wide, so the accumulators
@@ -399,6 +489,7 @@ unsafe fn reduce_outer<S: RedElem, D: Element>(
             f: Vec::new(),
             i: Vec::new(),
             w: Vec::new(),
+            m2: Vec::new(),
         };
         match kind {
             Kind::Sum | Kind::Mean => {
@@ -443,9 +534,24 @@ unsafe fn reduce_outer<S: RedElem, D: Element>(
                     });
                 }
             }
-            Kind::Prod | Kind::Var { .. } | Kind::Std { .. } => {
-                unreachable!("products never take the outer path; var/std are composed in ops")
+            Kind::Var { .. } | Kind::Std { .. } => {
+                // Welford's update per column, the columns in lanes: one pass over the span.
+                let (mean, m2) = (&mut acc.f, &mut acc.m2);
+                *mean = vec![0f64; len];
+                *m2 = vec![0f64; len];
+                for k in k_lo..k_hi {
+                    let inv = 1.0 / (k - k_lo + 1) as f64;
+                    slice_at(k, &mut |xs| {
+                        for ((m, q), &x) in mean.iter_mut().zip(m2.iter_mut()).zip(xs) {
+                            let x = x.to_f64();
+                            let d = x - *m;
+                            *m += d * inv;
+                            *q += d * (x - *m);
+                        }
+                    });
+                }
             }
+            Kind::Prod => unreachable!("products never take the outer path"),
         }
         acc
     };
@@ -459,8 +565,21 @@ unsafe fn reduce_outer<S: RedElem, D: Element>(
         let mut it = parts[blk * spans..(blk + 1) * spans].iter();
         let first = it.next().expect("every block has a span");
         let (mut f, mut i, mut w) = (first.f.clone(), first.i.clone(), first.w.clone());
-        for later in it {
+        let mut m2 = first.m2.clone();
+        for (sp, later) in (1..).zip(it) {
             match kind {
+                Kind::Var { .. } | Kind::Std { .. } => {
+                    // Chan et al.'s pairwise update: spans `0..sp` then span `sp`.
+                    let na = (sp * span) as f64;
+                    let nb = (((sp + 1) * span).min(steps) - sp * span) as f64;
+                    let (wb, n) = (nb / (na + nb), na * nb / (na + nb));
+                    let cols = f.iter_mut().zip(m2.iter_mut());
+                    for ((ma, qa), (&mb, &qb)) in cols.zip(later.f.iter().zip(&later.m2)) {
+                        let d = mb - *ma;
+                        *ma += d * wb;
+                        *qa += qb + d * d * n;
+                    }
+                }
                 Kind::Sum | Kind::Mean => {
                     f.iter_mut().zip(&later.f).for_each(|(a, b)| *a += b);
                     i.iter_mut()
@@ -492,6 +611,12 @@ unsafe fn reduce_outer<S: RedElem, D: Element>(
                 Kind::Mean => D::from_f64(f[j] / plan.count as f64),
                 Kind::Sum => D::from_f64(f[j]),
                 Kind::ArgMax | Kind::ArgMin => D::from_i64(i[j]),
+                Kind::Var { correction } => {
+                    D::from_f64(Moments::value(m2[j], plan.count, correction, false))
+                }
+                Kind::Std { correction } => {
+                    D::from_f64(Moments::value(m2[j], plan.count, correction, true))
+                }
                 _ => S::w_out::<D>(w[j]),
             };
             // SAFETY: output `k0 + j` belongs to block `blk` only; `out` holds every kept
@@ -541,7 +666,7 @@ pub(crate) fn reduce(rp: &ReducePlan, t: &Tensor) -> Result<Tensor> {
             Kind::Min => reduce_inner::<S, D, _>(Best::<<S as RedElem>::W, false, false>::new(), &src, &plan, &out)?,
             Kind::ArgMax => reduce_inner::<S, D, _>(Best::<<S as RedElem>::W, true, true>::new(), &src, &plan, &out)?,
             Kind::ArgMin => reduce_inner::<S, D, _>(Best::<<S as RedElem>::W, false, true>::new(), &src, &plan, &out)?,
-            Kind::Var { .. } | Kind::Std { .. } => unreachable!("var/std are composed in ops"),
+            Kind::Var { .. } | Kind::Std { .. } => reduce_inner::<S, D, _>(Moments::new(kind), &src, &plan, &out)?,
         }
     }), bool => unreachable!("bool inputs are read as UInt8"));
     Ok(out)
