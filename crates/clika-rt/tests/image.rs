@@ -166,6 +166,7 @@ proptest! {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "a 64x1920 frame takes many minutes under Miri")]
 fn normalize_image_large_frame_runs_in_parallel_rows() {
     // Above the parallel threshold: 64 rows of 1920 pixels, pitched to 2048.
     let full = Tensor::from_vec(bytes(64 * 2048 * 3, 9), &[64, 2048, 3]).unwrap();
