@@ -534,7 +534,8 @@ unsafe fn reduce_outer<S: RedElem, D: Element>(
                     });
                 }
             }
-            Kind::Var { .. } | Kind::Std { .. } => {
+            // Var/Std write `f64` only (see `reduce`): no copy of this code per output type.
+            Kind::Var { .. } | Kind::Std { .. } if D::DTYPE == DType::Float64 => {
                 // Welford's update per column, the columns in lanes: one pass over the span.
                 let (mean, m2) = (&mut acc.f, &mut acc.m2);
                 *mean = vec![0f64; len];
@@ -551,6 +552,7 @@ unsafe fn reduce_outer<S: RedElem, D: Element>(
                     });
                 }
             }
+            Kind::Var { .. } | Kind::Std { .. } => unreachable!("var/std write f64"),
             Kind::Prod => unreachable!("products never take the outer path"),
         }
         acc
@@ -568,7 +570,7 @@ unsafe fn reduce_outer<S: RedElem, D: Element>(
         let mut m2 = first.m2.clone();
         for (sp, later) in (1..).zip(it) {
             match kind {
-                Kind::Var { .. } | Kind::Std { .. } => {
+                Kind::Var { .. } | Kind::Std { .. } if D::DTYPE == DType::Float64 => {
                     // Chan et al.'s pairwise update: spans `0..sp` then span `sp`.
                     let na = (sp * span) as f64;
                     let nb = (((sp + 1) * span).min(steps) - sp * span) as f64;
@@ -611,10 +613,10 @@ unsafe fn reduce_outer<S: RedElem, D: Element>(
                 Kind::Mean => D::from_f64(f[j] / plan.count as f64),
                 Kind::Sum => D::from_f64(f[j]),
                 Kind::ArgMax | Kind::ArgMin => D::from_i64(i[j]),
-                Kind::Var { correction } => {
+                Kind::Var { correction } if D::DTYPE == DType::Float64 => {
                     D::from_f64(Moments::value(m2[j], plan.count, correction, false))
                 }
-                Kind::Std { correction } => {
+                Kind::Std { correction } if D::DTYPE == DType::Float64 => {
                     D::from_f64(Moments::value(m2[j], plan.count, correction, true))
                 }
                 _ => S::w_out::<D>(w[j]),
@@ -634,6 +636,16 @@ unsafe fn reduce_outer<S: RedElem, D: Element>(
 /// Runs the primitive reduction `rp` over the host tensor `t` into a fresh tensor.
 pub(crate) fn reduce(rp: &ReducePlan, t: &Tensor) -> Result<Tensor> {
     let kind = rp.op;
+    if matches!(kind, Kind::Var { .. } | Kind::Std { .. }) && rp.out_dtype != DType::Float64 {
+        // Var/Std fold in `f64` and write `f64` (one rounding, as writing the type itself),
+        // then cast the (reduced, so small) result: the kernels exist once per input type,
+        // not once per (input, output) pair.
+        let wide = ReducePlan {
+            out_dtype: DType::Float64,
+            ..rp.clone()
+        };
+        return reduce(&wide, t)?.to_dtype(rp.out_dtype);
+    }
     let plan = plan(rp, t);
     let od = rp.out_dtype;
     let out = Tensor::alloc(&rp.out_shape, od, t.device(), false)?;
@@ -666,7 +678,7 @@ pub(crate) fn reduce(rp: &ReducePlan, t: &Tensor) -> Result<Tensor> {
             Kind::Min => reduce_inner::<S, D, _>(Best::<<S as RedElem>::W, false, false>::new(), &src, &plan, &out)?,
             Kind::ArgMax => reduce_inner::<S, D, _>(Best::<<S as RedElem>::W, true, true>::new(), &src, &plan, &out)?,
             Kind::ArgMin => reduce_inner::<S, D, _>(Best::<<S as RedElem>::W, false, true>::new(), &src, &plan, &out)?,
-            Kind::Var { .. } | Kind::Std { .. } => reduce_inner::<S, D, _>(Moments::new(kind), &src, &plan, &out)?,
+            Kind::Var { .. } | Kind::Std { .. } => reduce_inner::<S, f64, _>(Moments::new(kind), &src, &plan, &out)?,
         }
     }), bool => unreachable!("bool inputs are read as UInt8"));
     Ok(out)
