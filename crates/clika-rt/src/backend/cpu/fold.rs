@@ -25,6 +25,12 @@ pub(crate) trait RedElem: Element + Num {
     /// The accumulator of outer (column) sums: `f32` for `f32` and the half types (added
     /// into `f64` every [`OUTER_BLOCK`] steps), `f64` for `f64`, `i64` for integers.
     type A: Copy + Send + Sync + Default;
+    /// What a sum or product returns ([`DType::sum_dtype`](crate::DType::sum_dtype)): the
+    /// type itself for floats, `u64` for `u64`, `i64` for the other integers.
+    type Sum: Element;
+    /// What a mean returns ([`DType::mean_dtype`](crate::DType::mean_dtype)): the type itself
+    /// for floats, `f64` for integers.
+    type Mean: Element;
     /// Sum of a chunk as `f64` (floats; integer means use an exact `i64` sum per chunk).
     fn sum_f(xs: &[Self]) -> f64;
     /// Wrapping `i64` sum of a chunk (integers).
@@ -203,10 +209,12 @@ fn moments_from(c: f64, s1: f64, s2: f64, n: usize) -> (f64, f64) {
 }
 
 macro_rules! int_red {
-    ($t:ty, $lanes:expr) => {
+    ($t:ty, $lanes:expr, $sum:ty) => {
         impl RedElem for $t {
             type W = $t;
             type A = i64;
+            type Sum = $sum;
+            type Mean = f64;
             #[inline]
             fn sum_f(xs: &[$t]) -> f64 {
                 if <$t>::BITS < 64 {
@@ -298,18 +306,20 @@ macro_rules! int_red {
     };
 }
 
-int_red!(i8, 64);
-int_red!(u8, 64);
-int_red!(i16, 32);
-int_red!(i32, 16);
-int_red!(i64, 8);
-int_red!(u16, 32);
-int_red!(u32, 16);
-int_red!(u64, 8);
+int_red!(i8, 64, i64);
+int_red!(u8, 64, i64);
+int_red!(i16, 32, i64);
+int_red!(i32, 16, i64);
+int_red!(i64, 8, i64);
+int_red!(u16, 32, i64);
+int_red!(u32, 16, i64);
+int_red!(u64, 8, u64);
 
 impl RedElem for f32 {
     type W = f32;
     type A = f32;
+    type Sum = f32;
+    type Mean = f32;
     #[inline]
     fn sum_f(xs: &[f32]) -> f64 {
         f64::from(lane_sum::<f32, 16>(xs))
@@ -365,6 +375,8 @@ impl RedElem for f32 {
 impl RedElem for f64 {
     type W = f64;
     type A = f64;
+    type Sum = f64;
+    type Mean = f64;
     #[inline]
     fn sum_f(xs: &[f64]) -> f64 {
         lane_sum::<f64, 8>(xs)
@@ -432,6 +444,8 @@ macro_rules! half_red {
         impl RedElem for $t {
             type W = f32;
             type A = f32;
+            type Sum = $t;
+            type Mean = $t;
             #[inline]
             fn sum_f(xs: &[$t]) -> f64 {
                 let mut buf = [0f32; CHUNK];

@@ -646,8 +646,35 @@ pub(crate) fn reduce(rp: &ReducePlan, t: &Tensor) -> Result<Tensor> {
         };
         return reduce(&wide, t)?.to_dtype(rp.out_dtype);
     }
+    if t.dtype() == DType::Bool {
+        // Booleans reduce as `u8` (the same results: sums count, max/min are any/all), and
+        // max/min turn back into booleans (a cast of the small reduced tensor).
+        let bytes = ReducePlan {
+            out_dtype: kind.out_dtype(DType::UInt8),
+            ..rp.clone()
+        };
+        let r = reduce(&bytes, &t.to_dtype(DType::UInt8)?)?;
+        return if r.dtype() == rp.out_dtype {
+            Ok(r)
+        } else {
+            r.to_dtype(rp.out_dtype)
+        };
+    }
     let plan = plan(rp, t);
     let od = rp.out_dtype;
+    let planned = match kind {
+        Kind::Var { .. } | Kind::Std { .. } => DType::Float64,
+        _ => kind.out_dtype(t.dtype()),
+    };
+    if od != planned {
+        return Err(Error::Internal {
+            message: format!(
+                "{}: a {} reduction planned to give {od}, not {planned}",
+                kind.name(),
+                t.dtype()
+            ),
+        });
+    }
     let out = Tensor::alloc(&rp.out_shape, od, t.device(), false)?;
     if out.numel() == 0 {
         return Ok(out);
@@ -655,33 +682,59 @@ pub(crate) fn reduce(rp: &ReducePlan, t: &Tensor) -> Result<Tensor> {
     if plan.count == 0 && !rp.op.has_identity() {
         return Err(Error::EmptyReduction { op: kind.name() });
     }
-    let src = if t.dtype() == DType::Bool {
-        t.to_dtype(DType::UInt8)?
-    } else {
-        t.clone()
-    };
-    super::num::dispatch_num!(src.dtype(), S => crate::dispatch_dtype!(od, D => {
-        if use_outer(kind, &plan) {
-            // SAFETY: `out` is fresh and exclusive with one element per kept index.
-            unsafe { reduce_outer::<S, D>(kind, &src, &plan, &out) };
-            return Ok(out);
-        }
-        let float = S::DTYPE.is_float();
-        match kind {
-            Kind::Sum | Kind::Mean if float || kind == Kind::Mean => {
-                reduce_inner::<S, D, _>(SumF { t: 0.0, mean: kind == Kind::Mean }, &src, &plan, &out)?
+    // Each op is compiled only for the output type it returns for its input type
+    // (`ReduceOp::out_dtype`), not for every (input, output) pair.
+    super::num::dispatch_num!(t.dtype(), S => match kind {
+        Kind::Sum | Kind::Prod => sums::<S, <S as RedElem>::Sum>(kind, t, &plan, &out)?,
+        Kind::Mean => sums::<S, <S as RedElem>::Mean>(kind, t, &plan, &out)?,
+        Kind::Max | Kind::Min => best::<S, S>(kind, t, &plan, &out)?,
+        Kind::ArgMax | Kind::ArgMin => best::<S, i64>(kind, t, &plan, &out)?,
+        Kind::Var { .. } | Kind::Std { .. } => {
+            if use_outer(kind, &plan) {
+                // SAFETY: `out` is fresh and exclusive with one element per kept index.
+                unsafe { reduce_outer::<S, f64>(kind, t, &plan, &out) };
+            } else {
+                reduce_inner::<S, f64, _>(Moments::new(kind), t, &plan, &out)?;
             }
-            Kind::Sum | Kind::Mean => reduce_inner::<S, D, _>(SumI(0), &src, &plan, &out)?,
-            Kind::Prod if float => reduce_inner::<S, D, _>(ProdF(1.0), &src, &plan, &out)?,
-            Kind::Prod => reduce_inner::<S, D, _>(ProdI(1), &src, &plan, &out)?,
-            Kind::Max => reduce_inner::<S, D, _>(Best::<<S as RedElem>::W, true, false>::new(), &src, &plan, &out)?,
-            Kind::Min => reduce_inner::<S, D, _>(Best::<<S as RedElem>::W, false, false>::new(), &src, &plan, &out)?,
-            Kind::ArgMax => reduce_inner::<S, D, _>(Best::<<S as RedElem>::W, true, true>::new(), &src, &plan, &out)?,
-            Kind::ArgMin => reduce_inner::<S, D, _>(Best::<<S as RedElem>::W, false, true>::new(), &src, &plan, &out)?,
-            Kind::Var { .. } | Kind::Std { .. } => reduce_inner::<S, f64, _>(Moments::new(kind), &src, &plan, &out)?,
         }
-    }), bool => unreachable!("bool inputs are read as UInt8"));
+    }, bool => unreachable!("bool inputs are read as UInt8"));
     Ok(out)
+}
+
+/// Sums, means and products of `src` (type `S`) into `out` (type `D`).
+fn sums<S: RedElem, D: Element>(kind: Kind, src: &Tensor, plan: &Plan, out: &Tensor) -> Result<()> {
+    debug_assert_eq!((S::DTYPE, D::DTYPE), (src.dtype(), out.dtype()));
+    if use_outer(kind, plan) {
+        // SAFETY: `out` is fresh and exclusive with one element per kept index.
+        unsafe { reduce_outer::<S, D>(kind, src, plan, out) };
+        return Ok(());
+    }
+    let float = S::DTYPE.is_float();
+    match kind {
+        Kind::Sum | Kind::Mean if float || kind == Kind::Mean => {
+            let mean = kind == Kind::Mean;
+            reduce_inner::<S, D, _>(SumF { t: 0.0, mean }, src, plan, out)
+        }
+        Kind::Prod if float => reduce_inner::<S, D, _>(ProdF(1.0), src, plan, out),
+        Kind::Prod => reduce_inner::<S, D, _>(ProdI(1), src, plan, out),
+        _ => reduce_inner::<S, D, _>(SumI(0), src, plan, out),
+    }
+}
+
+/// Max/min (`D = S`) and argmax/argmin (`D = i64`) of `src` into `out`.
+fn best<S: RedElem, D: Element>(kind: Kind, src: &Tensor, plan: &Plan, out: &Tensor) -> Result<()> {
+    debug_assert_eq!((S::DTYPE, D::DTYPE), (src.dtype(), out.dtype()));
+    if use_outer(kind, plan) {
+        // SAFETY: `out` is fresh and exclusive with one element per kept index.
+        unsafe { reduce_outer::<S, D>(kind, src, plan, out) };
+        return Ok(());
+    }
+    match kind {
+        Kind::Max => reduce_inner::<S, D, _>(Best::<S::W, true, false>::new(), src, plan, out),
+        Kind::Min => reduce_inner::<S, D, _>(Best::<S::W, false, false>::new(), src, plan, out),
+        Kind::ArgMax => reduce_inner::<S, D, _>(Best::<S::W, true, true>::new(), src, plan, out),
+        _ => reduce_inner::<S, D, _>(Best::<S::W, false, true>::new(), src, plan, out),
+    }
 }
 
 /// Inner reduction: each output folds its own rows. Few outputs → parallel inside each
