@@ -6,8 +6,10 @@ repeated calls and prints the ratio of our time to each peer's (below 1.0: we ar
 numpy has no convolution: its row is a vectorised reference (sliding windows + `tensordot`,
 per group), the fastest plain-numpy formulation, not a library kernel; for `normalize_image`
 it is one float32 expression and a contiguous CHW copy, and PyTorch's is torchvision's
-`ToTensor()` + `Normalize()` written out in torch ops. `cvt_color` (NV12 -> RGB) is compared
-with a float32 numpy formulation and, when importable, OpenCV's `cvtColor` (the cv2 column). Writes the table to
+`ToTensor()` + `Normalize()` written out in torch ops; for `interpolate` it is separable
+matrix products (weights built before timing). `cvt_color` (NV12 -> RGB) is compared
+with a float32 numpy formulation and, when importable, OpenCV's `cvtColor` (the cv2 column;
+`cv2.resize` for the uint8 bilinear row). Writes the table to
 bench/results/ops_vision.md unless `--out` names another file. `--quick` uses tiny sizes
 (a smoke test, seconds).
 """
@@ -91,6 +93,40 @@ def np_nv12_to_rgb(nv12):
     return np.clip(np.rint(rgb), 0, 255).astype(np.uint8)
 
 
+def np_linear_matrix(n_in, n_out, antialias=False):
+    """PyTorch's bilinear weights along one dim (align_corners=False) as an (out, in) matrix,
+    antialiased (the triangle filter widened by the scale) when asked."""
+    m = np.zeros((n_out, n_in), np.float32)
+    s = n_in / n_out
+    for j in range(n_out):
+        if antialias:
+            support, inv = (s, 1 / s) if s >= 1 else (1.0, 1.0)
+            c = s * (j + 0.5)
+            lo, hi = max(int(c - support + 0.5), 0), min(int(c + support + 0.5), n_in)
+            w = np.maximum(0, 1 - np.abs((np.arange(lo, hi) - c + 0.5) * inv))
+            m[j, lo:hi] = w / w.sum()
+        else:
+            real = max(s * (j + 0.5) - 0.5, 0)
+            i0 = min(int(real), n_in - 1)
+            lam = real - i0
+            m[j, i0] += 1 - lam
+            m[j, min(i0 + 1, n_in - 1)] += lam
+    return m
+
+
+def np_resize(x, mh, mw):
+    """Separable resize of the last two dims of `x` (NCHW) with (out, in) matrices."""
+    return np.matmul(np.matmul(mh, x), mw.T)
+
+
+def np_resize_hwc(frame, mh, mw):
+    """The same for a uint8 HWC frame, rounded back to uint8."""
+    h, w, c = frame.shape
+    rows = (mh @ frame.reshape(h, w * c).astype(np.float32)).reshape(-1, w, c)
+    out = np.einsum("ow,hwc->hoc", mw, rows)
+    return np.clip(np.rint(out), 0, 255).astype(np.uint8)
+
+
 def rows(quick):
     r = np.random.default_rng(0)
     n, c, s = (1, 8, 16) if quick else (8, 64, 56)
@@ -109,6 +145,14 @@ def rows(quick):
     tx, tw3, twd, tw1 = (crt.from_numpy(a) for a in (x, w3, wd, w1))
     txl, twl = crt.from_numpy(xl), crt.from_numpy(wl)
     flops3 = 2 * n * c * c * 9 * s * s
+    # interpolate: numpy's rows are separable matrix products with the weights built
+    # beforehand (not timed); the frame rows read the pitched HWC frame through a permuted
+    # view (NCHW order, channels-last memory), as PyTorch's channels-last tensors.
+    mh_up = np_linear_matrix(s, 2 * s)
+    mh_half, mw_half = np_linear_matrix(fh, fh // 2), np_linear_matrix(fw, fw // 2)
+    mh_aa, mw_aa = np_linear_matrix(fh, 224, True), np_linear_matrix(fw, 224, True)
+    cframe = crt.from_dlpack(frame).permute(2, 0, 1).unsqueeze(0)  # pitched, no copy
+    tframe = torch.from_numpy(frame).permute(2, 0, 1).unsqueeze(0) if torch else None
     table = [
         ("conv2d 3x3 pad 1", flops3,
          lambda: np_conv2d(x, w3, padding=1),
@@ -150,15 +194,35 @@ def rows(quick):
          lambda: np_nv12_to_rgb(nv12),
          None,
          lambda: crt.cvt_color(nv12, "YUV2RGB_NV12")),
+        (f"interpolate bilinear {n}x{c}x{s}^2 -> {2 * s}^2", x.nbytes,
+         lambda: np_resize(x, mh_up, mh_up),
+         (lambda: F.interpolate(torch.from_numpy(x), size=2 * s, mode="bilinear")) if F else None,
+         lambda: crt.interpolate(tx, size=2 * s, mode="bilinear")),
+        (f"interpolate nearest x2 {n}x{c}x{s}^2", x.nbytes,
+         lambda: x.repeat(2, axis=2).repeat(2, axis=3),
+         (lambda: F.interpolate(torch.from_numpy(x), scale_factor=2)) if F else None,
+         lambda: crt.interpolate(tx, scale_factor=2)),
+        (f"interpolate bilinear uint8 HWC {fh}x{fw} -> {fh // 2}x{fw // 2}", frame.nbytes,
+         lambda: np_resize_hwc(frame, mh_half, mw_half),
+         (lambda: F.interpolate(tframe, size=(fh // 2, fw // 2), mode="bilinear")) if F else None,
+         lambda: crt.interpolate(cframe, size=(fh // 2, fw // 2), mode="bilinear")),
+        (f"interpolate bilinear antialias uint8 HWC {fh}x{fw} -> 224^2", frame.nbytes,
+         lambda: np_resize_hwc(frame, mh_aa, mw_aa),
+         (lambda: F.interpolate(tframe, size=224, mode="bilinear", antialias=True)) if F else None,
+         lambda: crt.interpolate(cframe, size=224, mode="bilinear", antialias=True)),
     ]
     # The results agree before anything is timed.
     for name, _, np_fn, _, crt_fn in table:
         got, want = crt_fn().numpy(), np_fn()
+        if got.ndim == 4 and got.shape[0] == 1 and want.ndim == 3:  # HWC frame rows
+            got = got[0].transpose(1, 2, 0)
         if got.dtype == np.uint8:  # integer results: within 1
             assert np.abs(got.astype(int) - want).max(initial=0) <= 1, name
         else:
             np.testing.assert_allclose(got, want, rtol=2e-3, atol=2e-3, err_msg=name)
     CV2_ROWS["cvt_color"] = lambda: cv2.cvtColor(nv12, cv2.COLOR_YUV2RGB_NV12)
+    CV2_ROWS[f"interpolate bilinear uint8 HWC {fh}x{fw} -> {fh // 2}x{fw // 2}"] = (
+        lambda: cv2.resize(frame, (fw // 2, fh // 2), interpolation=cv2.INTER_LINEAR))
     return table
 
 
@@ -187,7 +251,7 @@ def main():
         unit = "GFLOP/s" if "conv" in name or name == "linear" else "GB/s"  # normalize: input bytes
         tt = f"{t_torch * 1e3:.3f} ms" if t_torch else "n/a"
         rt = f"{t_crt / t_torch:.2f}" if t_torch else "n/a"
-        cv_fn = CV2_ROWS.get(name.split()[0]) if cv2 else None
+        cv_fn = CV2_ROWS.get(name, CV2_ROWS.get(name.split()[0])) if cv2 else None
         tc = f"{median_time(cv_fn, repeats) * 1e3:.3f} ms" if cv_fn else "n/a"
         lines.append(
             f"| {name} | {t_crt * 1e3:.3f} ms | {t_np * 1e3:.3f} ms | {t_crt / t_np:.2f} | "

@@ -1,10 +1,12 @@
 //! Vision and inference operations: `conv1d`/`conv2d`, `max_pool2d`/`avg_pool2d`,
-//! `adaptive_avg_pool2d`, `linear` and `pad`, with PyTorch's semantics (NCHW inputs; an
+//! `adaptive_avg_pool2d`, `linear`, `pad` and `interpolate`, with PyTorch's semantics (NCHW inputs; an
 //! unbatched CHW input is accepted). Sizes are `int64_t` (negative is refused); a `bias` may
 //! be NULL. Results are new runtime-owned tensors written to `out`. The image entry points
 //! `crt_tensor_normalize_image` and `crt_tensor_cvt_color` take uint8 frames.
 
-use clika_rt::ops::{self, ConvOptions, PadMode, Padding, PoolOptions};
+use clika_rt::ops::{
+    self, ConvOptions, InterpolateMode, InterpolateOptions, PadMode, Padding, PoolOptions,
+};
 use clika_rt::{Error, Tensor};
 
 use crate::error::{crt_error, crt_status, CapiError};
@@ -332,15 +334,15 @@ pub unsafe extern "C" fn crt_tensor_pad(
     }
 }
 
-/// A list of `len` floats from C (NULL only when `len` is 0).
+/// A list of `len` values from C (NULL only when `len` is 0).
 ///
 /// # Safety
 /// P3 for `p`/`len`, for the lifetime `'a`.
-unsafe fn floats<'a>(
-    p: *const f32,
+unsafe fn floats<'a, T: clika_rt::Element>(
+    p: *const T,
     len: usize,
     name: &'static str,
-) -> Result<&'a [f32], CapiError> {
+) -> Result<&'a [T], CapiError> {
     if len == 0 {
         return Ok(&[]);
     }
@@ -350,13 +352,89 @@ unsafe fn floats<'a>(
     if !p.is_aligned() {
         return Err(Error::Misaligned {
             ptr: p as usize,
-            dtype: clika_rt::DType::Float32,
-            align: std::mem::align_of::<f32>(),
+            dtype: T::DTYPE,
+            align: std::mem::align_of::<T>(),
         }
         .into());
     }
     // SAFETY: non-NULL and aligned (checked); by P3 valid for `len` reads, unwritten meanwhile.
     Ok(unsafe { std::slice::from_raw_parts(p, len) })
+}
+
+/// How `crt_tensor_interpolate` computes each output value: one of the
+/// `CRT_INTERPOLATE_*` numbers (stable).
+#[expect(
+    non_camel_case_types,
+    reason = "the C header spells its types as C does"
+)]
+pub type crt_interpolate_mode = u32;
+/// The element at `floor(dst * scale)` (PyTorch's `"nearest"`).
+pub const CRT_INTERPOLATE_NEAREST: crt_interpolate_mode = 0;
+/// The element whose centre is nearest (PyTorch's `"nearest-exact"`).
+pub const CRT_INTERPOLATE_NEAREST_EXACT: crt_interpolate_mode = 1;
+/// Linear along each spatial dim (PyTorch's `"linear"`, `"bilinear"`, `"trilinear"`).
+pub const CRT_INTERPOLATE_LINEAR: crt_interpolate_mode = 2;
+/// Cubic convolution (PyTorch's `"bicubic"`).
+pub const CRT_INTERPOLATE_BICUBIC: crt_interpolate_mode = 3;
+/// The mean of each output element's window (PyTorch's `"area"`).
+pub const CRT_INTERPOLATE_AREA: crt_interpolate_mode = 4;
+
+/// PyTorch's `interpolate` of the spatial dims of `x` (`[N, C, L]`, `[N, C, H, W]` or
+/// `[N, C, D, H, W]`; float or uint8): give `size` (`nsize` values: one for every spatial
+/// dim or one per dim) or `scale_factor` (`nscale` values), the other NULL with 0. `mode` a
+/// `CRT_INTERPOLATE_*`; the flags (non-zero is true): `align_corners` and `antialias` for the
+/// linear and bicubic modes only, `recompute_scale_factor` derives the step from the sizes
+/// instead of the factor.
+///
+/// # Safety
+/// The header's pointer contract; `size`/`scale_factor` readable for `nsize`/`nscale` values.
+#[no_mangle]
+pub unsafe extern "C" fn crt_tensor_interpolate(
+    x: *const crt_tensor,
+    size: *const i64,
+    nsize: usize,
+    scale_factor: *const f64,
+    nscale: usize,
+    mode: crt_interpolate_mode,
+    align_corners: u8,
+    antialias: u8,
+    recompute_scale_factor: u8,
+    out: *mut *mut crt_tensor,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    // SAFETY: forwarded contract; P3 for `size`/`nsize` and `scale_factor`/`nscale`.
+    unsafe {
+        crate::tensor::derive(x, out, err, |x| {
+            let size = floats(size, nsize, "size")?
+                .iter()
+                .map(|&v| self::size(v, "size"))
+                .collect::<Result<Vec<_>, _>>()?;
+            let mode = match mode {
+                CRT_INTERPOLATE_NEAREST => InterpolateMode::Nearest,
+                CRT_INTERPOLATE_NEAREST_EXACT => InterpolateMode::NearestExact,
+                CRT_INTERPOLATE_LINEAR => InterpolateMode::Linear,
+                CRT_INTERPOLATE_BICUBIC => InterpolateMode::Bicubic,
+                CRT_INTERPOLATE_AREA => InterpolateMode::Area,
+                m => {
+                    return Err(Error::InvalidArgument {
+                        what: format!(
+                            "unknown interpolate mode {m}; use a CRT_INTERPOLATE_* constant"
+                        ),
+                    }
+                    .into())
+                }
+            };
+            let opts = InterpolateOptions {
+                size,
+                scale_factor: floats(scale_factor, nscale, "scale_factor")?.to_vec(),
+                mode,
+                align_corners: align_corners != 0,
+                antialias: antialias != 0,
+                recompute_scale_factor: recompute_scale_factor != 0,
+            };
+            Ok(ops::interpolate(x, &opts)?)
+        })
+    }
 }
 
 /// Fused image normalization: a uint8 frame `x`, `(H, W, C)` or `(N, H, W, C)` in any

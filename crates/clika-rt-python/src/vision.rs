@@ -3,7 +3,8 @@
 //! image entry point `crt.normalize_image`.
 
 use clika_rt::ops::{
-    self, ColorConversion, ConvOptions, PadMode, Padding, PoolOptions, YuvMatrix, YuvRange,
+    self, ColorConversion, ConvOptions, InterpolateMode, InterpolateOptions, PadMode, Padding,
+    PoolOptions, YuvMatrix, YuvRange,
 };
 use clika_rt::Tensor;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -264,6 +265,54 @@ pub fn pad(
     Ok(PyTensor { inner })
 }
 
+#[doc = include_str!("../pydoc/interpolate.md")]
+#[pyfunction]
+#[pyo3(signature = (input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                    recompute_scale_factor=None, antialias=false))]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "torch.nn.functional.interpolate's signature"
+)]
+pub fn interpolate(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    size: Option<&Bound<'_, PyAny>>,
+    scale_factor: Option<&Bound<'_, PyAny>>,
+    mode: &str,
+    align_corners: Option<bool>,
+    recompute_scale_factor: Option<bool>,
+    antialias: bool,
+) -> PyResult<PyTensor> {
+    let x = tensor_arg(input)?;
+    let mode = InterpolateMode::for_input(mode, x.ndim()).map_err(crate::error::to_py)?;
+    let interpolating = matches!(mode, InterpolateMode::Linear | InterpolateMode::Bicubic);
+    if align_corners.is_some() && !interpolating {
+        // PyTorch's rule: the option is refused, even as False, for the other modes.
+        return Err(PyValueError::new_err(
+            "align_corners can only be set with the interpolating modes: linear, bilinear, \
+             bicubic, trilinear; leave it None",
+        ));
+    }
+    let opts = InterpolateOptions {
+        size: sizes_or(size, Vec::new(), "size")?,
+        scale_factor: match scale_factor.filter(|o| !o.is_none()) {
+            Some(o) => match o.extract::<f64>() {
+                Ok(v) => vec![v],
+                Err(_) => o.extract::<Vec<f64>>().map_err(|_| {
+                    PyTypeError::new_err("scale_factor must be a float or a sequence of floats")
+                })?,
+            },
+            None => Vec::new(),
+        },
+        mode,
+        align_corners: align_corners.unwrap_or(false),
+        antialias,
+        recompute_scale_factor: recompute_scale_factor.unwrap_or(false),
+    };
+    let inner = run(py, x.numel(), || ops::interpolate(&x, &opts))?;
+    Ok(PyTensor { inner })
+}
+
 /// A float or a sequence of floats.
 fn floats(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<f32>> {
     match obj.extract::<f32>() {
@@ -423,6 +472,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         adaptive_avg_pool2d,
         linear,
         pad,
+        interpolate,
         normalize_image,
         cvt_color
     );

@@ -324,6 +324,12 @@ typedef uint32_t crt_conv_padding;
 typedef uint32_t crt_pad_mode;
 
 /**
+ * How `crt_tensor_interpolate` computes each output value: one of the
+ * `CRT_INTERPOLATE_*` numbers (stable).
+ */
+typedef uint32_t crt_interpolate_mode;
+
+/**
  * Which conversion `crt_tensor_cvt_color` does: one of the `CRT_COLOR_*` numbers (stable),
  * named as OpenCV's `COLOR_*` codes.
  */
@@ -883,6 +889,31 @@ typedef uint32_t crt_yuv_matrix;
  * The other end (wrap around); pads at most the size.
  */
 #define CRT_PAD_CIRCULAR 3
+
+/**
+ * The element at `floor(dst * scale)` (PyTorch's `"nearest"`).
+ */
+#define CRT_INTERPOLATE_NEAREST 0
+
+/**
+ * The element whose centre is nearest (PyTorch's `"nearest-exact"`).
+ */
+#define CRT_INTERPOLATE_NEAREST_EXACT 1
+
+/**
+ * Linear along each spatial dim (PyTorch's `"linear"`, `"bilinear"`, `"trilinear"`).
+ */
+#define CRT_INTERPOLATE_LINEAR 2
+
+/**
+ * Cubic convolution (PyTorch's `"bicubic"`).
+ */
+#define CRT_INTERPOLATE_BICUBIC 3
+
+/**
+ * The mean of each output element's window (PyTorch's `"area"`).
+ */
+#define CRT_INTERPOLATE_AREA 4
 
 /**
  * `(H, W, 3)` → `(H, W, 3)`, channels reversed (also BGR → RGB).
@@ -2673,6 +2704,29 @@ crt_status crt_tensor_pad(const struct crt_tensor *x,
                           double value,
                           struct crt_tensor **out,
                           struct crt_error **err);
+
+/**
+ * PyTorch's `interpolate` of the spatial dims of `x` (`[N, C, L]`, `[N, C, H, W]` or
+ * `[N, C, D, H, W]`; float or uint8): give `size` (`nsize` values: one for every spatial
+ * dim or one per dim) or `scale_factor` (`nscale` values), the other NULL with 0. `mode` a
+ * `CRT_INTERPOLATE_*`; the flags (non-zero is true): `align_corners` and `antialias` for the
+ * linear and bicubic modes only, `recompute_scale_factor` derives the step from the sizes
+ * instead of the factor.
+ *
+ * # Safety
+ * The header's pointer contract; `size`/`scale_factor` readable for `nsize`/`nscale` values.
+ */
+crt_status crt_tensor_interpolate(const struct crt_tensor *x,
+                                  const int64_t *size,
+                                  size_t nsize,
+                                  const double *scale_factor,
+                                  size_t nscale,
+                                  crt_interpolate_mode mode,
+                                  uint8_t align_corners,
+                                  uint8_t antialias,
+                                  uint8_t recompute_scale_factor,
+                                  struct crt_tensor **out,
+                                  struct crt_error **err);
 
 /**
  * Fused image normalization: a uint8 frame `x`, `(H, W, C)` or `(N, H, W, C)` in any

@@ -1,5 +1,5 @@
 // ClikaRT vision and inference operations (C++17), included by clika_rt.h: convolutions,
-// pooling, linear and pad with PyTorch's semantics (torch.nn.functional), NCHW inputs, and
+// pooling, linear, pad and interpolate with PyTorch's semantics (torch.nn.functional), NCHW inputs, and
 // the image entry point normalize_image (uint8 channels-last frames). Each is a thin wrapper over the crt_tensor_* function of the same name.
 #ifndef CLIKA_RT_VISION_HPP
 #define CLIKA_RT_VISION_HPP
@@ -109,6 +109,41 @@ inline Tensor pad(const Tensor& x, const Shape& pads, PadMode mode = PadMode::Co
     return detail::result([&](crt_tensor** out, crt_error** err) {
         return crt_tensor_pad(x.get(), pads.data(), pads.size(),
                               static_cast<crt_pad_mode>(mode), value, out, err);
+    });
+}
+
+/// How interpolate computes each output value.
+enum class InterpolateMode : crt_interpolate_mode {
+    Nearest = CRT_INTERPOLATE_NEAREST,             ///< "nearest": floor(dst * scale)
+    NearestExact = CRT_INTERPOLATE_NEAREST_EXACT,  ///< "nearest-exact": the nearest centre
+    Linear = CRT_INTERPOLATE_LINEAR,               ///< "linear" / "bilinear" / "trilinear"
+    Bicubic = CRT_INTERPOLATE_BICUBIC,             ///< "bicubic"
+    Area = CRT_INTERPOLATE_AREA,                   ///< "area" (adaptive average pooling)
+};
+
+/// The options of interpolate: give `size` or `scale_factor` (one value for every spatial
+/// dim, or one per dim) and leave the other empty.
+struct InterpolateOptions {
+    std::vector<std::int64_t> size;
+    std::vector<double> scale_factor;
+    InterpolateMode mode = InterpolateMode::Nearest;
+    bool align_corners = false;           ///< Linear and Bicubic only
+    bool antialias = false;               ///< Linear and Bicubic only
+    bool recompute_scale_factor = false;  ///< with scale_factor: step from the sizes
+};
+
+/// PyTorch's interpolate of the spatial dims of x ([N, C, L], [N, C, H, W] or
+/// [N, C, D, H, W]; float or uint8). A strided input is read in place; the result keeps
+/// its memory order (channels-last in, channels-last out).
+inline Tensor interpolate(const Tensor& x, const InterpolateOptions& opts) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_interpolate(x.get(), opts.size.data(), opts.size.size(),
+                                      opts.scale_factor.data(), opts.scale_factor.size(),
+                                      static_cast<crt_interpolate_mode>(opts.mode),
+                                      static_cast<std::uint8_t>(opts.align_corners),
+                                      static_cast<std::uint8_t>(opts.antialias),
+                                      static_cast<std::uint8_t>(opts.recompute_scale_factor),
+                                      out, err);
     });
 }
 

@@ -1,4 +1,4 @@
-// Tests of the C++ vision API (ClikaRT::ops::conv2d, pooling, linear, pad) against naive
+// Tests of the C++ vision API (ClikaRT::ops::conv2d, pooling, linear, pad, interpolate) against naive
 // reference loops written here, on a transposed (strided) input, and its errors.
 #include <ClikaRT/clika_rt.h>
 
@@ -125,6 +125,47 @@ void pooling_linear_pad() {
     std::printf("ok    max/avg/adaptive pooling, linear, pad\n");
 }
 
+void interpolate_modes() {
+    // 2x2 ramp -> 3x3 with aligned corners: exact halves.
+    const Tensor x = Tensor::from_data(std::vector<double>{0, 1, 2, 3}, {1, 1, 2, 2});
+    ops::InterpolateOptions o;
+    o.size = {3, 3};
+    o.mode = ops::InterpolateMode::Linear;
+    o.align_corners = true;
+    CHECK(close(vals(ops::interpolate(x, o)), {0, 0.5, 1, 1, 1.5, 2, 2, 2.5, 3}));
+    // Nearest by a scale factor of 2 repeats each element.
+    ops::InterpolateOptions n;
+    n.scale_factor = {2.0};
+    CHECK(close(vals(ops::interpolate(x, n)),
+                {0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3}));
+    // Area to 1x1 is the mean; a channels-last view keeps channels innermost.
+    ops::InterpolateOptions a;
+    a.size = {1};
+    a.mode = ops::InterpolateMode::Area;
+    CHECK(close(vals(ops::interpolate(x, a)), {1.5}));
+    const Tensor nhwc = ramp({1, 4, 5, 3}, 0.3);
+    ops::InterpolateOptions b;
+    b.size = {2, 3};
+    b.mode = ops::InterpolateMode::Bicubic;
+    b.antialias = true;
+    const Tensor y = ops::interpolate(nhwc.permute({0, 3, 1, 2}), b);
+    CHECK(y.shape() == Shape({1, 3, 2, 3}));
+    CHECK(y.strides()[1] == 1);
+    // Errors: neither size nor scale, align_corners with nearest, an unknown mode number.
+    CHECK_THROWS(ops::interpolate(x, ops::InterpolateOptions{}), Status::InvalidArgument);
+    ops::InterpolateOptions bad = n;
+    bad.align_corners = true;
+    CHECK_THROWS(ops::interpolate(x, bad), Status::InvalidArgument);
+    crt_tensor* out = nullptr;
+    crt_error* err = nullptr;
+    const std::int64_t two[] = {2};
+    CHECK(crt_tensor_interpolate(x.get(), two, 1, nullptr, 0, 99, 0, 0, 0, &out,
+                                 &err) == CRT_STATUS_INVALID_ARGUMENT);
+    CHECK(out == nullptr && err != nullptr);
+    crt_error_free(err);
+    std::printf("ok    interpolate: linear, nearest, area, bicubic antialias, errors\n");
+}
+
 void vision_errors() {
     const Tensor x = Tensor::zeros({1, 4, 5, 5});
     const Tensor w = Tensor::zeros({6, 3, 3, 3});
@@ -147,5 +188,6 @@ void vision_errors() {
 void run_vision_tests() {
     conv2d_matches_naive_loops();
     pooling_linear_pad();
+    interpolate_modes();
     vision_errors();
 }

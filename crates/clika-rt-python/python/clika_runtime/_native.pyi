@@ -181,6 +181,7 @@ __all__ = [
     "conv1d",
     "conv2d",
     "cvt_color",
+    "interpolate",
     "linear",
     "max_pool2d",
     "normalize_image",
@@ -7582,6 +7583,69 @@ def adaptive_avg_pool2d(input: Any, output_size: _Size) -> Tensor:
     [[[[7.5]]]]
     >>> crt.adaptive_avg_pool2d(x, (2, 1)).tolist()
     [[[[3.5], [11.5]]]]
+    """
+def interpolate(
+    input: Any,
+    size: Optional[_Size] = None,
+    scale_factor: Optional[Union[float, Sequence[float]]] = None,
+    mode: str = "nearest",
+    align_corners: Optional[bool] = None,
+    recompute_scale_factor: Optional[bool] = None,
+    antialias: bool = False,
+) -> Tensor:
+    """Resizes the spatial dims of a batch (PyTorch's `interpolate`).
+
+    The same arguments, defaults and results as `torch.nn.functional.interpolate` (within
+    float rounding). Every mode is a separable filter applied one dim at a time; a strided
+    input (a crop, a channels-last or pitched view) is read in place and the result keeps
+    the input's memory order (channels-last in, channels-last out).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        `[N, C, L]`, `[N, C, H, W]` or `[N, C, D, H, W]`; float, or uint8 (images: computed
+        in float32, rounded and saturated back to uint8).
+    size : int or sequence of int, optional
+        The output's spatial size (one value for every spatial dim, or one per dim).
+    scale_factor : float or sequence of float, optional
+        The output's spatial size as a multiple of the input's, rounded down. Give exactly
+        one of `size` and `scale_factor`.
+    mode : str
+        `'nearest'` (default), `'nearest-exact'`, `'linear'` (3-D input), `'bilinear'`
+        (4-D), `'bicubic'` (4-D), `'trilinear'` (5-D) or `'area'` (adaptive average pooling).
+    align_corners : bool, optional
+        Linear and bicubic modes: line up the centres of the corner elements instead of
+        their outer edges. Must stay None for the other modes.
+    recompute_scale_factor : bool, optional
+        With `scale_factor`: derive the sampling step from the sizes instead of the factor.
+    antialias : bool
+        Linear and bicubic modes: when shrinking, widen the filter so that every input
+        element contributes (as PIL and PyTorch's `antialias=True`).
+
+    Returns
+    -------
+    Tensor
+        A new tensor of the input's dtype, `[N, C, *size]`.
+
+    Raises
+    ------
+    InvalidArgumentError
+        An unknown mode, a mode that does not fit the input's dims, both or neither of
+        `size` and `scale_factor`, a size that does not give one value per spatial dim, an
+        empty spatial dim, an integer input other than uint8, or `antialias` with a mode that
+        does not interpolate.
+    ValueError
+        `align_corners` given for `'nearest'`, `'nearest-exact'` or `'area'`.
+    DeviceError
+        The input is on a GPU (move it with `.to("cpu")`).
+
+    Examples
+    --------
+    >>> x = crt.arange(4.0).reshape(1, 1, 2, 2)
+    >>> crt.interpolate(x, scale_factor=2).tolist()
+    [[[[0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 1.0], [2.0, 2.0, 3.0, 3.0], [2.0, 2.0, 3.0, 3.0]]]]
+    >>> crt.interpolate(x, size=3, mode="bilinear", align_corners=True).tolist()
+    [[[[0.0, 0.5, 1.0], [1.0, 1.5, 2.0], [2.0, 2.5, 3.0]]]]
     """
 def linear(input: Any, weight: Any, bias: Optional[Any] = None) -> Tensor:
     """A fully connected layer with PyTorch's `linear` semantics: `input @ weight.T + bias`.

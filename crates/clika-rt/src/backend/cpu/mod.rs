@@ -18,6 +18,7 @@ pub(crate) mod kernel;
 mod matmul;
 pub(crate) mod num;
 mod reduce;
+mod resize;
 mod softmax;
 mod sort;
 mod vision;

@@ -26,6 +26,7 @@ pub(crate) fn run(plan: &VisionPlan) -> Result<Tensor> {
         }
         VisionPlan::Normalize(p) => super::image::normalize(p),
         VisionPlan::Color(p) => super::image::cvt_color(p),
+        VisionPlan::Resize(p) => super::resize::resize(p),
         VisionPlan::Pool(p) => {
             let cd = if p.kind == PoolKind::Max && !p.x.dtype().is_float() {
                 DType::Float64
@@ -50,7 +51,7 @@ fn compute_dtype(d: DType) -> DType {
 }
 
 /// The arithmetic the kernels need, for `f32` and `f64`.
-trait Real:
+pub(super) trait Real:
     'static
     + Copy
     + Send
@@ -65,6 +66,10 @@ trait Real:
     const NEG_INF: Self;
     fn is_nan(self) -> bool;
     fn from_usize(n: usize) -> Self;
+    fn from_f64(v: f64) -> Self;
+    /// Rounded to the nearest integer (halves away from zero) and saturated to `0..=255`
+    /// (NaN gives 0).
+    fn round_u8(self) -> u8;
 }
 
 impl Real for f32 {
@@ -75,6 +80,13 @@ impl Real for f32 {
     fn from_usize(n: usize) -> Self {
         n as f32
     }
+    fn from_f64(v: f64) -> Self {
+        v as f32
+    }
+    fn round_u8(self) -> u8 {
+        // `as` saturates (NaN → 0).
+        self.round() as u8
+    }
 }
 
 impl Real for f64 {
@@ -84,6 +96,13 @@ impl Real for f64 {
     }
     fn from_usize(n: usize) -> Self {
         n as f64
+    }
+    fn from_f64(v: f64) -> Self {
+        v
+    }
+    fn round_u8(self) -> u8 {
+        // `as` saturates (NaN → 0).
+        self.round() as u8
     }
 }
 

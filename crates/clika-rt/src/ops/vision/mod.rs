@@ -1,5 +1,5 @@
 //! Vision and inference operations: convolutions, pooling, `linear` and `pad`, with PyTorch's
-//! semantics (`torch.nn.functional`), and the image entry points `normalize_image` and
+//! semantics (`torch.nn.functional`), `interpolate`, and the image entry points `normalize_image` and
 //! `cvt_color` (uint8 frames). The PyTorch ops take NCHW (NCL for the 1-D forms; an
 //! unbatched CHW/CL input is accepted as PyTorch does). Shapes are checked and sizes derived
 //! once here ([`VisionPlan`]); the kernels run behind [`Backend::vision`](crate::backend),
@@ -10,6 +10,7 @@ mod conv;
 mod image;
 mod layers;
 mod pool;
+mod resize;
 
 pub(crate) use color::ColorPlan;
 pub use color::{cvt_color, ColorConversion, YuvMatrix, YuvRange};
@@ -20,6 +21,8 @@ pub(crate) use image::NormalizePlan;
 pub use layers::{linear, pad, PadMode};
 pub use pool::{adaptive_avg_pool2d, avg_pool2d, max_pool2d, PoolOptions};
 pub(crate) use pool::{PoolKind, PoolPlan};
+pub use resize::{interpolate, InterpolateMode, InterpolateOptions};
+pub(crate) use resize::{ResizePlan, Taps};
 
 use crate::{Error, Result, Tensor};
 
@@ -33,6 +36,8 @@ pub(crate) enum VisionPlan {
     Normalize(Box<NormalizePlan>),
     /// A colour conversion of a uint8 frame.
     Color(Box<ColorPlan>),
+    /// An interpolation: separable taps along each resized dim.
+    Resize(Box<ResizePlan>),
 }
 
 impl VisionPlan {
@@ -43,6 +48,7 @@ impl VisionPlan {
             VisionPlan::Pool(p) => p.kind.name(),
             VisionPlan::Normalize(_) => "normalize_image",
             VisionPlan::Color(_) => "cvt_color",
+            VisionPlan::Resize(_) => "interpolate",
         }
     }
 
@@ -53,6 +59,7 @@ impl VisionPlan {
             VisionPlan::Pool(p) => p.x.device(),
             VisionPlan::Normalize(p) => p.x.device(),
             VisionPlan::Color(p) => p.x.device(),
+            VisionPlan::Resize(p) => p.x.device(),
         }
     }
 }

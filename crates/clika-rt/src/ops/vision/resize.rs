@@ -1,0 +1,538 @@
+//! `interpolate` (PyTorch's `torch.nn.functional.interpolate`). Every mode — nearest,
+//! nearest-exact, linear (bilinear, trilinear), bicubic, area, with or without antialiasing —
+//! is a separable filter: each output position of a resized dim reads a few input positions
+//! of that dim with fixed weights. The plan computes those taps once per dim, here, for every
+//! backend; a backend applies them one dim at a time (the dim that shrinks most first).
+
+use super::{run, VisionPlan};
+use crate::{DType, Error, Result, Tensor};
+
+/// How [`interpolate`] computes each output value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InterpolateMode {
+    /// The input element at `floor(dst * scale)` (PyTorch's `"nearest"`).
+    Nearest,
+    /// The input element whose centre is nearest: `floor((dst + 0.5) * scale)` (PyTorch's
+    /// `"nearest-exact"`, which matches scikit-image and PIL).
+    NearestExact,
+    /// Linear interpolation along every spatial dim (PyTorch's `"linear"`, `"bilinear"` and
+    /// `"trilinear"` for one, two and three spatial dims).
+    Linear,
+    /// Cubic convolution (Keys, `a = -0.75`; `-0.5` with antialiasing, as PyTorch), edge
+    /// elements repeated (PyTorch's `"bicubic"`).
+    Bicubic,
+    /// The mean of each output element's window (PyTorch's `"area"`, an adaptive average
+    /// pooling).
+    Area,
+}
+
+impl InterpolateMode {
+    /// The mode PyTorch names `name`, and the number of spatial dims the name implies
+    /// (`"bilinear"` → 2; `None` when any number goes).
+    pub fn from_name(name: &str) -> Option<(InterpolateMode, Option<usize>)> {
+        Some(match name {
+            "nearest" => (InterpolateMode::Nearest, None),
+            "nearest-exact" => (InterpolateMode::NearestExact, None),
+            "linear" => (InterpolateMode::Linear, Some(1)),
+            "bilinear" => (InterpolateMode::Linear, Some(2)),
+            "trilinear" => (InterpolateMode::Linear, Some(3)),
+            "bicubic" => (InterpolateMode::Bicubic, Some(2)),
+            "area" => (InterpolateMode::Area, None),
+            _ => return None,
+        })
+    }
+
+    /// The mode PyTorch names `name`, checked against an input of `ndim` dims as PyTorch
+    /// does (`"bilinear"` and `"bicubic"` need `[N, C, H, W]`, `"linear"` `[N, C, L]`,
+    /// `"trilinear"` `[N, C, D, H, W]`); the error lists the names.
+    pub fn for_input(name: &str, ndim: usize) -> Result<InterpolateMode> {
+        let Some((mode, spatial)) = InterpolateMode::from_name(name) else {
+            return Err(Error::InvalidArgument {
+                what: format!(
+                    "interpolate: unknown mode '{name}'; use 'nearest', 'nearest-exact', \
+                     'linear', 'bilinear', 'bicubic', 'trilinear' or 'area'"
+                ),
+            });
+        };
+        match spatial {
+            Some(s) if s + 2 != ndim => Err(Error::InvalidArgument {
+                what: format!(
+                    "interpolate: mode '{name}' needs a {}-D input, got {ndim}-D; use \
+                     'linear', 'bilinear' or 'trilinear' for 3-, 4- or 5-D inputs",
+                    s + 2
+                ),
+            }),
+            _ => Ok(mode),
+        }
+    }
+
+    /// The mode's name (`"linear"` for every linear form).
+    pub fn name(self) -> &'static str {
+        match self {
+            InterpolateMode::Nearest => "nearest",
+            InterpolateMode::NearestExact => "nearest-exact",
+            InterpolateMode::Linear => "linear",
+            InterpolateMode::Bicubic => "bicubic",
+            InterpolateMode::Area => "area",
+        }
+    }
+
+    /// Whether `align_corners` and `antialias` apply (the interpolating modes).
+    fn interpolates(self) -> bool {
+        matches!(self, InterpolateMode::Linear | InterpolateMode::Bicubic)
+    }
+}
+
+/// The options of [`interpolate`]: exactly one of `size` and `scale_factor` is given, with
+/// one value for every spatial dim or one per dim.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InterpolateOptions {
+    /// The output's spatial size.
+    pub size: Vec<usize>,
+    /// The output's spatial size as a multiple of the input's (rounded down).
+    pub scale_factor: Vec<f64>,
+    /// How output values are computed.
+    pub mode: InterpolateMode,
+    /// Linear and bicubic: the corner elements' centres line up (source `= dst * (in - 1) /
+    /// (out - 1)`) rather than the corners' edges. Refused for the other modes.
+    pub align_corners: bool,
+    /// Linear and bicubic: when shrinking, widen the filter by the scale so every input
+    /// element contributes (PyTorch's and PIL's antialiasing). Refused for the other modes.
+    pub antialias: bool,
+    /// With `scale_factor`: compute the taps from the sizes (`in / out`) instead of from the
+    /// factor given (PyTorch's `recompute_scale_factor`).
+    pub recompute_scale_factor: bool,
+}
+
+impl InterpolateOptions {
+    /// Resizes to `size` (one value for all spatial dims or one per dim) in `mode`.
+    pub fn size(size: &[usize], mode: InterpolateMode) -> InterpolateOptions {
+        InterpolateOptions {
+            size: size.to_vec(),
+            scale_factor: Vec::new(),
+            mode,
+            align_corners: false,
+            antialias: false,
+            recompute_scale_factor: false,
+        }
+    }
+
+    /// Resizes by `factor` (one value for all spatial dims or one per dim) in `mode`.
+    pub fn scale(factor: &[f64], mode: InterpolateMode) -> InterpolateOptions {
+        InterpolateOptions {
+            scale_factor: factor.to_vec(),
+            ..InterpolateOptions::size(&[], mode)
+        }
+    }
+}
+
+/// The taps of one resized dim: output position `j` reads input positions
+/// `index[j * per..][..per]` with weights `weight[j * per..][..per]` (unused taps have weight
+/// 0 and a valid index).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Taps {
+    pub(crate) per: usize,
+    pub(crate) index: Vec<usize>,
+    pub(crate) weight: Vec<f64>,
+}
+
+impl Taps {
+    /// The number of output positions.
+    pub(crate) fn len(&self) -> usize {
+        self.index.len() / self.per
+    }
+
+    /// Whether the taps copy the dim unchanged.
+    fn is_identity(&self, input: usize) -> bool {
+        self.len() == input
+            && (0..input).all(|j| {
+                let r = j * self.per..(j + 1) * self.per;
+                let taps = self.index[r.clone()].iter().zip(&self.weight[r]);
+                let mut one = false;
+                taps.into_iter().all(|(&i, &w)| {
+                    one |= i == j && w == 1.0;
+                    w == 0.0 || (i == j && w == 1.0)
+                }) && one
+            })
+    }
+
+    /// Builds taps from one list of `(index, weight)` per output position.
+    fn from_lists(lists: Vec<Vec<(usize, f64)>>) -> Taps {
+        let per = lists.iter().map(Vec::len).max().unwrap_or(1).max(1);
+        let mut t = Taps {
+            per,
+            index: Vec::with_capacity(lists.len() * per),
+            weight: Vec::with_capacity(lists.len() * per),
+        };
+        for l in lists {
+            let first = l.first().map_or(0, |p| p.0);
+            for k in 0..per {
+                let (i, w) = l.get(k).copied().unwrap_or((first, 0.0));
+                t.index.push(i);
+                t.weight.push(w);
+            }
+        }
+        t
+    }
+}
+
+/// An interpolation planned for every backend: `passes` resize one dim each, in order.
+pub(crate) struct ResizePlan {
+    /// The input, `[N, C, spatial..]`.
+    pub(crate) x: Tensor,
+    /// `(dim, taps)` per resized dim, the one that shrinks most first; empty when every dim
+    /// keeps its size and values.
+    pub(crate) passes: Vec<(usize, Taps)>,
+    /// The result's shape.
+    pub(crate) out_shape: Vec<usize>,
+}
+
+/// Resizes the spatial dims of `x` (`[N, C, L]`, `[N, C, H, W]` or `[N, C, D, H, W]`) as
+/// PyTorch's `interpolate` does, with the same options and results (within float rounding).
+/// Float inputs keep their dtype; `UInt8` (images) computes in `f32` and rounds back,
+/// saturating; the nearest modes move elements of any dtype as they are. The result keeps the input's memory order (a channels-last input gives a
+/// channels-last result), and a strided input is read in place.
+pub fn interpolate(x: &Tensor, opts: &InterpolateOptions) -> Result<Tensor> {
+    let op = "interpolate";
+    let bad = |what: String| Error::InvalidArgument {
+        what: format!("{op}: {what}"),
+    };
+    let nd = x.ndim();
+    if !(3..=5).contains(&nd) {
+        return Err(bad(format!(
+            "the input must be [N, C, L], [N, C, H, W] or [N, C, D, H, W], got shape {:?}; \
+             add the batch dim with unsqueeze(0)",
+            x.shape()
+        )));
+    }
+    let d = x.dtype();
+    let mode = opts.mode;
+    let nearest = matches!(
+        mode,
+        InterpolateMode::Nearest | InterpolateMode::NearestExact
+    );
+    if !(d.is_float() || d == DType::UInt8 || nearest) {
+        return Err(bad(format!(
+            "{} of a {d} input is not supported (floats and UInt8 are; the nearest modes take \
+             every dtype); convert with .to_dtype(Float32) first",
+            mode.name()
+        )));
+    }
+    if !mode.interpolates() && (opts.align_corners || opts.antialias) {
+        return Err(bad(format!(
+            "align_corners and antialias apply to the linear and bicubic modes only, not {}",
+            mode.name()
+        )));
+    }
+    let spatial = nd - 2;
+    let in_sizes = &x.shape()[2..];
+    let (out_sizes, given): (Vec<usize>, Vec<Option<f64>>) =
+        match (opts.size.is_empty(), opts.scale_factor.is_empty()) {
+            (false, true) => (
+                per_dim_list(&opts.size, spatial).ok_or_else(|| {
+                    bad(format!(
+                        "size has {} values; give 1 or {spatial} (one per spatial dim)",
+                        opts.size.len()
+                    ))
+                })?,
+                vec![None; spatial],
+            ),
+            (true, false) => {
+                let f = per_dim_list(&opts.scale_factor, spatial).ok_or_else(|| {
+                    bad(format!(
+                        "scale_factor has {} values; give 1 or {spatial} (one per spatial dim)",
+                        opts.scale_factor.len()
+                    ))
+                })?;
+                if let Some(s) = f.iter().find(|s| !(s.is_finite() && **s > 0.0)) {
+                    return Err(bad(format!(
+                        "scale_factor must be positive and finite, got {s}"
+                    )));
+                }
+                let sizes = in_sizes
+                    .iter()
+                    .zip(&f)
+                    .map(|(&i, &s)| (i as f64 * s).floor() as usize)
+                    .collect();
+                let keep = !opts.recompute_scale_factor && mode != InterpolateMode::Area;
+                (sizes, f.iter().map(|&s| keep.then_some(s)).collect())
+            }
+            _ => return Err(bad("give exactly one of size and scale_factor".to_string())),
+        };
+    if in_sizes.contains(&0) || out_sizes.contains(&0) {
+        return Err(bad(format!(
+            "input and output spatial sizes must be positive, got input {in_sizes:?} and \
+             output {out_sizes:?}"
+        )));
+    }
+    let mut out_shape = x.shape().to_vec();
+    out_shape[2..].copy_from_slice(&out_sizes);
+    let mut passes: Vec<(usize, Taps)> = (0..spatial)
+        .map(|s| {
+            let t = taps(
+                mode,
+                in_sizes[s],
+                out_sizes[s],
+                opts,
+                given[s],
+                spatial == 2,
+            );
+            (s + 2, t)
+        })
+        .filter(|(dim, t)| !t.is_identity(x.shape()[*dim]))
+        .collect();
+    // Shrink first: later passes then touch fewer elements.
+    passes.sort_by(|a, b| {
+        let r = |(dim, t): &(usize, Taps)| t.len() as f64 / x.shape()[*dim] as f64;
+        r(a).total_cmp(&r(b))
+    });
+    let plan = ResizePlan {
+        x: x.clone(),
+        passes,
+        out_shape,
+    };
+    run(&VisionPlan::Resize(Box::new(plan)))
+}
+
+/// `v` expanded to `n` values (one given for all, or `n`).
+fn per_dim_list<T: Copy>(v: &[T], n: usize) -> Option<Vec<T>> {
+    match v.len() {
+        1 => Some(vec![v[0]; n]),
+        l if l == n => Some(v.to_vec()),
+        _ => None,
+    }
+}
+
+/// PyTorch's `area_pixel_compute_scale`: the input step per output step.
+fn step(input: usize, output: usize, align_corners: bool, given: Option<f64>) -> f64 {
+    if align_corners {
+        if output > 1 {
+            (input - 1) as f64 / (output - 1) as f64
+        } else {
+            0.0
+        }
+    } else {
+        match given {
+            Some(s) => 1.0 / s,
+            None => input as f64 / output as f64,
+        }
+    }
+}
+
+/// PyTorch's `area_pixel_compute_source_index`: where output `j` samples the input.
+fn source(step: f64, j: usize, align_corners: bool, cubic: bool) -> f64 {
+    if align_corners {
+        step * j as f64
+    } else {
+        let s = step * (j as f64 + 0.5) - 0.5;
+        if !cubic && s < 0.0 {
+            0.0
+        } else {
+            s
+        }
+    }
+}
+
+/// Keys' cubic convolution kernel with parameter `a`.
+fn cubic(x: f64, a: f64) -> f64 {
+    let x = x.abs();
+    if x < 1.0 {
+        ((a + 2.0) * x - (a + 3.0)) * x * x + 1.0
+    } else if x < 2.0 {
+        ((a * x - 5.0 * a) * x + 8.0 * a) * x - 4.0 * a
+    } else {
+        0.0
+    }
+}
+
+/// The taps of one dim resized from `input` to `output` elements.
+fn taps(
+    mode: InterpolateMode,
+    input: usize,
+    output: usize,
+    opts: &InterpolateOptions,
+    given: Option<f64>,
+    shortcuts: bool,
+) -> Taps {
+    let align = opts.align_corners;
+    let last = input - 1;
+    if input == output && (mode == InterpolateMode::Linear || opts.antialias) {
+        // PyTorch's CPU kernels copy a linear or antialiased dim that keeps its size, even
+        // when a scale factor other than 1 was given.
+        return Taps::from_lists((0..input).map(|i| vec![(i, 1.0)]).collect());
+    }
+    let lists = (0..output).map(|j| -> Vec<(usize, f64)> {
+        match mode {
+            InterpolateMode::Nearest | InterpolateMode::NearestExact => {
+                // PyTorch computes these in `f32`; so do we, to pick the same elements.
+                // PyTorch's 2-D nearest kernel (only) maps sizes that stay or double
+                // directly, whatever the scale factor given.
+                let exact = mode == InterpolateMode::NearestExact;
+                let i = if shortcuts && !exact && output == input {
+                    j
+                } else if shortcuts && !exact && output == 2 * input {
+                    j >> 1
+                } else {
+                    let s = match given {
+                        Some(f) => (1.0 / f) as f32,
+                        None => input as f32 / output as f32,
+                    };
+                    let at = if exact { j as f32 + 0.5 } else { j as f32 };
+                    ((at * s).floor() as usize).min(last)
+                };
+                vec![(i, 1.0)]
+            }
+            InterpolateMode::Area => {
+                let (lo, hi) = (j * input / output, ((j + 1) * input).div_ceil(output));
+                let w = 1.0 / (hi - lo) as f64;
+                (lo..hi).map(|i| (i, w)).collect()
+            }
+            _ if opts.antialias => {
+                // PyTorch's antialiased kernel (`_compute_indices_min_size_weights_aa`): the
+                // filter widened by the scale when shrinking, taps outside the input dropped
+                // and the rest renormalised; bicubic uses PIL's `a = -0.5` here.
+                let aa = true;
+                let (half, a) = match mode {
+                    InterpolateMode::Linear => (1.0, 0.0),
+                    _ => (2.0, -0.5),
+                };
+                let filter = |x: f64| {
+                    if mode == InterpolateMode::Linear {
+                        (1.0 - x.abs()).max(0.0)
+                    } else {
+                        cubic(x, a)
+                    }
+                };
+                let s = step(input, output, align, given);
+                let (support, inv, most) = if aa && s >= 1.0 {
+                    (half * s, 1.0 / s, (half * s).ceil() as i64 * 2 + 1)
+                } else if aa {
+                    (half, 1.0, half as i64 * 2 + 1)
+                } else {
+                    (half, 1.0, 2 * half as i64)
+                };
+                let delta = if align && !aa { 0.5 } else { 0.0 };
+                let center = s * (j as f64 + 0.5 - delta);
+                // PyTorch truncates these towards zero.
+                let lo = ((center - support + 0.5 + delta) as i64).max(0);
+                let hi = ((center + support + 0.5 + delta) as i64).min(input as i64);
+                let n = (hi - lo).clamp(0, most);
+                let lo = lo.min(last as i64) as usize;
+                let mut l: Vec<(usize, f64)> = (lo..lo + n as usize)
+                    .map(|i| (i, filter((i as f64 - center + 0.5 - delta) * inv)))
+                    .collect();
+                let total: f64 = l.iter().map(|p| p.1).sum();
+                if total != 0.0 {
+                    l.iter_mut().for_each(|p| p.1 /= total);
+                }
+                if l.is_empty() {
+                    l.push((lo, 0.0));
+                }
+                l
+            }
+            InterpolateMode::Linear => {
+                let s = step(input, output, align, given);
+                let real = source(s, j, align, false);
+                let i0 = (real.floor() as usize).min(last);
+                let lambda = (real - i0 as f64).clamp(0.0, 1.0);
+                let i1 = if i0 < last { i0 + 1 } else { i0 };
+                vec![(i0, 1.0 - lambda), (i1, lambda)]
+            }
+            InterpolateMode::Bicubic => {
+                let s = step(input, output, align, given);
+                let real = source(s, j, align, true);
+                let i = (real.floor() as i64).min(last as i64);
+                let t = (real - i as f64).clamp(0.0, 1.0);
+                let w = [
+                    cubic(t + 1.0, -0.75),
+                    cubic(t, -0.75),
+                    cubic(1.0 - t, -0.75),
+                    cubic(2.0 - t, -0.75),
+                ];
+                (0..4)
+                    .map(|k| ((i - 1 + k as i64).clamp(0, last as i64) as usize, w[k]))
+                    .collect()
+            }
+        }
+    });
+    Taps::from_lists(lists.collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(mode: InterpolateMode) -> InterpolateOptions {
+        InterpolateOptions::size(&[1], mode)
+    }
+
+    #[test]
+    fn linear_taps_match_pytorch_formulas() {
+        // 4 → 8, half-pixel centres: output 0 clamps to input 0, output 1 is 0.75·x0 + 0.25·x1.
+        let t = taps(
+            InterpolateMode::Linear,
+            4,
+            8,
+            &opts(InterpolateMode::Linear),
+            None,
+            true,
+        );
+        assert_eq!((t.per, t.len()), (2, 8));
+        assert_eq!(&t.index[..4], &[0, 1, 0, 1]);
+        assert_eq!(&t.weight[..4], &[1.0, 0.0, 0.75, 0.25]);
+        assert_eq!(&t.index[14..], &[3, 3]);
+    }
+
+    #[test]
+    fn identity_dims_are_skipped() {
+        for mode in [
+            InterpolateMode::Nearest,
+            InterpolateMode::Linear,
+            InterpolateMode::Bicubic,
+            InterpolateMode::Area,
+        ] {
+            assert!(
+                taps(mode, 5, 5, &opts(mode), None, true).is_identity(5),
+                "{mode:?}"
+            );
+        }
+        assert!(!taps(
+            InterpolateMode::Nearest,
+            5,
+            6,
+            &opts(InterpolateMode::Nearest),
+            None,
+            true
+        )
+        .is_identity(5));
+    }
+
+    #[test]
+    fn antialias_weights_sum_to_one() {
+        let mut o = opts(InterpolateMode::Bicubic);
+        o.antialias = true;
+        let t = taps(InterpolateMode::Bicubic, 100, 7, &o, None, true);
+        for j in 0..7 {
+            let s: f64 = t.weight[j * t.per..][..t.per].iter().sum();
+            assert!((s - 1.0).abs() < 1e-12, "{s}");
+        }
+        assert!(t.per >= 4 * 100 / 7);
+    }
+
+    #[test]
+    fn area_windows_are_adaptive_pooling() {
+        let t = taps(
+            InterpolateMode::Area,
+            5,
+            3,
+            &opts(InterpolateMode::Area),
+            None,
+            true,
+        );
+        // PyTorch's windows [0, 2), [1, 4), [3, 5).
+        assert_eq!(t.per, 3);
+        assert_eq!(&t.index[..2], &[0, 1]);
+        assert_eq!(&t.index[3..6], &[1, 2, 3]);
+        assert_eq!(&t.index[6..8], &[3, 4]);
+    }
+}
