@@ -7,7 +7,8 @@ numpy has no convolution: its row is a vectorised reference (sliding windows + `
 per group), the fastest plain-numpy formulation, not a library kernel; for `normalize_image`
 it is one float32 expression and a contiguous CHW copy, and PyTorch's is torchvision's
 `ToTensor()` + `Normalize()` written out in torch ops; for `interpolate` it is separable
-matrix products (weights built before timing). `cvt_color` (NV12 -> RGB) is compared
+matrix products (weights built before timing); for the normalization layers the
+textbook numpy expressions. `cvt_color` (NV12 -> RGB) is compared
 with a float32 numpy formulation and, when importable, OpenCV's `cvtColor` (the cv2 column;
 `cv2.resize` for the uint8 bilinear row). Writes the table to
 bench/results/ops_vision.md unless `--out` names another file. `--quick` uses tiny sizes
@@ -127,6 +128,26 @@ def np_resize_hwc(frame, mh, mw):
     return np.clip(np.rint(out), 0, 255).astype(np.uint8)
 
 
+def np_group_norm(x, g, w, b, eps=1e-5):
+    n, c = x.shape[:2]
+    xs = x.reshape(n, g, -1)
+    m = xs.mean(axis=2, keepdims=True)
+    v = xs.var(axis=2, keepdims=True)
+    y = ((xs - m) / np.sqrt(v + eps)).reshape(x.shape)
+    return y * w[None, :, None, None] + b[None, :, None, None]
+
+
+def np_batch_norm(x, rm, rv, w, b, eps=1e-5):
+    a = (w / np.sqrt(rv + eps)).astype(np.float32)
+    return x * a[None, :, None, None] + (b - rm * a)[None, :, None, None]
+
+
+def np_layer_norm(x, w, b, eps=1e-5):
+    m = x.mean(axis=-1, keepdims=True)
+    v = x.var(axis=-1, keepdims=True)
+    return (x - m) / np.sqrt(v + eps) * w + b
+
+
 def rows(quick):
     r = np.random.default_rng(0)
     n, c, s = (1, 8, 16) if quick else (8, 64, 56)
@@ -151,6 +172,12 @@ def rows(quick):
     mh_up = np_linear_matrix(s, 2 * s)
     mh_half, mw_half = np_linear_matrix(fh, fh // 2), np_linear_matrix(fw, fw // 2)
     mh_aa, mw_aa = np_linear_matrix(fh, 224, True), np_linear_matrix(fw, 224, True)
+    gw = r.standard_normal(c).astype(np.float32)
+    gv = np.abs(gw) + 0.5
+    tgw, tgv = crt.from_numpy(gw), crt.from_numpy(gv)
+    ln = r.standard_normal((64, 96) if quick else (8192, 768)).astype(np.float32)
+    lw = r.standard_normal(ln.shape[1]).astype(np.float32)
+    tln, tlw = crt.from_numpy(ln), crt.from_numpy(lw)
     cframe = crt.from_dlpack(frame).permute(2, 0, 1).unsqueeze(0)  # pitched, no copy
     tframe = torch.from_numpy(frame).permute(2, 0, 1).unsqueeze(0) if torch else None
     table = [
@@ -210,6 +237,18 @@ def rows(quick):
          lambda: np_resize_hwc(frame, mh_aa, mw_aa),
          (lambda: F.interpolate(tframe, size=224, mode="bilinear", antialias=True)) if F else None,
          lambda: crt.interpolate(cframe, size=224, mode="bilinear", antialias=True)),
+        (f"group_norm {c // 2} groups {n}x{c}x{s}^2", x.nbytes,
+         lambda: np_group_norm(x, c // 2, gw, gw),
+         (lambda: F.group_norm(torch.from_numpy(x), c // 2, torch.from_numpy(gw), torch.from_numpy(gw))) if F else None,
+         lambda: crt.group_norm(tx, c // 2, tgw, tgw)),
+        (f"batch_norm (inference) {n}x{c}x{s}^2", x.nbytes,
+         lambda: np_batch_norm(x, gw, gv, gw, gw),
+         (lambda: F.batch_norm(torch.from_numpy(x), *(torch.from_numpy(a) for a in (gw, gv, gw, gw)))) if F else None,
+         lambda: crt.batch_norm(tx, tgw, tgv, tgw, tgw)),
+        (f"layer_norm {ln.shape[0]}x{ln.shape[1]}", ln.nbytes,
+         lambda: np_layer_norm(ln, lw, lw),
+         (lambda: F.layer_norm(torch.from_numpy(ln), ln.shape[1:], torch.from_numpy(lw), torch.from_numpy(lw))) if F else None,
+         lambda: crt.layer_norm(tln, ln.shape[1], tlw, tlw)),
     ]
     # The results agree before anything is timed.
     for name, _, np_fn, _, crt_fn in table:

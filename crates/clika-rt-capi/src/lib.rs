@@ -32,6 +32,7 @@ pub mod error;
 mod ffi;
 pub mod indexing;
 pub mod io;
+pub mod norm;
 pub mod op_codes;
 pub mod out_forms;
 pub mod shared;

@@ -26,6 +26,7 @@ mod indexing;
 mod int_range;
 mod memory_stats;
 mod native_registry;
+mod norm;
 mod numpy_export;
 mod numpy_import;
 mod op_functions;
@@ -70,6 +71,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(f::_dlpack_live_exports, m)?)?;
     op_functions::register(m)?;
     vision::register(m)?;
+    norm::register(m)?;
     algorithms::register(m)?;
     creation::register(m)?;
     random::register(m)?;

@@ -2080,6 +2080,55 @@ crt_status crt_tensor_from_file(const char *path,
                                 struct crt_error **err);
 
 /**
+ * PyTorch's `layer_norm`: normalizes the last `ndims` dims of `x` (whose sizes are
+ * `normalized_shape`), then scales by `weight` and shifts by `bias` (each of
+ * `normalized_shape`, or NULL).
+ *
+ * # Safety
+ * The header's pointer contract; `normalized_shape` readable for `ndims` values.
+ */
+crt_status crt_tensor_layer_norm(const struct crt_tensor *x,
+                                 const int64_t *normalized_shape,
+                                 size_t ndims,
+                                 const struct crt_tensor *weight,
+                                 const struct crt_tensor *bias,
+                                 double eps,
+                                 struct crt_tensor **out,
+                                 struct crt_error **err);
+
+/**
+ * PyTorch's `group_norm`: the channels of `x` (`[N, C, *]`) in `num_groups` groups, each
+ * normalized per image, then scaled and shifted per channel (`weight`, `bias`: `[C]` or NULL).
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_group_norm(const struct crt_tensor *x,
+                                 int64_t num_groups,
+                                 const struct crt_tensor *weight,
+                                 const struct crt_tensor *bias,
+                                 double eps,
+                                 struct crt_tensor **out,
+                                 struct crt_error **err);
+
+/**
+ * PyTorch's `batch_norm` in inference mode: each channel of `x` (`[N, C, *]`) normalized
+ * with `running_mean` and `running_var` (`[C]`, read and not updated), then scaled and
+ * shifted (`weight`, `bias`: `[C]` or NULL).
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_batch_norm(const struct crt_tensor *x,
+                                 const struct crt_tensor *running_mean,
+                                 const struct crt_tensor *running_var,
+                                 const struct crt_tensor *weight,
+                                 const struct crt_tensor *bias,
+                                 double eps,
+                                 struct crt_tensor **out,
+                                 struct crt_error **err);
+
+/**
  * `op(a, b)` written into the existing tensor `out` (the `out=` form): `out` must have the
  * broadcast shape of `a` and `b`; the result is converted to `out`'s dtype. Nothing is
  * allocated when `out` has the op's result dtype. `a` or `b` may be `out` itself, and an

@@ -1,5 +1,5 @@
 // ClikaRT vision and inference operations (C++17), included by clika_rt.h: convolutions,
-// pooling, linear, pad and interpolate with PyTorch's semantics (torch.nn.functional), NCHW inputs, and
+// pooling, linear, pad, interpolate and the normalization layers with PyTorch's semantics (torch.nn.functional), NCHW inputs, and
 // the image entry point normalize_image (uint8 channels-last frames). Each is a thin wrapper over the crt_tensor_* function of the same name.
 #ifndef CLIKA_RT_VISION_HPP
 #define CLIKA_RT_VISION_HPP
@@ -109,6 +109,42 @@ inline Tensor pad(const Tensor& x, const Shape& pads, PadMode mode = PadMode::Co
     return detail::result([&](crt_tensor** out, crt_error** err) {
         return crt_tensor_pad(x.get(), pads.data(), pads.size(),
                               static_cast<crt_pad_mode>(mode), value, out, err);
+    });
+}
+
+/// PyTorch's layer_norm: normalizes the last normalized_shape.size() dims of x (which must
+/// equal normalized_shape), then scales by weight and shifts by bias (each of
+/// normalized_shape; omitted: 1 and 0).
+inline Tensor layer_norm(const Tensor& x, const Shape& normalized_shape,
+                         const std::optional<Tensor>& weight = std::nullopt,
+                         const std::optional<Tensor>& bias = std::nullopt, double eps = 1e-5) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_layer_norm(x.get(), normalized_shape.data(), normalized_shape.size(),
+                                     weight ? weight->get() : nullptr,
+                                     bias ? bias->get() : nullptr, eps, out, err);
+    });
+}
+
+/// PyTorch's group_norm: the channels of x [N, C, *] in num_groups groups, each normalized
+/// per image, then scaled and shifted per channel (weight, bias: [C]).
+inline Tensor group_norm(const Tensor& x, std::int64_t num_groups,
+                         const std::optional<Tensor>& weight = std::nullopt,
+                         const std::optional<Tensor>& bias = std::nullopt, double eps = 1e-5) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_group_norm(x.get(), num_groups, weight ? weight->get() : nullptr,
+                                     bias ? bias->get() : nullptr, eps, out, err);
+    });
+}
+
+/// PyTorch's batch_norm in inference mode: each channel of x [N, C, *] normalized with the
+/// running statistics ([C], read only), then scaled and shifted (weight, bias: [C]).
+inline Tensor batch_norm(const Tensor& x, const Tensor& running_mean, const Tensor& running_var,
+                         const std::optional<Tensor>& weight = std::nullopt,
+                         const std::optional<Tensor>& bias = std::nullopt, double eps = 1e-5) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_batch_norm(x.get(), running_mean.get(), running_var.get(),
+                                     weight ? weight->get() : nullptr,
+                                     bias ? bias->get() : nullptr, eps, out, err);
     });
 }
 

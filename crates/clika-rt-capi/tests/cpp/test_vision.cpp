@@ -166,6 +166,32 @@ void interpolate_modes() {
     std::printf("ok    interpolate: linear, nearest, area, bicubic antialias, errors\n");
 }
 
+void normalization_layers() {
+    // layer_norm over the last dim: [1, 2, 3] -> [-a, 0, a], a = sqrt(3/2); then affine.
+    const Tensor x = Tensor::from_data(std::vector<double>{1, 2, 3, 2, 2, 2}, {2, 3});
+    const double a = std::sqrt(1.5);
+    CHECK(close(vals(ops::layer_norm(x, {3}, std::nullopt, std::nullopt, 0.0)),
+                {-a, 0, a, 0, 0, 0}));
+    const Tensor w = Tensor::from_data(std::vector<double>{1, 2, 3}, {3});
+    const Tensor b = Tensor::from_data(std::vector<double>{0, 1, 0}, {3});
+    CHECK(close(vals(ops::layer_norm(x, {3}, w, b, 0.0)), {-a, 1, 3 * a, 0, 1, 0}));
+    // group_norm with one channel per group is instance norm; two groups of two channels.
+    const Tensor g = Tensor::from_data(std::vector<double>{0, 2, 4, 6, 1, 1, 5, 5}, {1, 4, 2});
+    const double m = 3.0, s = std::sqrt(5.0);  // group 0: 0 2 4 6
+    CHECK(close(vals(ops::group_norm(g, 2, std::nullopt, std::nullopt, 0.0)),
+                {(0 - m) / s, (2 - m) / s, (4 - m) / s, (6 - m) / s, -1, -1, 1, 1}));
+    // batch_norm with running statistics: (x - mean[c]) / sqrt(var[c]) * w[c] + b[c].
+    const Tensor bx = Tensor::from_data(std::vector<double>{1, 2, 3, 4}, {2, 2});
+    const Tensor rm = Tensor::from_data(std::vector<double>{1, 1}, {2});
+    const Tensor rv = Tensor::from_data(std::vector<double>{4, 1}, {2});
+    const Tensor bw = Tensor::from_data(std::vector<double>{2, 1}, {2});
+    CHECK(close(vals(ops::batch_norm(bx, rm, rv, bw, std::nullopt, 0.0)), {0, 1, 2, 3}));
+    CHECK_THROWS(ops::layer_norm(x, {2}), Status::InvalidArgument);
+    CHECK_THROWS(ops::group_norm(g, 3), Status::InvalidArgument);
+    CHECK_THROWS(ops::batch_norm(bx, w, rv), Status::InvalidArgument);
+    std::printf("ok    layer_norm, group_norm, batch_norm\n");
+}
+
 void vision_errors() {
     const Tensor x = Tensor::zeros({1, 4, 5, 5});
     const Tensor w = Tensor::zeros({6, 3, 3, 3});
@@ -189,5 +215,6 @@ void run_vision_tests() {
     conv2d_matches_naive_loops();
     pooling_linear_pad();
     interpolate_modes();
+    normalization_layers();
     vision_errors();
 }

@@ -180,8 +180,11 @@ __all__ = [
     "avg_pool2d",
     "conv1d",
     "conv2d",
+    "batch_norm",
     "cvt_color",
+    "group_norm",
     "interpolate",
+    "layer_norm",
     "linear",
     "max_pool2d",
     "normalize_image",
@@ -7646,6 +7649,151 @@ def interpolate(
     [[[[0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 1.0], [2.0, 2.0, 3.0, 3.0], [2.0, 2.0, 3.0, 3.0]]]]
     >>> crt.interpolate(x, size=3, mode="bilinear", align_corners=True).tolist()
     [[[[0.0, 0.5, 1.0], [1.0, 1.5, 2.0], [2.0, 2.5, 3.0]]]]
+    """
+def layer_norm(
+    input: Any,
+    normalized_shape: _Size,
+    weight: Optional[Any] = None,
+    bias: Optional[Any] = None,
+    eps: float = 1e-5,
+) -> Tensor:
+    """Layer normalization (PyTorch's `layer_norm`).
+
+    Normalizes the last dims of the input (those named by `normalized_shape`) to zero mean
+    and unit variance (biased variance, as PyTorch), then scales by `weight` and shifts by
+    `bias`: `(x - mean) / sqrt(var + eps) * weight + bias`. Each row's statistics are taken
+    in one read of the row while it is in cache, and the output is written in one more pass.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        A float tensor whose last dims equal `normalized_shape` (strided inputs are read as
+        a contiguous copy).
+    normalized_shape : int or sequence of int
+        The normalized dims' sizes.
+    weight, bias : Tensor, optional
+        Of shape `normalized_shape`; omitted means 1 and 0.
+    eps : float
+        Added to the variance (default 1e-5).
+
+    Returns
+    -------
+    Tensor
+        A new contiguous tensor of the input's shape and dtype.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `normalized_shape` does not match the input's last dims, a weight or bias has another
+        shape, an integer input (convert with `.to_dtype`), or a negative `eps`.
+    DeviceError
+        The input is on a GPU (move it with `.to("cpu")`), or the weights are on another
+        device.
+
+    Examples
+    --------
+    >>> x = crt.tensor([[1.0, 2.0, 3.0], [2.0, 2.0, 2.0]])
+    >>> [round(v, 4) for v in crt.layer_norm(x, 3).tolist()[0]]
+    [-1.2247, 0.0, 1.2247]
+    """
+def group_norm(
+    input: Any,
+    num_groups: int,
+    weight: Optional[Any] = None,
+    bias: Optional[Any] = None,
+    eps: float = 1e-5,
+) -> Tensor:
+    """Group normalization (PyTorch's `group_norm`).
+
+    Splits the channels (dim 1) of each image into `num_groups` groups, normalizes each group
+    to zero mean and unit variance, then scales and shifts per channel:
+    `(x - mean_g) / sqrt(var_g + eps) * weight[c] + bias[c]`.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        A float tensor `[N, C, *]` (strided inputs are read as a contiguous copy).
+    num_groups : int
+        Must divide `C`.
+    weight, bias : Tensor, optional
+        `[C]`; omitted means 1 and 0.
+    eps : float
+        Added to the variance (default 1e-5).
+
+    Returns
+    -------
+    Tensor
+        A new contiguous tensor of the input's shape and dtype.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `num_groups` does not divide the channels, a weight or bias is not `[C]`, an input
+        with fewer than 2 dims or of an integer dtype, or a negative `eps`.
+    DeviceError
+        The input is on a GPU (move it with `.to("cpu")`), or the weights are on another
+        device.
+
+    Examples
+    --------
+    >>> x = crt.arange(8.0).reshape(1, 4, 2)
+    >>> y = crt.group_norm(x, 2)
+    >>> [round(v, 4) for v in y.tolist()[0][0]]
+    [-1.3416, -0.4472]
+    """
+def batch_norm(
+    input: Any,
+    running_mean: Any,
+    running_var: Any,
+    weight: Optional[Any] = None,
+    bias: Optional[Any] = None,
+    training: bool = False,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+) -> Tensor:
+    """Batch normalization in inference mode (PyTorch's `batch_norm` with `training=False`).
+
+    Normalizes each channel (dim 1) with the running statistics and scales and shifts it:
+    `(x - running_mean[c]) / sqrt(running_var[c] + eps) * weight[c] + bias[c]`, in one pass
+    over the input. The running statistics are read, never updated.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        A float tensor `[N, C, *]` (strided inputs are read as a contiguous copy).
+    running_mean, running_var : Tensor
+        `[C]` each.
+    weight, bias : Tensor, optional
+        `[C]`; omitted means 1 and 0.
+    training : bool
+        Must be False: training mode (batch statistics, updating the running ones) is not
+        supported.
+    momentum : float
+        Accepted for PyTorch's signature; used only in training mode.
+    eps : float
+        Added to the variance (default 1e-5).
+
+    Returns
+    -------
+    Tensor
+        A new contiguous tensor of the input's shape and dtype.
+
+    Raises
+    ------
+    NotImplementedError
+        `training=True`.
+    InvalidArgumentError
+        A statistic, weight or bias that is not `[C]`, an input with fewer than 2 dims or of
+        an integer dtype, or a negative `eps`.
+    DeviceError
+        The input is on a GPU (move it with `.to("cpu")`), or the statistics or weights are on
+        another device.
+
+    Examples
+    --------
+    >>> x = crt.tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> crt.batch_norm(x, crt.tensor([2.0, 3.0]), crt.tensor([1.0, 1.0]), eps=0.0).tolist()
+    [[-1.0, -1.0], [1.0, 1.0]]
     """
 def linear(input: Any, weight: Any, bias: Optional[Any] = None) -> Tensor:
     """A fully connected layer with PyTorch's `linear` semantics: `input @ weight.T + bias`.

@@ -16,6 +16,7 @@ mod index;
 pub(crate) mod iter;
 pub(crate) mod kernel;
 mod matmul;
+mod norm;
 pub(crate) mod num;
 mod reduce;
 mod resize;

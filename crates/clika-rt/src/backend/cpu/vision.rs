@@ -27,6 +27,7 @@ pub(crate) fn run(plan: &VisionPlan) -> Result<Tensor> {
         VisionPlan::Normalize(p) => super::image::normalize(p),
         VisionPlan::Color(p) => super::image::cvt_color(p),
         VisionPlan::Resize(p) => super::resize::resize(p),
+        VisionPlan::Norm(p) => super::norm::norm(p),
         VisionPlan::Pool(p) => {
             let cd = if p.kind == PoolKind::Max && !p.x.dtype().is_float() {
                 DType::Float64

@@ -9,6 +9,7 @@ mod color;
 mod conv;
 mod image;
 mod layers;
+mod norm;
 mod pool;
 mod resize;
 
@@ -19,6 +20,8 @@ pub use conv::{conv1d, conv2d, ConvOptions, Padding};
 pub use image::normalize_image;
 pub(crate) use image::NormalizePlan;
 pub use layers::{linear, pad, PadMode};
+pub use norm::{batch_norm, group_norm, layer_norm};
+pub(crate) use norm::{NormPlan, NormStats};
 pub use pool::{adaptive_avg_pool2d, avg_pool2d, max_pool2d, PoolOptions};
 pub(crate) use pool::{PoolKind, PoolPlan};
 pub use resize::{interpolate, InterpolateMode, InterpolateOptions};
@@ -38,6 +41,8 @@ pub(crate) enum VisionPlan {
     Color(Box<ColorPlan>),
     /// An interpolation: separable taps along each resized dim.
     Resize(Box<ResizePlan>),
+    /// A normalization layer: rows normalized, then scaled and shifted.
+    Norm(Box<NormPlan>),
 }
 
 impl VisionPlan {
@@ -49,6 +54,7 @@ impl VisionPlan {
             VisionPlan::Normalize(_) => "normalize_image",
             VisionPlan::Color(_) => "cvt_color",
             VisionPlan::Resize(_) => "interpolate",
+            VisionPlan::Norm(p) => p.name,
         }
     }
 
@@ -60,6 +66,7 @@ impl VisionPlan {
             VisionPlan::Normalize(p) => p.x.device(),
             VisionPlan::Color(p) => p.x.device(),
             VisionPlan::Resize(p) => p.x.device(),
+            VisionPlan::Norm(p) => p.x.device(),
         }
     }
 }
