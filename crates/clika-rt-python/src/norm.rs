@@ -7,10 +7,7 @@ use pyo3::prelude::*;
 
 use crate::ops::{run, tensor_arg};
 use crate::tensor::PyTensor;
-
-fn opt_tensor(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<clika_rt::Tensor>> {
-    obj.filter(|o| !o.is_none()).map(tensor_arg).transpose()
-}
+use crate::vision::opt_tensor;
 
 #[doc = include_str!("../pydoc/layer_norm.md")]
 #[pyfunction]

@@ -41,7 +41,7 @@ fn sizes_or(
     }
 }
 
-fn opt_tensor(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Tensor>> {
+pub(crate) fn opt_tensor(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Tensor>> {
     obj.filter(|o| !o.is_none()).map(tensor_arg).transpose()
 }
 
