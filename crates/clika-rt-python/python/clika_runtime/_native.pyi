@@ -7592,9 +7592,9 @@ def interpolate(
     size: Optional[_Size] = None,
     scale_factor: Optional[Union[float, Sequence[float]]] = None,
     mode: str = "nearest",
-    align_corners: Optional[bool] = None,
-    recompute_scale_factor: Optional[bool] = None,
-    antialias: bool = False,
+    align_corners: Optional[builtins.bool] = None,
+    recompute_scale_factor: Optional[builtins.bool] = None,
+    antialias: builtins.bool = False,
 ) -> Tensor:
     """Resizes the spatial dims of a batch (PyTorch's `interpolate`).
 
@@ -7747,7 +7747,7 @@ def batch_norm(
     running_var: Any,
     weight: Optional[Any] = None,
     bias: Optional[Any] = None,
-    training: bool = False,
+    training: builtins.bool = False,
     momentum: float = 0.1,
     eps: float = 1e-5,
 ) -> Tensor:
