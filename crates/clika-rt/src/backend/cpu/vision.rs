@@ -85,8 +85,10 @@ impl Real for f32 {
         v as f32
     }
     fn round_u8(self) -> u8 {
-        // `as` saturates (NaN → 0).
-        self.round() as u8
+        // Clamped first, `x + 0.5` truncated is round-half-away for the non-negative values
+        // left, and vectorises (`round` is a libm call per element); NaN stays NaN through
+        // `clamp` and the saturating `as` maps it to 0.
+        (self.clamp(0.0, 255.0) + 0.5) as u8
     }
 }
 
@@ -102,8 +104,10 @@ impl Real for f64 {
         v
     }
     fn round_u8(self) -> u8 {
-        // `as` saturates (NaN → 0).
-        self.round() as u8
+        // Clamped first, `x + 0.5` truncated is round-half-away for the non-negative values
+        // left, and vectorises (`round` is a libm call per element); NaN stays NaN through
+        // `clamp` and the saturating `as` maps it to 0.
+        (self.clamp(0.0, 255.0) + 0.5) as u8
     }
 }
 
