@@ -9,7 +9,7 @@ use std::ops::Sub;
 use rayon::prelude::*;
 
 use super::iter::{threads_available, PARALLEL_MIN_ELEMS};
-use super::vision::Real;
+use super::vision::{elems, Real};
 use crate::dtype::Element;
 use crate::ops::vision::{NormPlan, NormStats};
 use crate::{DType, Device, Result, Tensor};
@@ -26,18 +26,6 @@ pub(crate) fn norm(p: &NormPlan) -> Result<Tensor> {
             run::<f32>(p, &wide(&p.x)?, w.as_ref(), b.as_ref())?.to_dtype(d)
         }
     }
-}
-
-/// The contiguous elements of a CPU tensor of `T`.
-///
-/// # Safety
-/// `t` is a contiguous CPU tensor of `T`'s dtype that nobody writes while the slice lives.
-unsafe fn elems<T>(t: &Tensor) -> &[T] {
-    if t.numel() == 0 {
-        return &[];
-    }
-    // SAFETY: per the contract, `numel` initialised `T`s start at the (aligned) data pointer.
-    unsafe { std::slice::from_raw_parts(t.const_data_ptr().cast::<T>(), t.numel()) }
 }
 
 /// `Σ f(x)` over `xs` in 8 lanes of `T`, chunk totals added in `f64`.

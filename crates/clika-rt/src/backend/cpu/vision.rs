@@ -120,7 +120,7 @@ fn dense(t: &Tensor, cd: DType) -> Result<Tensor> {
 ///
 /// # Safety
 /// `t` is a contiguous CPU tensor of `T`'s dtype that nobody writes while the slice lives.
-unsafe fn elems<T>(t: &Tensor) -> &[T] {
+pub(super) unsafe fn elems<T>(t: &Tensor) -> &[T] {
     if t.numel() == 0 {
         return &[];
     }

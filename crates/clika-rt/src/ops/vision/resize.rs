@@ -391,7 +391,6 @@ fn taps(
                 // PyTorch's antialiased kernel (`_compute_indices_min_size_weights_aa`): the
                 // filter widened by the scale when shrinking, taps outside the input dropped
                 // and the rest renormalised; bicubic uses PIL's `a = -0.5` here.
-                let aa = true;
                 let (half, a) = match mode {
                     InterpolateMode::Linear => (1.0, 0.0),
                     _ => (2.0, -0.5),
@@ -404,22 +403,21 @@ fn taps(
                     }
                 };
                 let s = step(input, output, align, given);
-                let (support, inv, most) = if aa && s >= 1.0 {
-                    (half * s, 1.0 / s, (half * s).ceil() as i64 * 2 + 1)
-                } else if aa {
-                    (half, 1.0, half as i64 * 2 + 1)
+                // Shrinking widens the filter by the scale; at most `most` taps.
+                let (support, inv) = if s >= 1.0 {
+                    (half * s, 1.0 / s)
                 } else {
-                    (half, 1.0, 2 * half as i64)
+                    (half, 1.0)
                 };
-                let delta = if align && !aa { 0.5 } else { 0.0 };
-                let center = s * (j as f64 + 0.5 - delta);
+                let most = support.ceil() as i64 * 2 + 1;
+                let center = s * (j as f64 + 0.5);
                 // PyTorch truncates these towards zero.
-                let lo = ((center - support + 0.5 + delta) as i64).max(0);
-                let hi = ((center + support + 0.5 + delta) as i64).min(input as i64);
+                let lo = ((center - support + 0.5) as i64).max(0);
+                let hi = ((center + support + 0.5) as i64).min(input as i64);
                 let n = (hi - lo).clamp(0, most);
                 let lo = lo.min(last as i64) as usize;
                 let mut l: Vec<(usize, f64)> = (lo..lo + n as usize)
-                    .map(|i| (i, filter((i as f64 - center + 0.5 - delta) * inv)))
+                    .map(|i| (i, filter((i as f64 - center + 0.5) * inv)))
                     .collect();
                 let total: f64 = l.iter().map(|p| p.1).sum();
                 if total != 0.0 {
