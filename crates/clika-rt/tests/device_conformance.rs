@@ -437,14 +437,25 @@ device_test!(
             .unwrap();
         dst.copy_(&a.to(device).unwrap()).unwrap();
         assert_close(&dst.to(Device::cpu()).unwrap(), &a, "copy_");
-        let both = ops::cat(&[on, dst], 0);
+        // The second slab starts mid-storage: device kernels store at its word offset.
+        let both = ops::cat(&[on, dst], 0).unwrap();
+        let want = ops::cat(&[full, a], 0).unwrap();
+        assert_close(&both.to(Device::cpu()).unwrap(), &want, "cat");
+        // uint8 slabs of 3 bytes: the second would start inside a word, which the device's
+        // whole-word stores refuse (naming the CPU); the CPU joins them.
+        let bytes = Tensor::arange(0.0, 3.0, 1.0, DType::UInt8)
+            .unwrap()
+            .to(device)
+            .unwrap();
+        let joined = ops::cat(&[bytes.clone(), bytes], 0);
         if device.kind() == DeviceKind::Gpu {
-            // wgpu kernels write outputs from their storage's start: the second slab is refused.
-            let err = both.unwrap_err();
+            let err = joined.unwrap_err();
             assert!(err.to_string().contains(".to(Device::cpu())"), "{err}");
         } else {
-            let want = ops::cat(&[full, a], 0).unwrap();
-            assert_close(&both.unwrap().to(Device::cpu()).unwrap(), &want, "cat");
+            assert_eq!(
+                joined.unwrap().to_vec::<u8>().unwrap(),
+                vec![0, 1, 2, 0, 1, 2]
+            );
         }
     }
 );

@@ -108,8 +108,13 @@ impl Tensor {
     /// # Safety
     /// As for [`fill_shared`](Tensor::fill_shared).
     pub unsafe fn copy_shared(&self, src: &Tensor) -> Result<()> {
-        same_device("copy_", self, src)?;
         self.ensure_writable()?;
+        // A source on another device is moved here first (PyTorch's `copy_` crosses devices).
+        let src = &if src.device() == self.device() {
+            src.clone()
+        } else {
+            src.to(self.device())?
+        };
         let shape = broadcast_shapes(src.shape(), self.shape())?;
         if shape.as_slice() != self.shape() {
             return Err(Error::ShapeMismatch {
@@ -130,7 +135,14 @@ impl Tensor {
     /// # Safety
     /// As for [`fill_shared`](Tensor::fill_shared).
     pub unsafe fn binary_shared(&self, op: BinaryOp, other: &Tensor) -> Result<()> {
-        same_device(op.name(), self, other)?;
+        // A 0-d host tensor (a scalar) combines with a tensor on any device, as out of place.
+        let other =
+            &if other.device() != self.device() && other.ndim() == 0 && other.device().is_cpu() {
+                other.to(self.device())?
+            } else {
+                same_device(op.name(), self, other)?;
+                other.clone()
+            };
         self.ensure_writable()?;
         let plan = BinaryPlan::new(op, self, other)?;
         super::elementwise_more::check_in_place(op, plan.out, self.dtype())?;

@@ -12,6 +12,7 @@ use crate::error::Result;
 use crate::layout::DimVec;
 use crate::ops::matmul::Plan;
 use crate::ops::{BinaryOp, BinaryPlan, UnaryOp, UnaryPlan};
+use crate::storage::OwnerKind;
 use crate::{DType, Device, Tensor};
 
 /// `meta` for an elementwise kernel: `[numel, ndim, shape.., (offset, strides..) per input]`
@@ -35,8 +36,9 @@ fn map_meta(op: &str, shape: &[usize], inputs: &[&Tensor]) -> Result<Vec<u32>> {
 
 /// Runs an elementwise kernel: `out[i] = expr(load0(in0[i]), …)` into `out` (of the inputs'
 /// shape); `key` names the (op, dtypes) for the pipeline cache. The kernels store whole
-/// words from the start of `out`'s storage, so `out` must be contiguous from its first byte
-/// (every result the runtime allocates is).
+/// words, so `out` must be contiguous, start on a word, and end on one — or at the end of
+/// runtime pool memory, whose blocks are padded (every result the runtime allocates is);
+/// anything else would overwrite bytes next to it.
 fn map(
     gpu: &Gpu,
     op: &str,
@@ -47,18 +49,18 @@ fn map(
     expr: &str,
 ) -> Result<()> {
     let (shape, od) = (out.shape(), out.dtype());
-    if !out.is_contiguous() || out.storage_offset() != 0 {
-        return Err(unsupported(
-            op,
-            out.device(),
-            "results written into a strided view",
-        ));
-    }
+    check_out(op, out)?;
     let numel = out.numel();
     if numel == 0 {
         return Ok(());
     }
-    let meta = map_meta(op, shape, inputs)?;
+    let mut meta = map_meta(op, shape, inputs)?;
+    // The output's first word in its storage (a whole word: checked above).
+    meta.push(u32_of(
+        op,
+        out.device(),
+        out.storage_offset() * od.size() / 4,
+    )?);
     // Every input contiguous in the output's shape (no broadcast, no strides): a flat kernel.
     let flat = inputs
         .iter()
@@ -83,6 +85,28 @@ fn map(
     let words = numel.div_ceil(4 / od.size());
     let (x, y) = grid(words.div_ceil(256))?;
     launch(gpu, op, &pipe, &meta, out, inputs, (x, y, 1))
+}
+
+/// See [`map`]: whether the kernels' whole-word stores fit `out` exactly.
+fn check_out(op: &str, out: &Tensor) -> Result<()> {
+    let refuse = |what: &str| Err(unsupported(op, out.device(), what));
+    if !out.is_contiguous() {
+        return refuse("results written into a strided view");
+    }
+    let start = out.storage_offset() * out.dtype().size();
+    let end = start + out.numel() * out.dtype().size();
+    if !start.is_multiple_of(4) {
+        return refuse("results written into a view that starts inside a 4-byte word");
+    }
+    let padded = end == out.storage().nbytes() && out.storage().owner_kind() == OwnerKind::Pool;
+    if !end.is_multiple_of(4) && !padded && out.numel() > 0 {
+        return refuse(
+            "results written into a view that ends inside a 4-byte word (the kernels store \
+             whole words and would overwrite the bytes after it); write into a new tensor, \
+             or run the in-place operation on the CPU",
+        );
+    }
+    Ok(())
 }
 
 /// An operand expanded from one element (every stride 0), like a scalar broadcast.
@@ -129,8 +153,8 @@ fn map_chunks(
         let n = chunk.min(numel - e0);
         let o = out.reshape(&[-1])?.narrow(0, e0 as isize, n)?;
         let (ob, skip) = bind_window(gpu, &o, n)?.ok_or_else(refuse)?;
-        if skip != 0 {
-            return Err(refuse()); // the kernel writes from word 0 of the output binding
+        if !(skip as usize).is_multiple_of(per_word) {
+            return Err(refuse()); // the kernel writes whole words of the output binding
         }
         let n32 = u32_of(op, out.device(), n)?;
         let mut meta = vec![n32, 1, n32];
@@ -147,6 +171,7 @@ fn map_chunks(
             meta.extend([skip, stride]);
             bindings.push(b);
         }
+        meta.push(skip / per_word as u32);
         let (x, y) = grid(n.div_ceil(per_word).div_ceil(256))?;
         launch_bound(gpu, pipe, &meta, &bindings, (x, y, 1))?;
         e0 += n;
@@ -193,7 +218,7 @@ fn converted(gpu: &Gpu, t: &Tensor, dtype: DType) -> Result<Tensor> {
 
 /// Contiguous copy of an 8-byte-element tensor into `out`.
 fn gather64(gpu: &Gpu, t: &Tensor, out: &Tensor) -> Result<()> {
-    if !out.is_contiguous() || out.storage_offset() != 0 {
+    if !out.is_contiguous() {
         return Err(unsupported(
             "contiguous",
             out.device(),
@@ -203,7 +228,12 @@ fn gather64(gpu: &Gpu, t: &Tensor, out: &Tensor) -> Result<()> {
     if out.numel() == 0 {
         return Ok(());
     }
-    let meta = map_meta("contiguous", t.shape(), &[t])?;
+    let mut meta = map_meta("contiguous", t.shape(), &[t])?;
+    meta.push(u32_of(
+        "contiguous",
+        out.device(),
+        2 * out.storage_offset(),
+    )?);
     let pipe = pipeline(gpu, "gather64", || shaders::prelude(1) + shaders::GATHER64)?;
     let (x, y) = grid(out.numel().div_ceil(256))?;
     launch(gpu, "contiguous", &pipe, &meta, out, &[t], (x, y, 1))

@@ -136,7 +136,7 @@ pub(super) fn store_fn(d: DType, ct: Ct) -> String {
 }
 
 /// An elementwise kernel over `n_in` strided inputs: `meta = [numel, ndim, shape..,
-/// (offset, strides..) per input]`; each invocation writes one output word (`4 / size`
+/// (offset, strides..) per input, output word offset]`; each invocation writes one output word (`4 / size`
 /// elements of the contiguous output). `expr` combines `x0`, `x1`… into the result. When
 /// `flat`, every input is contiguous in the output's shape, and element `e` is at
 /// `offset + e` (no index arithmetic: several times faster on lavapipe).
@@ -167,11 +167,12 @@ pub(super) fn map_kernel(loads: &str, n_in: usize, out: DType, expr: &str, flat:
          \x20       let e = w * {per_word}u + j;\n\
          \x20       if (e < numel) {{\n{operands}\
          \x20           word = word | (store_bits({expr}) << (j * {bits}u));\n\
-         \x20       }}\n    }}\n    dst[w] = word;\n}}\n"
+         \x20       }}\n    }}\n    dst[info[2u + nd + {n_in}u * (nd + 1u)] + w] = word;\n}}\n"
     )
 }
 
-/// Gathers 8-byte elements (two words each): `meta` as for [`map_kernel`] with one input.
+/// Gathers 8-byte elements (two words each): `meta` as for [`map_kernel`] with one input,
+/// the output offset in words.
 pub(super) const GATHER64: &str = "
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -180,8 +181,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     let nd = info[1];
     if (e >= numel) { return; }
     let o = info[2u + nd] + index_offset(e, nd, 2u, 3u + nd);
-    dst[2u * e] = src0[2u * o];
-    dst[2u * e + 1u] = src0[2u * o + 1u];
+    let d = info[3u + 2u * nd] + 2u * e;
+    dst[d] = src0[2u * o];
+    dst[d + 1u] = src0[2u * o + 1u];
 }
 ";
 
