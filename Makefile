@@ -44,6 +44,9 @@ packages-test packages-demo:
 
 test-rust:
 	$(CARGO) test --workspace
+	# The GPU suites again with host-memory import off: the copy paths stay correct.
+	CLIKA_RT_GPU_IMPORT=off $(CARGO) test -p clika-rt --test device_conformance \
+		--test gpu_memory --test gpu_import
 	$(CARGO) test -p clika-rt --features ndarray,serde --test conventions --lib
 	$(CARGO) test -p clika-rt --features ndarray,serde --doc -- ndarray_interop serde_impl
 
@@ -188,6 +191,8 @@ python: $(VENV)/.deps-stamp
 test-python: python test-wheel
 	$(MAKE) --no-print-directory install PREFIX=$(CAPI_PREFIX) >/dev/null
 	CLIKA_RT_PREFIX=$(CAPI_PREFIX) $(PY) -m pytest -q $(PY_DIR)/tests
+	CLIKA_RT_GPU_IMPORT=off $(PY) -m pytest -q $(PY_DIR)/tests/test_devices.py \
+		$(PY_DIR)/tests/test_gpu_import.py
 
 ## wheel: the wheel a package index accepts, in target/wheels: abi3 (one wheel for CPython
 ## >= 3.9), manylinux_2_28 (linked by zig, from the ziglang package in .venv, against glibc

@@ -253,19 +253,48 @@ def device_rows(repeats, quick):
     ga.synchronize()
     timer = lambda f: median_time(f, max(3, repeats // 2))  # noqa: E731
 
-    def upload():
-        ca.to("gpu:0").synchronize()
-
     def add():
         (ga + gb).synchronize()
 
     def total():
         return ga.sum().item()
 
+    def upload_copy():
+        ca.to("gpu:0", copy=True).synchronize()
+
+    # Host memory in place (a unified-memory GPU such as lavapipe imports the pages; a
+    # discrete one copies either way): 256 MiB, and a camera frame's whole trip.
+    big = np.full((256 if not quick else 64) << 18, 0.5, dtype=np.float32)
+    cbig = crt.from_numpy(big)
+    frame = rng.integers(0, 256, (1080, 1920, 3), dtype=np.uint8)
+    mean = np.array([0.485, 0.456, 0.406], dtype=np.float32)
+    std = np.array([0.229, 0.224, 0.225], dtype=np.float32)
+    gmean = crt.from_numpy(mean).to("gpu:0", copy=True)
+    gstd = crt.from_numpy(std).to("gpu:0", copy=True)
+
+    def frame_trip(copy):
+        def run():
+            on = crt.from_numpy(frame).to("gpu:0", copy=copy)
+            x = (on.to(crt.float32) * (1.0 / 255.0) - gmean) / gstd
+            return x.to("cpu").numpy()
+        return run
+
     label = f"{n >> 20} M float32"
+    big_label = f"{big.nbytes >> 20} MiB float32"
     return [
-        Row(f"upload {label} to gpu:0 (.to + synchronize)", "GB/s", a.nbytes,
-            {"numpy": None, "torch": None, "clika_runtime": timer(upload)}),
+        Row(f"upload {big_label} to gpu:0, copying (.to(copy=True) + synchronize)", "GB/s",
+            big.nbytes, {"numpy": None, "torch": None,
+                         "clika_runtime": timer(lambda: cbig.to("gpu:0", copy=True).synchronize())}),
+        Row(f"upload {big_label} to gpu:0, .to (in place on unified memory)", "GB/s", big.nbytes,
+            {"numpy": None, "torch": None,
+             "clika_runtime": timer(lambda: cbig.to("gpu:0").synchronize())}),
+        Row("uint8 1080p frame: wrap, to gpu:0, normalize, back (numpy: CPU), copying", "ms", None,
+            {"numpy": timer(lambda: (frame.astype(np.float32) * (1.0 / 255.0) - mean) / std),
+             "torch": None, "clika_runtime": timer(frame_trip(True))}),
+        Row("uint8 1080p frame: wrap, to gpu:0, normalize, back (numpy: CPU), .to in place", "ms",
+            None, {"numpy": None, "torch": None, "clika_runtime": timer(frame_trip(False))}),
+        Row(f"upload {label} to gpu:0 (.to(copy=True) + synchronize)", "GB/s", a.nbytes,
+            {"numpy": None, "torch": None, "clika_runtime": timer(upload_copy)}),
         Row(f"a + b, {label}, on gpu:0 (numpy: CPU)", "GB/s", 3 * a.nbytes,
             {"numpy": timer(lambda: a + b), "torch": None, "clika_runtime": timer(add)}),
         Row(f"sum of {label} on gpu:0 (numpy: CPU)", "GB/s", a.nbytes,

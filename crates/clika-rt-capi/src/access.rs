@@ -352,3 +352,20 @@ pub unsafe extern "C" fn crt_tensor_to(
     // SAFETY: forwarded contract.
     unsafe { derive(tensor, out, err, |t| Ok(t.to(device.to_core()?)?)) }
 }
+
+/// The tensor on `device` in new memory the runtime owns: always a copy, even where
+/// `crt_tensor_to` would return the same memory (same device, or a unified-memory GPU that
+/// uses host memory in place). On the same device it is a contiguous clone.
+///
+/// # Safety
+/// The header's pointer contract.
+#[no_mangle]
+pub unsafe extern "C" fn crt_tensor_to_copy(
+    tensor: *const crt_tensor,
+    device: crt_device,
+    out: *mut *mut crt_tensor,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    // SAFETY: forwarded contract.
+    unsafe { derive(tensor, out, err, |t| Ok(t.copy_to(device.to_core()?)?)) }
+}

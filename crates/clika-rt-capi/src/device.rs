@@ -25,6 +25,27 @@ pub unsafe extern "C" fn crt_device_memory_stats(
     })
 }
 
+/// Writes to `*out` the bytes of host memory `device` currently uses in place (tensors moved
+/// to a unified-memory GPU without a copy). Not pool memory: `crt_memory_stats` leaves it
+/// out, and the memory limit does not count it.
+///
+/// # Safety
+/// The header's pointer contract.
+#[no_mangle]
+pub unsafe extern "C" fn crt_device_imported_bytes(
+    device: crt_device,
+    out: *mut u64,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    guard(err, || {
+        // SAFETY: P2 for `out`.
+        let out = unsafe { Out::new(out, "out") }?;
+        let stats = clika_rt::device::memory_stats(device.to_core()?);
+        out.write(stats.imported_bytes as u64);
+        Ok(())
+    })
+}
+
 /// Returns `device`'s idle reserve to the system: deferred reservations drain, parked
 /// buffers retire, empty segments are released. Memory in use, or whose last use has not
 /// completed, is never touched. `released_out` (may be NULL) receives the bytes released.

@@ -81,7 +81,11 @@ fn like(
         None => Tensor::empty(t.shape(), dtype),
     };
     Ok(PyTensor {
-        inner: made.py()?.to(device).py()?,
+        inner: if device.is_cpu() {
+            made.py()?
+        } else {
+            made.py()?.copy_to(device).py()?
+        },
     })
 }
 

@@ -16,7 +16,8 @@ use crate::{dlpack, numpy_import};
 /// The default dtype of new tensors, as in PyTorch.
 const DEFAULT: DType = DType::Float32;
 
-/// Creates on the CPU, then moves to `device` (a no-op for the CPU).
+/// Creates on the CPU, then copies to `device` (a no-op for the CPU): a new tensor on a
+/// device is the device's own memory, counted by its pool, even where `.to` would alias.
 pub(crate) fn placed(
     t: clika_rt::Result<Tensor>,
     device: Option<&Bound<'_, PyAny>>,
@@ -24,7 +25,12 @@ pub(crate) fn placed(
     let py = t_py(device);
     let device = device::resolve_opt(device)?;
     device.ensure_available().py()?;
-    let inner = t.py()?.to(device);
+    let t = t.py()?;
+    let inner = if device.is_cpu() {
+        Ok(t)
+    } else {
+        t.copy_to(device)
+    };
     if let Some(py) = py {
         device::warn_fallback(py)?;
     }

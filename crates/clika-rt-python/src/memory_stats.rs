@@ -91,10 +91,16 @@ impl PyMemoryStats {
         self.stats.limit_bytes
     }
 
+    /// Host memory the device uses in place (moves to a unified-memory GPU), not pool memory.
+    #[getter]
+    fn imported_bytes(&self) -> usize {
+        self.stats.imported_bytes
+    }
+
     fn __repr__(&self) -> String {
         let s = &self.stats;
         format!(
-            "MemoryStats(device={}, active_bytes={}, cached_bytes={}, reserved_bytes={}, peak_active_bytes={}, allocation_count={}, cache_hit_count={}, oom_count={}, limit_bytes={})",
+            "MemoryStats(device={}, active_bytes={}, cached_bytes={}, reserved_bytes={}, peak_active_bytes={}, allocation_count={}, cache_hit_count={}, oom_count={}, limit_bytes={}, imported_bytes={})",
             self.device,
             s.active_bytes,
             s.cached_bytes,
@@ -104,6 +110,7 @@ impl PyMemoryStats {
             s.cache_hit_count,
             s.oom_count,
             s.limit_bytes.map_or("None".to_string(), |l| l.to_string()),
+            s.imported_bytes,
         )
     }
 

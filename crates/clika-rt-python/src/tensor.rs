@@ -170,13 +170,14 @@ impl PyTensor {
     }
 
     #[doc = include_str!("../pydoc/Tensor.to.md")]
-    #[pyo3(signature = (target=None, *, dtype=None, device=None))]
+    #[pyo3(signature = (target=None, *, dtype=None, device=None, copy=false))]
     fn to(
         &self,
         py: Python<'_>,
         target: Option<&Bound<'_, PyAny>>,
         dtype: Option<&Bound<'_, PyAny>>,
         device: Option<&Bound<'_, PyAny>>,
+        copy: bool,
     ) -> PyResult<PyTensor> {
         let mut want_dtype = dtype
             .filter(|d| !d.is_none())
@@ -194,12 +195,15 @@ impl PyTensor {
         }
         let mut out = self.inner.clone();
         if let Some(d) = want_device {
-            let moved = py.detach(|| out.to(d));
+            let moved = py.detach(|| if copy { out.copy_to(d) } else { out.to(d) });
             device::warn_fallback(py)?;
             out = moved.py()?;
         }
         if let Some(d) = want_dtype {
             out = compute(py, &out, |t| t.to_dtype(d))?;
+        }
+        if copy && out.storage().same_as(self.inner.storage()) {
+            out = compute(py, &out, |t| t.contiguous_copy())?;
         }
         Ok(PyTensor { inner: out })
     }

@@ -20,26 +20,27 @@ fn out_of_memory_on_the_way_in_falls_back_and_frees_the_gpu_cache() {
     // Some cached GPU memory, then a limit that a 16 MiB tensor cannot fit under.
     let small = Tensor::ones(&[1 << 16], DType::Float32)
         .unwrap()
-        .to(gpu)
+        .copy_to(gpu)
         .unwrap();
     small.synchronize().unwrap();
     drop(small);
     gpu.ensure_available().unwrap();
     Tensor::ones(&[1], DType::Float32)
         .unwrap()
-        .to(gpu)
+        .copy_to(gpu)
         .unwrap()
         .synchronize()
         .unwrap();
     assert!(memory_stats(gpu).cached_bytes > 0);
     set_memory_limit(gpu, Some(4 << 20)).unwrap();
     let big = Tensor::ones(&[4 << 20], DType::Float32).unwrap();
-    let moved = big.to(Device::auto()).unwrap();
+    // `copy_to`: a unified-memory GPU would take `big` in place with `.to`, reserving nothing.
+    let moved = big.copy_to(Device::auto()).unwrap();
     assert_eq!(moved.device(), Device::cpu());
     assert_eq!(warnings::count(), 1);
     assert_eq!(memory_stats(gpu).cached_bytes, 0, "{:?}", memory_stats(gpu));
     // A second failure does not warn again.
-    assert_eq!(big.to(Device::auto()).unwrap().device(), Device::cpu());
+    assert_eq!(big.copy_to(Device::auto()).unwrap().device(), Device::cpu());
     assert_eq!(warnings::count(), 1);
     set_memory_limit(gpu, None).unwrap();
     release_cached_memory(gpu).unwrap();

@@ -26,9 +26,10 @@ fn stats_move_as_tensors_are_created_dropped_and_released() {
     let Some(_gpu) = gpu() else { return };
     release_cached_memory(GPU).unwrap();
     let before = memory_stats(GPU);
+    // `copy_to`: on a unified-memory GPU `.to` would use the host memory in place.
     let t = Tensor::zeros(&[1 << 20], DType::Float32)
         .unwrap()
-        .to(GPU)
+        .copy_to(GPU)
         .unwrap();
     let during = memory_stats(GPU);
     assert_eq!(during.active_bytes - before.active_bytes, 4 << 20);
@@ -77,7 +78,7 @@ fn a_tensor_dropped_while_its_work_is_queued_is_deferred() {
     let Some(_gpu) = gpu() else { return };
     release_cached_memory(GPU).unwrap();
     let src = Tensor::full(&[1 << 20], 2.0, DType::Float32).unwrap();
-    let d = src.to(GPU).unwrap(); // queued, not yet submitted
+    let d = src.copy_to(GPU).unwrap(); // queued, not yet submitted
     let doubled = clika_rt::ops::add(&d, &d).unwrap(); // a kernel reading `d`, queued
     drop(d);
     let stats = memory_stats(GPU);
@@ -121,7 +122,7 @@ fn pinned_upload_keeps_an_adopted_source_until_the_copy_completed() {
     // SAFETY: `ptr` holds 4096 initialised f32s, owned by the deleter from now on.
     let src =
         unsafe { Tensor::from_blob_with(ptr, &[4096], None, DType::Float32, options) }.unwrap();
-    let on_gpu = src.to(GPU).unwrap();
+    let on_gpu = src.copy_to(GPU).unwrap();
     drop(src);
     // The copy is queued, not complete: the source must still be alive.
     assert!(
@@ -143,7 +144,7 @@ fn an_untagged_source_is_read_before_to_returns() {
     // SAFETY: `buf` outlives `view`, and is written only after `.to()` returned.
     let view =
         unsafe { Tensor::from_blob(buf.as_mut_ptr().cast(), &[64], DType::Float32) }.unwrap();
-    let on_gpu = view.to(GPU).unwrap();
+    let on_gpu = view.copy_to(GPU).unwrap();
     drop(view);
     buf.fill(7.0);
     assert_eq!(on_gpu.to_vec::<f32>().unwrap(), vec![1.0f32; 64]);

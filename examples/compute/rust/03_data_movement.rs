@@ -15,6 +15,14 @@ use clika_rt::storage::Deleter;
 use clika_rt::tensor::format_g;
 use clika_rt::{ops, BlobOptions, DType, Device, Result, Tensor};
 
+fn yes(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
+    }
+}
+
 fn main() -> Result<()> {
     println!("-- automatic placement");
     let dev = Device::auto().resolve();
@@ -41,6 +49,8 @@ fn main() -> Result<()> {
     println!("-- pinned sources");
     // `pinned_for` tags memory you page-locked yourself; the runtime keeps a tagged source
     // alive until its copy completed, so an adopted buffer's deleter cannot run early.
+    // `copy_to` is a real transfer everywhere (`to` would use the pages in place on a
+    // unified-memory GPU, as the next part shows).
     let released = Arc::new(AtomicUsize::new(0));
     let counter = Arc::clone(&released);
     let buf = Box::into_raw(vec![0.25f32; 1024].into_boxed_slice()).cast::<f32>();
@@ -57,19 +67,74 @@ fn main() -> Result<()> {
     // SAFETY: `buf` holds 1024 initialised floats, owned by the deleter from here on.
     let src =
         unsafe { Tensor::from_blob_with(buf.cast(), &[1024], None, DType::Float32, options)? };
-    let moved = src.to(dev)?;
+    let moved = src.copy_to(dev)?;
     drop(src);
     moved.synchronize()?;
     println!(
-        "pinned source moved; after synchronize its deleter ran {} time(s) (0 while it is the same tensor on the CPU); sum = {}",
+        "pinned source copied; after synchronize its deleter ran {} time(s); sum = {}",
         released.load(Ordering::SeqCst),
         format_g(moved.sum()?.item::<f64>()?)
     );
     drop(moved);
     println!(
-        "moved tensor dropped: deleter ran {} time(s)",
+        "copy dropped: deleter ran {} time(s)",
         released.load(Ordering::SeqCst)
     );
+
+    println!("-- moves in place on unified memory");
+    // A GPU whose memory is host memory (an integrated GPU; lavapipe) imports the host pages
+    // instead of copying them: nothing moves, nothing is reserved, and moving back returns
+    // the same memory. Elsewhere (a discrete GPU) `to` copies. Timings go to stderr.
+    let mut frame = vec![0.5f32; 64 << 20]; // 256 MiB
+                                            // SAFETY: `frame` outlives every tensor over it (all dropped below); it is written
+                                            // only between operations.
+    let host =
+        unsafe { Tensor::from_blob(frame.as_mut_ptr().cast(), &[64 << 20], DType::Float32)? };
+    let before = memory_stats(dev);
+    let start = std::time::Instant::now();
+    let on = host.to(dev)?;
+    let took_move = start.elapsed();
+    let after = memory_stats(dev);
+    let mib = |b: usize| b >> 20;
+    if dev.is_cpu() {
+        println!("256 MiB to {dev}: the same tensor");
+    } else if after.imported_bytes > before.imported_bytes {
+        println!(
+            "256 MiB to {dev}: in place (imported {} MiB, reserved {} MiB more)",
+            mib(after.imported_bytes - before.imported_bytes),
+            mib(after.reserved_bytes - before.reserved_bytes)
+        );
+    } else {
+        println!(
+            "256 MiB to {dev}: copied (reserved {} MiB more)",
+            mib(after.reserved_bytes.saturating_sub(before.reserved_bytes))
+        );
+    }
+    frame[7] = 2.0;
+    let seen = on.narrow(0, 7, 1)?.item::<f32>()? == 2.0;
+    println!(
+        "a write to the source is seen through the moved tensor: {}",
+        yes(seen)
+    );
+    let same = on.to(Device::cpu())?.data_ptr() == frame.as_mut_ptr().cast();
+    println!("moved back: the same memory: {}", yes(same));
+    let start = std::time::Instant::now();
+    let copied = host.copy_to(dev)?;
+    copied.synchronize()?;
+    let took_copy = start.elapsed();
+    // New memory: a fresh host block, or the device pool's own.
+    let fresh = if dev.is_cpu() {
+        copied.data_ptr() != frame.as_mut_ptr().cast()
+    } else {
+        memory_stats(dev).active_bytes >= after.active_bytes + (256 << 20)
+    };
+    println!("copy_to gives new memory: {}", yes(fresh));
+    eprintln!(
+        "figures: to({dev}) {:.3} ms, copy_to({dev}) {:.1} ms",
+        took_move.as_secs_f64() * 1e3,
+        took_copy.as_secs_f64() * 1e3
+    );
+    drop((on, copied, host));
 
     println!("-- the device's own pool");
     drop((xd, y, t));

@@ -813,10 +813,17 @@ public:
             [&](crt_error** err) { return crt_tensor_to_dlpack_legacy(get(), &out, err); });
         return out;
     }
-    /// This tensor on `device` (the same memory when it is already reachable there).
+    /// This tensor on `device` (the same memory when it is already reachable there: the same
+    /// device, or a unified-memory GPU that uses host memory in place).
     Tensor to(Device device) const {
         return derive([&](crt_tensor** out, crt_error** err) {
             return crt_tensor_to(get(), device.c(), out, err);
+        });
+    }
+    /// This tensor on `device` in new memory the runtime owns: always a copy.
+    Tensor copy_to(Device device) const {
+        return derive([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_to_copy(get(), device.c(), out, err);
         });
     }
 
@@ -1546,6 +1553,7 @@ struct MemoryStats {
     std::uint64_t oom_count = 0;           ///< requests that failed with out-of-memory
     std::uint64_t largest_free_block = 0;  ///< largest free block in the pool
     std::optional<std::uint64_t> limit_bytes;  ///< the memory limit, if any
+    std::uint64_t imported_bytes = 0;  ///< host memory used in place (not pool memory)
 };
 
 inline MemoryStats memory_stats(Device device = Device::cpu()) {
@@ -1565,6 +1573,9 @@ inline MemoryStats memory_stats(Device device = Device::cpu()) {
     s.oom_count = c.oom_count;
     s.largest_free_block = c.largest_free_block;
     if (c.limit_bytes >= 0) s.limit_bytes = static_cast<std::uint64_t>(c.limit_bytes);
+    detail::call([&](crt_error** err) {
+        return crt_device_imported_bytes(device.c(), &s.imported_bytes, err);
+    });
     return s;
 }
 

@@ -1149,6 +1149,19 @@ crt_status crt_tensor_to(const struct crt_tensor *tensor,
                          struct crt_error **err);
 
 /**
+ * The tensor on `device` in new memory the runtime owns: always a copy, even where
+ * `crt_tensor_to` would return the same memory (same device, or a unified-memory GPU that
+ * uses host memory in place). On the same device it is a contiguous clone.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_to_copy(const struct crt_tensor *tensor,
+                              struct crt_device device,
+                              struct crt_tensor **out,
+                              struct crt_error **err);
+
+/**
  * Sorts along `dim` (ascending puts NaN last; non-zero `descending` puts it first); ties
  * keep their order, so every sort is stable and `stable` is accepted for symmetry.
  *
@@ -1761,6 +1774,18 @@ uint64_t crt_deleter_failures(void);
 crt_status crt_device_memory_stats(struct crt_device device,
                                    struct crt_memory_stats *out,
                                    struct crt_error **err);
+
+/**
+ * Writes to `*out` the bytes of host memory `device` currently uses in place (tensors moved
+ * to a unified-memory GPU without a copy). Not pool memory: `crt_memory_stats` leaves it
+ * out, and the memory limit does not count it.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_device_imported_bytes(struct crt_device device,
+                                     uint64_t *out,
+                                     struct crt_error **err);
 
 /**
  * Returns `device`'s idle reserve to the system: deferred reservations drain, parked

@@ -173,6 +173,10 @@ static void test_null_handles_and_out_pointers(void) {
     CHECK(crt_tensor_synchronize(NULL, NULL) == CRT_STATUS_NULL_POINTER);
     CHECK(crt_device_memory_stats((crt_device){CRT_DEVICE_CPU, 0}, NULL, NULL) ==
           CRT_STATUS_NULL_POINTER);
+    CHECK(crt_device_imported_bytes((crt_device){CRT_DEVICE_CPU, 0}, NULL, NULL) ==
+          CRT_STATUS_NULL_POINTER);
+    CHECK(crt_tensor_to_copy(NULL, (crt_device){CRT_DEVICE_CPU, 0}, NULL, NULL) ==
+          CRT_STATUS_NULL_POINTER);
     CHECK(crt_error_status(NULL) == CRT_STATUS_NULL_POINTER);
     CHECK(crt_error_message(NULL) != NULL);
     crt_tensor_free(NULL);
@@ -217,6 +221,12 @@ static void test_create_view_and_stats(void) {
     crt_tensor_free(t);
     CHECK(crt_device_memory_stats((crt_device){CRT_DEVICE_CPU, 0}, &stats, NULL) ==
           CRT_STATUS_OK);
+    {
+        uint64_t imported = 7;
+        CHECK(crt_device_imported_bytes((crt_device){CRT_DEVICE_CPU, 0}, &imported, NULL) ==
+              CRT_STATUS_OK);
+        CHECK(imported == 0);
+    }
     CHECK(crt_device_release_cached_memory((crt_device){CRT_DEVICE_CPU, 0}, &released, NULL) ==
           CRT_STATUS_OK);
     CHECK(crt_device_release_cached_memory((crt_device){CRT_DEVICE_CPU, 3}, NULL, NULL) ==

@@ -205,6 +205,14 @@ void everyday_api() {
     pinned.read_only = true;
     const Tensor tagged = Tensor::from_blob(buf.data(), {2, 4}, DataType::Float32, pinned);
     CHECK(tagged.to(Device::cpu()).data_ptr() == buf.data());
+    // `copy_to` always gives memory the runtime owns (a clone on the same device), even
+    // where `to` returns the same memory; the host view's writes do not reach the copy.
+    const Tensor copied = tagged.copy_to(Device::cpu());
+    CHECK(copied.const_data_ptr() != buf.data() && copied.is_contiguous());
+    CHECK(copied.to_vector<float>() == tagged.to_vector<float>());
+    buf[1] = -5.0F;
+    CHECK(copied.to_vector<float>()[1] == 1.0F);
+    CHECK(ClikaRT::device::memory_stats().imported_bytes == 0);
     CHECK(tagged.reshape({4, 2}).strides() == (ClikaRT::Shape{2, 1}));
     CHECK(tagged.permute({1, 0}).is_contiguous() == false);
     CHECK_THROWS(tagged.permute({1, 0}).view({8}), Status::Layout);
@@ -250,6 +258,8 @@ void auto_placement_falls_back_to_cpu() {
     const Tensor t = Tensor::ones({3});
     CHECK(t.to(Device::auto_()).device() == Device::cpu());
     ClikaRT::device::set_fallback_warnings(false);
+    CHECK(t.copy_to(Device::auto_()).device() == Device::cpu());
+    CHECK_THROWS(t.copy_to(Device::gpu(0)), Status::Device);
     CHECK(t.to(Device::auto_()).device() == Device::cpu());
     CHECK(Device::auto_().str() == "auto");
     CHECK_THROWS(t.to(Device::gpu(0)), Status::Device);

@@ -344,6 +344,9 @@ class MemoryStats:
     @property
     def limit_bytes(self) -> Optional[int]:
         """The memory limit, or `None`."""
+    @property
+    def imported_bytes(self) -> int:
+        """Host memory the device uses in place (moves to a unified-memory GPU), not pool memory."""
 
 _Index = Union[SupportsIndex, slice, None, "builtins.ellipsis", "Tensor", npt.NDArray[Any], Sequence[Any]]
 
@@ -3378,12 +3381,16 @@ class Tensor:
         *,
         dtype: Optional[_DTypeLike] = None,
         device: Optional[_DeviceLike] = None,
+        copy: builtins.bool = False,
     ) -> Tensor:
         """Move the tensor to a device and/or convert it to a dtype.
 
         Called as `t.to("gpu:0")`, `t.to(crt.float64)` or `t.to(device=..., dtype=...)`. When
         neither changes, the result shares `t`'s memory; otherwise it is a new tensor (the move
-        first, then the conversion). `"auto"` picks the GPU when one works and falls back to the
+        first, then the conversion) — except a move between the host and a unified-memory GPU that
+        uses host memory in place (an integrated GPU, Mesa's lavapipe): there the moved tensor is
+        over the same memory (no bytes move; `memory_stats("gpu:0").imported_bytes` counts it), and
+        moving it back gives the host tensor again. `copy=True` always gives new memory. `"auto"` picks the GPU when one works and falls back to the
         CPU with one `RuntimeWarning` per process.
 
         Parameters
@@ -3395,6 +3402,9 @@ class Tensor:
             The dtype to convert to (keyword form).
         device : Device or str, optional
             The device to move to (keyword form).
+        copy : bool, default False
+            Always return a new tensor in memory the runtime owns, as PyTorch's `copy=True`:
+            a real transfer even where the move would alias, a clone when nothing changes.
 
         Returns
         -------
@@ -3418,6 +3428,8 @@ class Tensor:
         [1, -2]
         >>> t.to("cpu").data_ptr() == t.data_ptr()
         True
+        >>> t.to("cpu", copy=True).data_ptr() == t.data_ptr()
+        False
         >>> t.to(dtype="float64", device="cpu").dtype
         clika_runtime.float64
         """

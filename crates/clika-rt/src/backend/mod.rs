@@ -47,11 +47,21 @@ pub(crate) trait Backend: Send + Sync {
     fn name(&self) -> String;
     /// The device's caching pool (its raw allocator reserves device memory).
     fn pool(&self) -> &Arc<Pool>;
-    /// Copies a host tensor into fresh device memory; a source pinned for this device is
-    /// kept alive until the copy completes instead of being waited for.
+    /// A host tensor on this device: a copy into fresh device memory (a source pinned for
+    /// this device is kept alive until the copy completes instead of being waited for), or,
+    /// where the device uses host memory in place, a device tensor over the same pages.
     fn upload(&self, src: &Tensor) -> Result<Tensor>;
-    /// Reads a device tensor back into a fresh contiguous host tensor (waits for the queue).
+    /// A device tensor on the host: a read-back into a fresh contiguous host tensor (waits
+    /// for the queue), or the host tensor itself for one over host memory used in place.
     fn download(&self, src: &Tensor) -> Result<Tensor>;
+    /// [`upload`](Backend::upload) that always copies into fresh device memory.
+    fn upload_copy(&self, src: &Tensor) -> Result<Tensor> {
+        self.upload(src)
+    }
+    /// [`download`](Backend::download) that always copies into fresh host memory.
+    fn download_copy(&self, src: &Tensor) -> Result<Tensor> {
+        self.download(src)
+    }
     /// An event that completes once all work queued so far has completed.
     #[allow(
         dead_code,
@@ -243,6 +253,16 @@ pub(crate) fn transfer(t: &Tensor, device: Device) -> Result<Tensor> {
         (true, false) => backend(device)?.upload(t),
         (false, true) => backend(t.device())?.download(t),
         (false, false) => backend(device)?.upload(&backend(t.device())?.download(t)?),
+        (true, true) => Ok(t.clone()),
+    }
+}
+
+/// [`transfer`] into new memory of `device` in every case (never the source's memory).
+pub(crate) fn transfer_copy(t: &Tensor, device: Device) -> Result<Tensor> {
+    match (t.device().is_cpu(), device.is_cpu()) {
+        (true, false) => backend(device)?.upload_copy(t),
+        (false, true) => backend(t.device())?.download_copy(t),
+        (false, false) => backend(device)?.upload_copy(&backend(t.device())?.download(t)?),
         (true, true) => Ok(t.clone()),
     }
 }

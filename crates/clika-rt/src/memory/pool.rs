@@ -291,6 +291,17 @@ impl Pool {
         self.lock().stats.limit_bytes = limit;
     }
 
+    /// Counts `nbytes` of host memory the device starts (`add`) or stops using in place;
+    /// shown as `imported_bytes`, apart from the pool's own figures.
+    pub fn count_imported(&self, nbytes: usize, add: bool) {
+        let st = &mut self.lock().stats;
+        st.imported_bytes = if add {
+            st.imported_bytes + nbytes
+        } else {
+            st.imported_bytes.saturating_sub(nbytes)
+        };
+    }
+
     /// Resets `peak_active_bytes` to the current `active_bytes`.
     pub fn reset_peak(&self) {
         let mut inner = self.lock();

@@ -33,6 +33,10 @@ pub struct MemoryStats {
     pub largest_free_block: usize,
     /// The memory limit, if any.
     pub limit_bytes: Option<usize>,
+    /// Bytes of host memory the device currently uses in place (imported, not copied: a
+    /// `.to("gpu:N")` on a unified-memory GPU). Not pool memory: never counted in
+    /// `reserved_bytes`, `active_bytes` or against the limit.
+    pub imported_bytes: usize,
 }
 
 fn mib(b: usize) -> f64 {
@@ -70,6 +74,14 @@ impl fmt::Display for MemoryStats {
             self.os_reserve_count,
             self.os_release_count,
             self.oom_count
-        )
+        )?;
+        if self.imported_bytes > 0 {
+            write!(
+                f,
+                "\nimported  {:10.1} MiB (host memory used in place)",
+                mib(self.imported_bytes)
+            )?;
+        }
+        Ok(())
     }
 }

@@ -167,7 +167,11 @@ impl Tensor {
     }
 
     /// This tensor on `device`: the same tensor when it is already there, otherwise a copy
-    /// (non-contiguous sources are gathered; the result is contiguous).
+    /// (non-contiguous sources are gathered; the result is contiguous) — except between the
+    /// host and a unified-memory GPU that can use host memory in place (an integrated GPU,
+    /// lavapipe): there the result is a tensor over the same memory, with the same layout
+    /// (see `docs/devices.md`, "When a move aliases"). [`copy_to`](Tensor::copy_to) always
+    /// copies.
     ///
     /// A host source is fully read before this returns, unless its storage is tagged
     /// `pinned_for == device`: then the copy is queued and the source's storage is kept
@@ -175,22 +179,42 @@ impl Tensor {
     /// falls back to the CPU (with one warning) when the accelerator fails, including when
     /// it runs out of memory for this tensor.
     pub fn to(&self, device: Device) -> Result<Tensor> {
+        self.move_to(device, false)
+    }
+
+    /// This tensor on `device` in new memory the runtime owns: always a copy, even where
+    /// [`to`](Tensor::to) would return the same tensor or use the memory in place (PyTorch's
+    /// `.to(device, copy=True)`). On the same device it is a contiguous clone. Automatic
+    /// placement falls back as in [`to`](Tensor::to).
+    pub fn copy_to(&self, device: Device) -> Result<Tensor> {
+        self.move_to(device, true)
+    }
+
+    fn move_to(&self, device: Device, copy: bool) -> Result<Tensor> {
         if device.kind() == crate::DeviceKind::Auto {
             let target = device.resolve();
-            return match self.to(target) {
+            return match self.move_to(target, copy) {
                 Err(e @ (Error::OutOfMemory { .. } | Error::DeviceUnavailable { .. }))
                     if !target.is_cpu() =>
                 {
-                    self.to(crate::backend::fall_back(target, &e))
+                    self.move_to(crate::backend::fall_back(target, &e), copy)
                 }
                 other => other,
             };
         }
         if device == self.device() {
-            return Ok(self.clone());
+            return if copy {
+                self.contiguous_copy()
+            } else {
+                Ok(self.clone())
+            };
         }
         device.ensure_available()?;
-        crate::backend::transfer(self, device)
+        if copy {
+            crate::backend::transfer_copy(self, device)
+        } else {
+            crate::backend::transfer(self, device)
+        }
     }
 
     /// Fails unless the tensor's memory is host-readable now: ops without a device kernel

@@ -40,7 +40,7 @@ pub(super) struct Addresses {
 
 /// Reserves `nbytes` of address space aligned to `align`: the aligned start and the whole
 /// reservation (to return later).
-fn reserve_addresses(nbytes: usize, align: usize) -> Option<(NonNull<u8>, Addresses)> {
+pub(super) fn reserve_addresses(nbytes: usize, align: usize) -> Option<(NonNull<u8>, Addresses)> {
     let len = nbytes.checked_add(align)?;
     // SAFETY: a new anonymous PROT_NONE mapping with no address hint touches no existing
     // memory; MAP_NORESERVE commits nothing.
@@ -66,7 +66,7 @@ fn reserve_addresses(nbytes: usize, align: usize) -> Option<(NonNull<u8>, Addres
 ///
 /// # Safety
 /// `a` must come from `reserve_addresses` and not have been returned; nothing uses it.
-unsafe fn release_addresses(a: Addresses) {
+pub(super) unsafe fn release_addresses(a: Addresses) {
     // SAFETY: the caller guarantees this is exactly one live PROT_NONE mapping of ours; it
     // holds no memory and nothing uses it.
     unsafe { libc::munmap(a.base as *mut libc::c_void, a.len) };

@@ -3,9 +3,11 @@
 //! - `queue`: the command batch, submissions and completion events;
 //! - `alloc`: device memory for the pool, addressed by synthetic host addresses;
 //! - `transfer`: host ↔ device copies;
+//! - `import`: host memory used in place (unified devices, pinned sources);
 //! - `kernels`: WGSL compute shaders behind the op entry points.
 
 mod alloc;
+mod import;
 mod kernels;
 mod launch;
 mod queue;
@@ -34,6 +36,8 @@ const FIX: &str = "install a Vulkan driver (Debian/Ubuntu: apt-get install mesa-
 pub(crate) struct Gpu {
     queue: Arc<Queue>,
     pool: Arc<Pool>,
+    /// Host-memory import, where the device has it (see `import`).
+    import: Option<import::HostImport>,
 }
 
 impl std::fmt::Debug for Gpu {
@@ -100,13 +104,14 @@ fn start(device: Device) -> std::result::Result<Gpu, String> {
     if adapter.features().contains(wgpu::Features::SHADER_F16) {
         features |= wgpu::Features::SHADER_F16;
     }
-    let (wdev, wqueue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+    let mode = import::Mode::from_env();
+    let desc = wgpu::DeviceDescriptor {
         label: Some("clika-rt"),
         required_features: features,
         required_limits: adapter.limits(),
         ..Default::default()
-    }))
-    .map_err(|e| {
+    };
+    let (wdev, wqueue, with_import) = import::open(&adapter, &desc, mode).map_err(|e| {
         format!(
             "the adapter {:?} refused to open a device ({e}); {FIX}",
             info.name
@@ -116,11 +121,16 @@ fn start(device: Device) -> std::result::Result<Gpu, String> {
     // that can fail checks with an error scope).
     wdev.on_uncaptured_error(Arc::new(|e: wgpu::Error| log::error!("clika-rt GPU: {e}")));
     log::debug!("clika-rt: {device} is {:?} ({:?})", info.name, info.backend);
+    let import = with_import
+        .then(|| import::HostImport::probe(&wdev, info.device_type, mode))
+        .flatten();
+    log::debug!("clika-rt: {device} host import: {import:?}");
     let queue = Arc::new(Queue::new(device, wdev, wqueue, info.name));
     let raw = Arc::new(DeviceAllocator::new(Arc::clone(&queue)));
     Ok(Gpu {
         pool: Pool::new(device, raw),
         queue,
+        import,
     })
 }
 
@@ -139,6 +149,14 @@ impl Backend for Gpu {
 
     fn download(&self, src: &Tensor) -> Result<Tensor> {
         transfer::download(self, src)
+    }
+
+    fn upload_copy(&self, src: &Tensor) -> Result<Tensor> {
+        transfer::upload_copy(self, src)
+    }
+
+    fn download_copy(&self, src: &Tensor) -> Result<Tensor> {
+        transfer::read_back(self, src)
     }
 
     fn record_event(&self) -> Arc<dyn Event> {

@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use super::import::Graveyard;
 use crate::error::{Error, Result};
 use crate::memory::Event;
 use crate::storage::Storage;
@@ -19,7 +20,8 @@ use crate::Device;
 /// Commands recorded before the batch is submitted on its own.
 const MAX_BATCH_COMMANDS: usize = 64;
 
-/// Where a synthetic address lives: a wgpu buffer (one pool segment) and the offset in it.
+/// Where a synthetic address lives: a wgpu buffer (one pool segment, or imported host
+/// memory) and the offset in it.
 #[derive(Debug, Clone)]
 pub(super) struct Segment {
     pub(super) buffer: wgpu::Buffer,
@@ -50,6 +52,8 @@ pub(crate) struct Queue {
     kept: Mutex<VecDeque<(u64, Vec<Storage>)>>,
     /// Segment start (synthetic address) → segment.
     segments: Mutex<BTreeMap<usize, Segment>>,
+    /// Host storages released by imported buffers, dropped outside wgpu's locks.
+    pub(super) graveyard: Arc<Graveyard>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -77,6 +81,7 @@ impl Queue {
             completed: Arc::new(AtomicU64::new(0)),
             kept: Mutex::new(VecDeque::new()),
             segments: Mutex::new(BTreeMap::new()),
+            graveyard: Arc::default(),
         }
     }
 
@@ -127,6 +132,7 @@ impl Queue {
             }
         }
         drop(out);
+        self.graveyard.empty();
     }
 
     /// The number of the last batch holding work (the open one when it has commands).

@@ -1,10 +1,13 @@
-//! Host ↔ device copies. Uploads go through a staging buffer mapped at creation and a
-//! buffer-to-buffer copy recorded in the open batch, so they stay ordered with kernels;
+//! Host ↔ device moves. On a unified-memory device with host import, a move to the device
+//! aliases the host pages and a move back returns the host view (`import`). Otherwise
+//! uploads go through a staging buffer mapped at creation and a buffer-to-buffer copy
+//! recorded in the open batch, so they stay ordered with kernels — except a source pinned
+//! for the device, which the GPU copies straight from the caller's imported pages;
 //! read-backs copy into a mappable buffer, submit, wait and map.
 
 use std::sync::mpsc;
 
-use super::Gpu;
+use super::{import, Gpu};
 use crate::error::{Error, Result};
 use crate::layout::Layout;
 use crate::storage::{Owner, Storage};
@@ -37,8 +40,19 @@ pub(crate) fn alloc(gpu: &Gpu, shape: &[usize], dtype: crate::DType) -> Result<T
     Ok(Tensor::from_parts(storage, layout, dtype))
 }
 
-/// Copies host tensor `src` into a fresh contiguous device tensor.
+/// Host tensor `src` on the device: the same pages on a unified-memory device that can
+/// import them, otherwise a copy into a fresh contiguous device tensor.
 pub(super) fn upload(gpu: &Gpu, src: &Tensor) -> Result<Tensor> {
+    if gpu.import.as_ref().is_some_and(|i| i.aliases) {
+        if let Some(t) = import::alias(gpu, src) {
+            return Ok(t);
+        }
+    }
+    upload_copy(gpu, src)
+}
+
+/// Copies host tensor `src` into a fresh contiguous device tensor.
+pub(super) fn upload_copy(gpu: &Gpu, src: &Tensor) -> Result<Tensor> {
     let pinned = src.storage().pinned_for() == Some(gpu.queue.device);
     let src = if src.is_contiguous() {
         src.clone()
@@ -49,6 +63,11 @@ pub(super) fn upload(gpu: &Gpu, src: &Tensor) -> Result<Tensor> {
     let nbytes = src.numel() * src.dtype().size();
     if nbytes == 0 {
         return Ok(out);
+    }
+    if pinned {
+        if let Some(done) = copy_imported(gpu, &src, &out, nbytes)? {
+            return Ok(done);
+        }
     }
     // SAFETY: `src` is a contiguous host tensor: its `nbytes` bytes from `data_ptr` are in
     // bounds (L3) and initialised, and no runtime op writes them while we read.
@@ -74,8 +93,34 @@ pub(super) fn upload(gpu: &Gpu, src: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
-/// Reads device tensor `src` back into a fresh contiguous host tensor.
+/// A source pinned for the device, copied by the GPU straight from its imported pages into
+/// `out` (no staging buffer); the import is held until the copy completes. `None` where the
+/// pages cannot be imported or the copy cannot start at a whole word.
+fn copy_imported(gpu: &Gpu, src: &Tensor, out: &Tensor, nbytes: usize) -> Result<Option<Tensor>> {
+    let Some(imported) = import::alias(gpu, src) else {
+        return Ok(None);
+    };
+    let (buffer, first) = gpu.queue.resolve(imported.storage().as_ptr() as usize)?;
+    let from = first + (imported.storage_offset() * src.dtype().size()) as u64;
+    let (dst, offset) = gpu.queue.resolve(out.storage().as_ptr() as usize)?;
+    let keep = imported.storage().clone();
+    gpu.queue.record(Some(keep), |enc| {
+        enc.copy_buffer_to_buffer(&buffer, from, &dst, offset, words(nbytes));
+    });
+    Ok(Some(out.clone()))
+}
+
+/// Device tensor `src` on the host: the host view for a tensor over imported host memory
+/// (once queued work is done), otherwise a read-back into a fresh contiguous host tensor.
 pub(super) fn download(gpu: &Gpu, src: &Tensor) -> Result<Tensor> {
+    if let Some(view) = import::host_view(gpu, src) {
+        return view;
+    }
+    read_back(gpu, src)
+}
+
+/// Reads device tensor `src` back into a fresh contiguous host tensor.
+pub(super) fn read_back(gpu: &Gpu, src: &Tensor) -> Result<Tensor> {
     let itemsize = src.dtype().size();
     let Some((lo, hi)) = src.layout().element_range() else {
         return Tensor::alloc(src.shape(), src.dtype(), Device::cpu(), false);
