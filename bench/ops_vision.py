@@ -1,6 +1,6 @@
 """Vision ops: ClikaRT vs numpy (and PyTorch, when importable) on the same data, in one process.
 
-Each row times `conv2d` (3x3, depthwise 3x3, 1x1), pooling, `linear`, `pad` and
+Each row times `conv2d` (3x3, depthwise 3x3, 1x1), `conv_transpose2d` (4x4 stride 2), pooling, `linear`, `pad` and
 `normalize_image` (a pitched 1080p uint8 HWC frame to normalized float32 CHW) as a median of
 repeated calls and prints the ratio of our time to each peer's (below 1.0: we are faster).
 numpy has no convolution: its row is a vectorised reference (sliding windows + `tensordot`,
@@ -45,6 +45,19 @@ except ImportError:  # pragma: no cover - depends on the machine
     F = None
 
 RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def np_conv_transpose2d(x, w, stride=1, padding=0):
+    """conv_transpose2d in numpy: one tensordot per kernel tap, added into a strided slice of
+    the full result, then the padding cropped."""
+    n, c, h, wd = x.shape
+    _, o, kh, kw = w.shape
+    full = np.zeros((n, o, (h - 1) * stride + kh, (wd - 1) * stride + kw), dtype=x.dtype)
+    for ki in range(kh):
+        for kj in range(kw):
+            full[:, :, ki:ki + stride * (h - 1) + 1:stride, kj:kj + stride * (wd - 1) + 1:stride] += (
+                np.tensordot(x, w[:, :, ki, kj], axes=([1], [0])).transpose(0, 3, 1, 2))
+    return full[:, :, padding:full.shape[2] - padding, padding:full.shape[3] - padding]
 
 
 def np_conv2d(x, w, stride=1, padding=0, groups=1):
@@ -155,6 +168,7 @@ def rows(quick):
     w3 = r.standard_normal((c, c, 3, 3)).astype(np.float32)
     wd = r.standard_normal((c, 1, 3, 3)).astype(np.float32)
     w1 = r.standard_normal((2 * c, c, 1, 1)).astype(np.float32)
+    wt = r.standard_normal((c, c // 2, 4, 4)).astype(np.float32)
     feats, outf = (64, 32) if quick else (2048, 1000)
     xl = r.standard_normal((n * 4, feats)).astype(np.float32)
     wl = r.standard_normal((outf, feats)).astype(np.float32)
@@ -163,7 +177,7 @@ def rows(quick):
     mean, std = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
     nv12 = r.integers(0, 256, (fh * 3 // 2, fw), dtype=np.uint8)
     tmean, tstd = (torch.tensor(v).reshape(3, 1, 1) if torch else None for v in (mean, std))
-    tx, tw3, twd, tw1 = (crt.from_numpy(a) for a in (x, w3, wd, w1))
+    tx, tw3, twd, tw1, twt = (crt.from_numpy(a) for a in (x, w3, wd, w1, wt))
     txl, twl = crt.from_numpy(xl), crt.from_numpy(wl)
     flops3 = 2 * n * c * c * 9 * s * s
     # interpolate: numpy's rows are separable matrix products with the weights built
@@ -193,6 +207,10 @@ def rows(quick):
          lambda: np_conv2d(x, w1),
          (lambda: F.conv2d(torch.from_numpy(x), torch.from_numpy(w1))) if F else None,
          lambda: crt.conv2d(tx, tw1)),
+        ("conv_transpose2d 4x4 stride 2 (upsample x2)", 2 * n * c * (c // 2) * 16 * s * s,
+         lambda: np_conv_transpose2d(x, wt, stride=2, padding=1),
+         (lambda: F.conv_transpose2d(torch.from_numpy(x), torch.from_numpy(wt), stride=2, padding=1)) if F else None,
+         lambda: crt.conv_transpose2d(tx, twt, stride=2, padding=1)),
         ("max_pool2d 2", x.nbytes,
          lambda: np_max_pool(x, 2),
          (lambda: F.max_pool2d(torch.from_numpy(x), 2)) if F else None,

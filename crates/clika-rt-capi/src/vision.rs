@@ -1,11 +1,13 @@
-//! Vision and inference operations: `conv1d`/`conv2d`, `max_pool2d`/`avg_pool2d`,
+//! Vision and inference operations: `conv1d`/`conv2d`, `conv_transpose1d`/`conv_transpose2d`,
+//! `max_pool2d`/`avg_pool2d`,
 //! `adaptive_avg_pool2d`, `linear`, `pad` and `interpolate`, with PyTorch's semantics (NCHW inputs; an
 //! unbatched CHW input is accepted). Sizes are `int64_t` (negative is refused); a `bias` may
 //! be NULL. Results are new runtime-owned tensors written to `out`. The image entry points
 //! `crt_tensor_normalize_image` and `crt_tensor_cvt_color` take uint8 frames.
 
 use clika_rt::ops::{
-    self, ConvOptions, InterpolateMode, InterpolateOptions, PadMode, Padding, PoolOptions,
+    self, ConvOptions, ConvTransposeOptions, InterpolateMode, InterpolateOptions, PadMode, Padding,
+    PoolOptions,
 };
 use clika_rt::{Error, Tensor};
 
@@ -157,6 +159,80 @@ pub unsafe extern "C" fn crt_tensor_conv1d(
                 groups: size(groups, "groups")?,
             };
             Ok(ops::conv1d(x, w, b, &opts)?)
+        })
+    }
+}
+
+/// PyTorch's `conv_transpose2d` of `x` (`[N, C, H, W]` or `[C, H, W]`) with `weight`
+/// (`[C, O / groups, KH, KW]`) plus `bias` (`[O]`, or NULL): strides, paddings (cropped from
+/// each side of the full result), output paddings (added on the far side; each smaller than
+/// the stride or the dilation) and dilations per spatial dim (height, width). The output is
+/// `(H − 1)·stride − 2·pad + dilation·(KH − 1) + out_pad + 1` high (likewise wide).
+///
+/// # Safety
+/// The header's pointer contract; `bias` may be NULL.
+#[no_mangle]
+pub unsafe extern "C" fn crt_tensor_conv_transpose2d(
+    x: *const crt_tensor,
+    weight: *const crt_tensor,
+    bias: *const crt_tensor,
+    stride_h: i64,
+    stride_w: i64,
+    pad_h: i64,
+    pad_w: i64,
+    out_pad_h: i64,
+    out_pad_w: i64,
+    dilation_h: i64,
+    dilation_w: i64,
+    groups: i64,
+    out: *mut *mut crt_tensor,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_weights(x, weight, bias, out, err, |x, w, b| {
+            let opts = ConvTransposeOptions {
+                stride: sizes([stride_h, stride_w], "stride")?,
+                padding: sizes([pad_h, pad_w], "padding")?,
+                output_padding: sizes([out_pad_h, out_pad_w], "output_padding")?,
+                dilation: sizes([dilation_h, dilation_w], "dilation")?,
+                groups: size(groups, "groups")?,
+            };
+            Ok(ops::conv_transpose2d(x, w, b, &opts)?)
+        })
+    }
+}
+
+/// PyTorch's `conv_transpose1d` of `x` (`[N, C, L]` or `[C, L]`) with `weight`
+/// (`[C, O / groups, K]`) plus `bias` (or NULL); as `crt_tensor_conv_transpose2d` with one
+/// spatial dim.
+///
+/// # Safety
+/// The header's pointer contract; `bias` may be NULL.
+#[no_mangle]
+pub unsafe extern "C" fn crt_tensor_conv_transpose1d(
+    x: *const crt_tensor,
+    weight: *const crt_tensor,
+    bias: *const crt_tensor,
+    stride: i64,
+    pad: i64,
+    out_pad: i64,
+    dilation: i64,
+    groups: i64,
+    out: *mut *mut crt_tensor,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_weights(x, weight, bias, out, err, |x, w, b| {
+            let opts = ConvTransposeOptions {
+                stride: sizes([stride], "stride")?,
+                padding: sizes([pad], "padding")?,
+                output_padding: sizes([out_pad], "output_padding")?,
+                dilation: sizes([dilation], "dilation")?,
+                groups: size(groups, "groups")?,
+            };
+            Ok(ops::conv_transpose1d(x, w, b, &opts)?)
         })
     }
 }

@@ -3,8 +3,8 @@
 //! image entry point `crt.normalize_image`.
 
 use clika_rt::ops::{
-    self, ColorConversion, ConvOptions, InterpolateMode, InterpolateOptions, PadMode, Padding,
-    PoolOptions, YuvMatrix, YuvRange,
+    self, ColorConversion, ConvOptions, ConvTransposeOptions, InterpolateMode, InterpolateOptions,
+    PadMode, Padding, PoolOptions, YuvMatrix, YuvRange,
 };
 use clika_rt::Tensor;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -84,12 +84,23 @@ fn conv(
     dilation: &Bound<'_, PyAny>,
     groups: i64,
 ) -> PyResult<PyTensor> {
-    let (x, w, b) = (tensor_arg(input)?, tensor_arg(weight)?, opt_tensor(bias)?);
     let opts = conv_options(stride, padding, dilation, groups)?;
+    with_weights(py, input, weight, bias, |x, w, b| f(x, w, b, &opts))
+}
+
+/// Runs `f(input, weight, bias)` with the arguments as tensors, off the GIL for big work.
+fn with_weights(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    weight: &Bound<'_, PyAny>,
+    bias: Option<&Bound<'_, PyAny>>,
+    f: impl FnOnce(&Tensor, &Tensor, Option<&Tensor>) -> clika_rt::Result<Tensor> + Send,
+) -> PyResult<PyTensor> {
+    let (x, w, b) = (tensor_arg(input)?, tensor_arg(weight)?, opt_tensor(bias)?);
     let work = x
         .numel()
         .saturating_mul(w.numel() / w.shape().first().copied().unwrap_or(1).max(1));
-    let inner = run(py, work, || f(&x, &w, b.as_ref(), &opts))?;
+    let inner = run(py, work, || f(&x, &w, b.as_ref()))?;
     Ok(PyTensor { inner })
 }
 
@@ -151,6 +162,55 @@ fn conv_defaults(
         groups,
     )
 }
+
+type ConvTransposeFn =
+    fn(&Tensor, &Tensor, Option<&Tensor>, &ConvTransposeOptions) -> clika_rt::Result<Tensor>;
+
+macro_rules! conv_transpose_fn {
+    ($name:ident, $core:path, $doc:expr) => {
+        #[doc = $doc]
+        #[pyfunction]
+        #[pyo3(
+            signature = (input, weight, bias=None, stride=None, padding=None, output_padding=None, groups=1, dilation=None),
+            text_signature = "(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1)"
+        )]
+        #[allow(clippy::too_many_arguments)]
+        pub fn $name(
+            py: Python<'_>,
+            input: &Bound<'_, PyAny>,
+            weight: &Bound<'_, PyAny>,
+            bias: Option<&Bound<'_, PyAny>>,
+            stride: Option<&Bound<'_, PyAny>>,
+            padding: Option<&Bound<'_, PyAny>>,
+            output_padding: Option<&Bound<'_, PyAny>>,
+            groups: i64,
+            dilation: Option<&Bound<'_, PyAny>>,
+        ) -> PyResult<PyTensor> {
+            let opts = ConvTransposeOptions {
+                stride: sizes_or(stride, vec![1], "stride")?,
+                padding: sizes_or(padding, vec![0], "padding")?,
+                output_padding: sizes_or(output_padding, vec![0], "output_padding")?,
+                dilation: sizes_or(dilation, vec![1], "dilation")?,
+                groups: usize::try_from(groups).map_err(|_| {
+                    PyValueError::new_err(format!("groups must be positive, got {groups}"))
+                })?,
+            };
+            let f: ConvTransposeFn = $core;
+            with_weights(py, input, weight, bias, |x, w, b| f(x, w, b, &opts))
+        }
+    };
+}
+
+conv_transpose_fn!(
+    conv_transpose2d,
+    ops::conv_transpose2d,
+    include_str!("../pydoc/conv_transpose2d.md")
+);
+conv_transpose_fn!(
+    conv_transpose1d,
+    ops::conv_transpose1d,
+    include_str!("../pydoc/conv_transpose1d.md")
+);
 
 #[doc = include_str!("../pydoc/max_pool2d.md")]
 #[pyfunction]
@@ -467,6 +527,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     add!(
         conv1d,
         conv2d,
+        conv_transpose1d,
+        conv_transpose2d,
         max_pool2d,
         avg_pool2d,
         adaptive_avg_pool2d,

@@ -2698,6 +2698,50 @@ crt_status crt_tensor_conv1d(const struct crt_tensor *x,
                              struct crt_error **err);
 
 /**
+ * PyTorch's `conv_transpose2d` of `x` (`[N, C, H, W]` or `[C, H, W]`) with `weight`
+ * (`[C, O / groups, KH, KW]`) plus `bias` (`[O]`, or NULL): strides, paddings (cropped from
+ * each side of the full result), output paddings (added on the far side; each smaller than
+ * the stride or the dilation) and dilations per spatial dim (height, width). The output is
+ * `(H − 1)·stride − 2·pad + dilation·(KH − 1) + out_pad + 1` high (likewise wide).
+ *
+ * # Safety
+ * The header's pointer contract; `bias` may be NULL.
+ */
+crt_status crt_tensor_conv_transpose2d(const struct crt_tensor *x,
+                                       const struct crt_tensor *weight,
+                                       const struct crt_tensor *bias,
+                                       int64_t stride_h,
+                                       int64_t stride_w,
+                                       int64_t pad_h,
+                                       int64_t pad_w,
+                                       int64_t out_pad_h,
+                                       int64_t out_pad_w,
+                                       int64_t dilation_h,
+                                       int64_t dilation_w,
+                                       int64_t groups,
+                                       struct crt_tensor **out,
+                                       struct crt_error **err);
+
+/**
+ * PyTorch's `conv_transpose1d` of `x` (`[N, C, L]` or `[C, L]`) with `weight`
+ * (`[C, O / groups, K]`) plus `bias` (or NULL); as `crt_tensor_conv_transpose2d` with one
+ * spatial dim.
+ *
+ * # Safety
+ * The header's pointer contract; `bias` may be NULL.
+ */
+crt_status crt_tensor_conv_transpose1d(const struct crt_tensor *x,
+                                       const struct crt_tensor *weight,
+                                       const struct crt_tensor *bias,
+                                       int64_t stride,
+                                       int64_t pad,
+                                       int64_t out_pad,
+                                       int64_t dilation,
+                                       int64_t groups,
+                                       struct crt_tensor **out,
+                                       struct crt_error **err);
+
+/**
  * PyTorch's `max_pool2d` (values only) over the last two dims of `x` (`[N, C, H, W]` or
  * `[C, H, W]`): window, stride (0 = the window), padding (at most half the window, `-inf`)
  * and dilation per dim (height, width); `ceil_mode` non-zero rounds the output size up.

@@ -51,6 +51,43 @@ inline Tensor conv1d(const Tensor& x, const Tensor& weight,
     });
 }
 
+/// The options of conv_transpose2d (height, width); conv_transpose1d uses the second (width)
+/// entries. `padding` is cropped from each side of the full result; `output_padding` (each
+/// smaller than the stride or the dilation) is added on the far side.
+struct ConvTransposeOptions {
+    std::array<std::int64_t, 2> stride{1, 1};
+    std::array<std::int64_t, 2> padding{0, 0};
+    std::array<std::int64_t, 2> output_padding{0, 0};
+    std::array<std::int64_t, 2> dilation{1, 1};
+    std::int64_t groups = 1;
+};
+
+/// PyTorch's conv_transpose2d: x [N, C, H, W] (or [C, H, W]), weight [C, O / groups, KH, KW],
+/// optional bias [O]; the output is (H - 1) * stride - 2 * padding + dilation * (KH - 1) +
+/// output_padding + 1 high (likewise wide).
+inline Tensor conv_transpose2d(const Tensor& x, const Tensor& weight,
+                               const std::optional<Tensor>& bias = std::nullopt,
+                               const ConvTransposeOptions& o = {}) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_conv_transpose2d(
+            x.get(), weight.get(), bias ? bias->get() : nullptr, o.stride[0], o.stride[1],
+            o.padding[0], o.padding[1], o.output_padding[0], o.output_padding[1], o.dilation[0],
+            o.dilation[1], o.groups, out, err);
+    });
+}
+
+/// PyTorch's conv_transpose1d: x [N, C, L] (or [C, L]), weight [C, O / groups, K]; the
+/// options' second entries (width) apply.
+inline Tensor conv_transpose1d(const Tensor& x, const Tensor& weight,
+                               const std::optional<Tensor>& bias = std::nullopt,
+                               const ConvTransposeOptions& o = {}) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_conv_transpose1d(x.get(), weight.get(), bias ? bias->get() : nullptr,
+                                           o.stride[1], o.padding[1], o.output_padding[1],
+                                           o.dilation[1], o.groups, out, err);
+    });
+}
+
 /// The options of max_pool2d / avg_pool2d (height, width); stride {0, 0} means the kernel.
 struct PoolOptions {
     std::array<std::int64_t, 2> kernel{2, 2};

@@ -1,4 +1,4 @@
-// Tests of the C++ vision API (ClikaRT::ops::conv2d, pooling, linear, pad, interpolate) against naive
+// Tests of the C++ vision API (ClikaRT::ops::conv2d, conv_transpose2d, pooling, linear, pad, interpolate) against naive
 // reference loops written here, on a transposed (strided) input, and its errors.
 #include <ClikaRT/clika_rt.h>
 
@@ -87,6 +87,60 @@ void conv2d_matches_naive_loops() {
     CHECK((y1.shape() == Shape{1, 3, 7}));
     CHECK(close(vals(y1), vals(y2)));
     std::printf("ok    conv2d/conv1d match naive loops (strided input, groups, dilation)\n");
+}
+
+void conv_transpose_matches_naive_scatter() {
+    // x [1, 4, 3, 5] read through a transposed view; weight [4, 2, 3, 2] (groups 2 → 4 out).
+    const Tensor x = ramp({1, 4, 5, 3}, 0.41).transpose(2, 3);
+    const Tensor w = ramp({4, 2, 3, 2}, 0.83);
+    const Tensor b = ramp({4}, 1.1);
+    ops::ConvTransposeOptions o;
+    o.stride = {2, 3};
+    o.padding = {1, 0};
+    o.output_padding = {1, 2};
+    o.dilation = {1, 2};
+    o.groups = 2;
+    const Tensor y = ops::conv_transpose2d(x, w, b, o);
+    const std::int64_t ho = (3 - 1) * 2 - 2 + 1 * (3 - 1) + 1 + 1;  // 6
+    const std::int64_t wo = (5 - 1) * 3 - 0 + 2 * (2 - 1) + 2 + 1;  // 17
+    const std::vector<double> xv = vals(x), wv = vals(w), bv = vals(b);
+    std::vector<double> want(static_cast<std::size_t>(4 * ho * wo));
+    for (std::int64_t oc = 0; oc < 4; ++oc)
+        for (std::int64_t i = 0; i < ho * wo; ++i)
+            want[static_cast<std::size_t>(oc * ho * wo + i)] = bv[static_cast<std::size_t>(oc)];
+    for (std::int64_t ci = 0; ci < 4; ++ci) {
+        const std::int64_t g = ci / 2;
+        for (std::int64_t iy = 0; iy < 3; ++iy)
+            for (std::int64_t ix = 0; ix < 5; ++ix)
+                for (std::int64_t oi = 0; oi < 2; ++oi)
+                    for (std::int64_t ki = 0; ki < 3; ++ki)
+                        for (std::int64_t kj = 0; kj < 2; ++kj) {
+                            const std::int64_t oy = iy * 2 + ki - 1, ox = ix * 3 + kj * 2;
+                            if (oy < 0 || oy >= ho || ox >= wo) continue;
+                            const std::int64_t oc = g * 2 + oi;
+                            want[static_cast<std::size_t>((oc * ho + oy) * wo + ox)] +=
+                                xv[static_cast<std::size_t>((ci * 3 + iy) * 5 + ix)] *
+                                wv[static_cast<std::size_t>(((ci * 2 + oi) * 3 + ki) * 2 + kj)];
+                        }
+    }
+    CHECK((y.shape() == Shape{1, 4, ho, wo}));
+    CHECK(close(vals(y), want));
+    // conv_transpose1d: the width entries; the same as 2-D of height 1.
+    ops::ConvTransposeOptions o1;
+    o1.stride = {1, 2};
+    o1.output_padding = {0, 1};
+    const Tensor x1 = ramp({1, 2, 7}, 0.5), w1 = ramp({2, 3, 3}, 0.7);
+    const Tensor y1 = ops::conv_transpose1d(x1, w1, std::nullopt, o1);
+    const Tensor y2 =
+        ops::conv_transpose2d(x1.unsqueeze(2), w1.unsqueeze(2), std::nullopt, o1).squeeze(2);
+    CHECK((y1.shape() == Shape{1, 3, 16}));
+    CHECK(close(vals(y1), vals(y2)));
+    ops::ConvTransposeOptions bad;
+    bad.output_padding = {1, 1};  // not below stride 1 or dilation 1
+    CHECK_THROWS(ops::conv_transpose2d(x, w, b, bad), Status::InvalidArgument);
+    CHECK_THROWS(ops::conv_transpose2d(x, Tensor()), Status::NullPointer);
+    std::printf("ok    conv_transpose2d/1d match a naive scatter (strided input, groups, "
+                "output padding, dilation)\n");
 }
 
 void pooling_linear_pad() {
@@ -213,6 +267,7 @@ void vision_errors() {
 
 void run_vision_tests() {
     conv2d_matches_naive_loops();
+    conv_transpose_matches_naive_scatter();
     pooling_linear_pad();
     interpolate_modes();
     normalization_layers();

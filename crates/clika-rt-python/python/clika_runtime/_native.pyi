@@ -180,6 +180,8 @@ __all__ = [
     "avg_pool2d",
     "conv1d",
     "conv2d",
+    "conv_transpose1d",
+    "conv_transpose2d",
     "batch_norm",
     "cvt_color",
     "group_norm",
@@ -7430,6 +7432,110 @@ def conv1d(
     [[[-1.0, -1.0, -1.0]]]
     >>> crt.conv1d(x, crt.ones(1, 1, 2), stride=2).tolist()
     [[[3.0, 7.0]]]
+    """
+def conv_transpose1d(
+    input: Any, weight: Any, bias: Optional[Any] = None, stride: _Size = 1,
+    padding: _Size = 0, output_padding: _Size = 0, groups: int = 1, dilation: _Size = 1,
+) -> Tensor:
+    """1-D transposed convolution with PyTorch's `conv_transpose1d` semantics: the gradient of
+    `conv1d` with respect to its input (run as a 2-D one of height 1).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        `[N, C, L]`, or `[C, L]` for one sequence (anything but a tensor is copied as
+        `crt.tensor` would).
+    weight : Tensor, numpy array or list
+        The kernels, `[C, O / groups, K]` (input channels first, as in PyTorch).
+    bias : Tensor, numpy array or list, optional
+        `[O]`, added to each output channel.
+    stride : int or (int,), optional
+        The step between input positions in the output (1 by default).
+    padding : int or (int,), optional
+        Elements cropped from each end of the full result (0 by default).
+    output_padding : int or (int,), optional
+        Extra length at the end, smaller than the stride or the dilation (0 by default).
+    groups : int, optional
+        Splits the channels into groups handled separately (1 by default).
+    dilation : int or (int,), optional
+        The spacing of the kernel's taps (1 by default).
+
+    Returns
+    -------
+    Tensor
+        `[N, O, L_out]` (`[O, L_out]` for a 2-D input), with
+        `L_out = (L - 1) * stride - 2 * padding + dilation * (K - 1) + output_padding + 1`.
+
+    Raises
+    ------
+    InvalidArgumentError
+        As `conv_transpose2d`, for one spatial dim.
+    ValueError
+        `groups` is negative.
+    TypeError
+        `stride`, `padding`, `output_padding` or `dilation` is not an int or a tuple of ints.
+
+    Examples
+    --------
+    >>> crt.conv_transpose1d(crt.tensor([[[1.0, 2.0, 3.0]]]), crt.tensor([[[1.0, -1.0]]])).tolist()
+    [[[1.0, 1.0, 1.0, -3.0]]]
+    """
+def conv_transpose2d(
+    input: Any, weight: Any, bias: Optional[Any] = None, stride: _Size = 1,
+    padding: _Size = 0, output_padding: _Size = 0, groups: int = 1, dilation: _Size = 1,
+) -> Tensor:
+    """2-D transposed convolution with PyTorch's `conv_transpose2d` semantics: the gradient of
+    `conv2d` with respect to its input, used to upsample (decoders, segmentation heads). Every
+    input element adds `value × weight` into the output window at `stride × position`.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        `[N, C, H, W]`, or `[C, H, W]` for one image (anything but a tensor is copied as
+        `crt.tensor` would).
+    weight : Tensor, numpy array or list
+        The kernels, `[C, O / groups, KH, KW]` (input channels first, as in PyTorch).
+    bias : Tensor, numpy array or list, optional
+        `[O]`, added to each output channel.
+    stride : int or (int, int), optional
+        The step between input positions in the output: the upsampling factor (1 by default).
+    padding : int or (int, int), optional
+        Rows and columns cropped from each side of the full result (0 by default).
+    output_padding : int or (int, int), optional
+        Extra size on the far side of each output dim, smaller than the stride or the
+        dilation (0 by default): picks among the output sizes a strided `conv2d` maps to the
+        same input size.
+    groups : int, optional
+        Splits the channels into groups handled separately (1 by default).
+    dilation : int or (int, int), optional
+        The spacing of the kernel's taps (1 by default).
+
+    Returns
+    -------
+    Tensor
+        `[N, O, H_out, W_out]` (`[O, H_out, W_out]` for a 3-D input), with
+        `H_out = (H - 1) * stride - 2 * padding + dilation * (KH - 1) + output_padding + 1`
+        (likewise `W_out`), in the inputs' promoted floating dtype.
+
+    Raises
+    ------
+    InvalidArgumentError
+        The input is not 3-D or 4-D; its channels differ from the weight's first dim; `groups`
+        does not divide them; the bias is not `[O]`; a stride is 0; an output padding is not
+        below the stride or the dilation; a size has too many values; a spatial dim is empty;
+        or the padding crops the whole result.
+    ValueError
+        `groups` is negative.
+    TypeError
+        `stride`, `padding`, `output_padding` or `dilation` is not an int or a tuple of ints.
+
+    Examples
+    --------
+    >>> x = crt.ones(1, 1, 2, 2)
+    >>> crt.conv_transpose2d(x, crt.ones(1, 1, 2, 2)).tolist()
+    [[[[1.0, 2.0, 1.0], [2.0, 4.0, 2.0], [1.0, 2.0, 1.0]]]]
+    >>> crt.conv_transpose2d(x, crt.ones(1, 1, 3, 3), stride=2, padding=1, output_padding=1).shape
+    (1, 1, 4, 4)
     """
 def conv2d(
     input: Any, weight: Any, bias: Optional[Any] = None, stride: _Size = 1,

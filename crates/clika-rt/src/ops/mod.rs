@@ -70,8 +70,8 @@ pub use unary::{
     sign, silu, sin, sinh, sqrt, tan, tanh, trunc, unary, unary_owned, UnaryOp,
 };
 pub use vision::{
-    adaptive_avg_pool2d, avg_pool2d, batch_norm, conv1d, conv2d, cvt_color, group_norm,
-    interpolate, layer_norm, linear, max_pool2d, normalize_image, pad, ColorConversion,
-    ConvOptions, InterpolateMode, InterpolateOptions, PadMode, Padding, PoolOptions, YuvMatrix,
-    YuvRange,
+    adaptive_avg_pool2d, avg_pool2d, batch_norm, conv1d, conv2d, conv_transpose1d,
+    conv_transpose2d, cvt_color, group_norm, interpolate, layer_norm, linear, max_pool2d,
+    normalize_image, pad, ColorConversion, ConvOptions, ConvTransposeOptions, InterpolateMode,
+    InterpolateOptions, PadMode, Padding, PoolOptions, YuvMatrix, YuvRange,
 };

@@ -1,7 +1,8 @@
 //! The CPU's convolution and pooling kernels. A convolution is im2col + GEMM per
 //! (image, group), through the `gemm` crate (a 1×1 stride-1 convolution multiplies the input
-//! in place); the (image, group) blocks, and the pooled planes, run in parallel on the
-//! runtime's pool. Inputs are made contiguous in the compute dtype first (`Float64` stays
+//! in place); a transposed convolution is the mirror, GEMM (the weight transposed, read in
+//! place through its strides) + col2im, a scatter-add of each tap's row into the output.
+//! The (image, group) blocks, and the pooled planes, run in parallel on the runtime's pool. Inputs are made contiguous in the compute dtype first (`Float64` stays
 //! `Float64`, everything else computes in `Float32`; max pooling of integers in `Float64`,
 //! which holds them exactly).
 
@@ -18,9 +19,11 @@ pub(crate) fn run(plan: &VisionPlan) -> Result<Tensor> {
     match plan {
         VisionPlan::Conv(p) => {
             let cd = compute_dtype(p.dtype);
-            let out = match cd {
-                DType::Float64 => conv::<f64>(p, cd)?,
-                _ => conv::<f32>(p, cd)?,
+            let out = match (cd, p.transposed) {
+                (DType::Float64, false) => conv::<f64>(p, cd)?,
+                (_, false) => conv::<f32>(p, cd)?,
+                (DType::Float64, true) => conv_transpose::<f64>(p, cd)?,
+                (_, true) => conv_transpose::<f32>(p, cd)?,
             };
             out.to_dtype(p.dtype)
         }
@@ -144,9 +147,8 @@ fn fresh<'a, T>(shape: &[usize], cd: DType) -> Result<(Tensor, &'a mut [T])> {
 }
 
 fn conv<T: Real>(p: &ConvPlan, cd: DType) -> Result<Tensor> {
-    let x = dense(&p.x, cd)?;
-    let w = dense(&p.w, cd)?;
-    let b = p.bias.as_ref().map(|b| dense(b, cd)).transpose()?;
+    let ops = ConvOperands::new(p, cd)?;
+    let (x, w) = (&ops.x, &ops.w);
     let (n, c, h, wd) = (x.shape()[0], x.shape()[1], x.shape()[2], x.shape()[3]);
     let (o, cg, kh, kw) = (w.shape()[0], w.shape()[1], w.shape()[2], w.shape()[3]);
     let [ho, wo] = p.out_hw;
@@ -154,33 +156,14 @@ fn conv<T: Real>(p: &ConvPlan, cd: DType) -> Result<Tensor> {
     if dst.is_empty() {
         return Ok(out);
     }
-    // SAFETY: `x`, `w`, `b` are contiguous CPU tensors of `T` that only this function holds
-    // fresh or reads.
-    let (xs, ws, bs) = unsafe {
-        (
-            elems::<T>(&x),
-            elems::<T>(&w),
-            b.as_ref().map(|b| elems::<T>(b)),
-        )
-    };
+    // SAFETY: `T` is `cd`'s type (`run` picks `f32` or `f64` to match it).
+    let (xs, ws, bs) = unsafe { ops.slices::<T>() };
     let g = p.groups;
     let og = o / g;
     let kk = cg * kh * kw;
     let pp = ho * wo;
     let direct = kh == 1 && kw == 1 && p.stride == [1, 1] && p.pad == [0, 0];
-    let tasks = n * g;
-    // Asked only when threads may be used: asking starts the pool (never under Miri).
-    let par = threads_available();
-    let threads = if par {
-        crate::threads::current_num_threads()
-    } else {
-        1
-    };
-    let inner = if par && tasks < threads && og * kk * pp >= 1 << 18 {
-        gemm::Parallelism::Rayon(threads)
-    } else {
-        gemm::Parallelism::None
-    };
+    let (par, inner) = inner_parallelism(n * g, og * kk * pp);
     let geo = Geometry {
         c: cg,
         h,
@@ -247,6 +230,208 @@ fn conv<T: Real>(p: &ConvPlan, cd: DType) -> Result<Tensor> {
         dst.chunks_mut(og * pp).enumerate().for_each(block);
     }
     Ok(out)
+}
+
+/// A convolution's input, weight and bias, contiguous in the compute dtype.
+struct ConvOperands {
+    x: Tensor,
+    w: Tensor,
+    b: Option<Tensor>,
+}
+
+impl ConvOperands {
+    fn new(p: &ConvPlan, cd: DType) -> Result<ConvOperands> {
+        Ok(ConvOperands {
+            x: dense(&p.x, cd)?,
+            w: dense(&p.w, cd)?,
+            b: p.bias.as_ref().map(|b| dense(b, cd)).transpose()?,
+        })
+    }
+
+    /// The elements.
+    ///
+    /// # Safety
+    /// `T` is the Rust type of the compute dtype given to `new`.
+    unsafe fn slices<T>(&self) -> (&[T], &[T], Option<&[T]>) {
+        // SAFETY: the tensors are contiguous CPU tensors of the compute dtype, whose type is
+        // `T` (the caller's contract), made by `new` (fresh or the plan's own, only read),
+        // and nobody writes them while `self` is borrowed.
+        unsafe {
+            (
+                elems::<T>(&self.x),
+                elems::<T>(&self.w),
+                self.b.as_ref().map(|b| elems::<T>(b)),
+            )
+        }
+    }
+}
+
+/// How many threads a GEMM inside one of `tasks` parallel blocks of `work` multiply-adds
+/// may use: all of them when there are fewer blocks than threads and the block is big.
+fn inner_parallelism(tasks: usize, work: usize) -> (bool, gemm::Parallelism) {
+    // Asked only when threads may be used: asking starts the pool (never under Miri).
+    let par = threads_available();
+    let threads = if par {
+        crate::threads::current_num_threads()
+    } else {
+        1
+    };
+    let inner = if par && tasks < threads && work >= 1 << 18 {
+        gemm::Parallelism::Rayon(threads)
+    } else {
+        gemm::Parallelism::None
+    };
+    (par, inner)
+}
+
+/// A transposed convolution: per (image, group), `cols = Wᵀ · x` (`[og·kh·kw, h·w]`: the
+/// weight `[cg, og·kh·kw]` read transposed through its strides), then each tap's row is
+/// added into the output at `stride · position + dilation · tap − pad` (col2im); the output
+/// starts as the bias (or zeros). A 1×1 kernel with stride 1 and no padding multiplies
+/// straight into the output.
+fn conv_transpose<T: Real>(p: &ConvPlan, cd: DType) -> Result<Tensor> {
+    let ops = ConvOperands::new(p, cd)?;
+    let (x, w) = (&ops.x, &ops.w);
+    let (n, c, h, wd) = (x.shape()[0], x.shape()[1], x.shape()[2], x.shape()[3]);
+    let (og, kh, kw) = (w.shape()[1], w.shape()[2], w.shape()[3]);
+    let g = p.groups;
+    let (cg, o) = (c / g, og * g);
+    let [ho, wo] = p.out_hw;
+    let (out, dst) = fresh::<T>(&[n, o, ho, wo], cd)?;
+    if dst.is_empty() {
+        return Ok(out);
+    }
+    // SAFETY: `T` is `cd`'s type (`run` picks `f32` or `f64` to match it).
+    let (xs, ws, bs) = unsafe { ops.slices::<T>() };
+    let m = og * kh * kw;
+    let hw = h * wd;
+    let direct = kh == 1 && kw == 1 && p.stride == [1, 1] && p.pad == [0, 0];
+    let (par, inner) = inner_parallelism(n * g, m * cg * hw);
+    let geo = Geometry {
+        c: og,
+        h: ho,
+        w: wo,
+        kh,
+        kw,
+        ho: h,
+        wo: wd,
+        stride: p.stride,
+        pad: p.pad,
+        dilation: p.dilation,
+    };
+    // `owned` is a scratch for the tap rows, reused from block to block (the GEMM overwrites
+    // all of it, so it is zeroed only when first grown): no allocation, page faults or memset
+    // per image.
+    let block = |owned: &mut Vec<T>, (t, dst): (usize, &mut [T])| {
+        let (ni, gi) = (t / g, t % g);
+        let xg = &xs[(ni * c + gi * cg) * hw..][..cg * hw];
+        let wg = &ws[gi * cg * m..][..cg * m];
+        match bs {
+            Some(bs) => {
+                for (oi, plane) in dst.chunks_mut(ho * wo).enumerate() {
+                    plane.fill(bs[gi * og + oi]);
+                }
+            }
+            None if !direct => dst.fill(T::default()),
+            None => {}
+        }
+        let cols: &mut [T] = if direct {
+            dst
+        } else {
+            if owned.len() < m * hw {
+                owned.resize(m * hw, T::default());
+            }
+            &mut owned[..m * hw]
+        };
+        let accumulate = direct && bs.is_some();
+        // SAFETY: the product is m×hw (row stride hw) into `cols`, which has exactly m·hw
+        // elements (the output block itself when direct: m = og and hw = ho·wo); the lhs is
+        // `wg` read transposed — element (r, k) at `wg[k·m + r]`, in bounds for r < m,
+        // k < cg — and the rhs `xg` is cg×hw row-major. `cols` overlaps neither input.
+        unsafe {
+            gemm::gemm::<T>(
+                m,
+                hw,
+                cg,
+                cols.as_mut_ptr(),
+                1,
+                hw as isize,
+                accumulate,
+                wg.as_ptr(),
+                m as isize,
+                1,
+                xg.as_ptr(),
+                1,
+                hw as isize,
+                if accumulate {
+                    T::from(1.0)
+                } else {
+                    T::default()
+                },
+                T::from(1.0),
+                false,
+                false,
+                false,
+                inner,
+            );
+        }
+        if !direct {
+            col2im(&owned[..m * hw], dst, &geo);
+        }
+    };
+    if par {
+        crate::threads::install(|| {
+            dst.par_chunks_mut(og * ho * wo)
+                .enumerate()
+                .for_each_init(Vec::new, block)
+        });
+    } else {
+        let mut owned = Vec::new();
+        for item in dst.chunks_mut(og * ho * wo).enumerate() {
+            block(&mut owned, item);
+        }
+    }
+    Ok(out)
+}
+
+/// Adds the `[c·kh·kw, ho·wo]` tap rows `cols` into the `[c, h, w]` image `dst`: the inverse
+/// of [`im2col`] (taps that land in the padding are dropped). Here `ho`/`wo` are the sizes
+/// the taps are laid out over (a transposed convolution's input) and `h`/`w` the image's.
+fn col2im<T: Real>(cols: &[T], dst: &mut [T], g: &Geometry) {
+    let pp = g.ho * g.wo;
+    let mut rows = cols.chunks(pp);
+    for ci in 0..g.c {
+        let plane = &mut dst[ci * g.h * g.w..][..g.h * g.w];
+        for ki in 0..g.kh {
+            for kj in 0..g.kw {
+                let row = rows.next().expect("one row per tap");
+                // The tap positions whose output column lands inside: ix in [lo, hi).
+                let shift = (kj * g.dilation[1]) as isize - g.pad[1] as isize;
+                let s = g.stride[1] as isize;
+                let lo = if shift >= 0 { 0 } else { (-shift + s - 1) / s } as usize;
+                let hi = (((g.w as isize - shift) + s - 1) / s).clamp(0, g.wo as isize) as usize;
+                for iy in 0..g.ho {
+                    let oy = (iy * g.stride[0] + ki * g.dilation[0]) as isize - g.pad[0] as isize;
+                    if oy < 0 || oy >= g.h as isize || lo >= hi {
+                        continue;
+                    }
+                    let src = &row[iy * g.wo..][..g.wo];
+                    let out = &mut plane[oy as usize * g.w..][..g.w];
+                    if s == 1 {
+                        let start = (lo as isize + shift) as usize;
+                        for (d, &v) in out[start..][..hi - lo].iter_mut().zip(&src[lo..hi]) {
+                            *d = *d + v;
+                        }
+                    } else {
+                        for (ix, &v) in src.iter().enumerate().take(hi).skip(lo) {
+                            let ox = (ix as isize * s + shift) as usize;
+                            out[ox] = out[ox] + v;
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The sizes of one (image, group) block of a convolution.

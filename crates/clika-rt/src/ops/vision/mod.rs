@@ -16,7 +16,9 @@ mod resize;
 pub(crate) use color::ColorPlan;
 pub use color::{cvt_color, ColorConversion, YuvMatrix, YuvRange};
 pub(crate) use conv::ConvPlan;
-pub use conv::{conv1d, conv2d, ConvOptions, Padding};
+pub use conv::{
+    conv1d, conv2d, conv_transpose1d, conv_transpose2d, ConvOptions, ConvTransposeOptions, Padding,
+};
 pub use image::normalize_image;
 pub(crate) use image::NormalizePlan;
 pub use layers::{linear, pad, PadMode};
@@ -49,6 +51,7 @@ impl VisionPlan {
     /// The op's name, for errors.
     pub(crate) fn name(&self) -> &'static str {
         match self {
+            VisionPlan::Conv(p) if p.transposed => "conv_transpose2d",
             VisionPlan::Conv(_) => "conv2d",
             VisionPlan::Pool(p) => p.kind.name(),
             VisionPlan::Normalize(_) => "normalize_image",
