@@ -74,10 +74,21 @@ pub(super) trait Real:
     /// Rounded to the nearest integer (halves away from zero) and saturated to `0..=255`
     /// (NaN gives 0).
     fn round_u8(self) -> u8;
+    /// `self · b + c`: one fused instruction where `F` (the CPU has FMA, see
+    /// `vmath::dispatch`), a multiply and an add otherwise (never a libm call).
+    fn fma<const F: bool>(self, b: Self, c: Self) -> Self;
 }
 
 impl Real for f32 {
     const NEG_INF: Self = f32::NEG_INFINITY;
+    #[inline(always)]
+    fn fma<const F: bool>(self, b: Self, c: Self) -> Self {
+        if F {
+            self.mul_add(b, c)
+        } else {
+            self * b + c
+        }
+    }
     fn is_nan(self) -> bool {
         f32::is_nan(self)
     }
@@ -97,6 +108,14 @@ impl Real for f32 {
 
 impl Real for f64 {
     const NEG_INF: Self = f64::NEG_INFINITY;
+    #[inline(always)]
+    fn fma<const F: bool>(self, b: Self, c: Self) -> Self {
+        if F {
+            self.mul_add(b, c)
+        } else {
+            self * b + c
+        }
+    }
     fn is_nan(self) -> bool {
         f64::is_nan(self)
     }
@@ -160,6 +179,10 @@ fn conv<T: Real>(p: &ConvPlan, cd: DType) -> Result<Tensor> {
     let (xs, ws, bs) = unsafe { ops.slices::<T>() };
     let g = p.groups;
     let og = o / g;
+    if cg == 1 {
+        depthwise(p, xs, ws, bs, dst, [c, h, wd], og, [kh, kw]);
+        return Ok(out);
+    }
     let kk = cg * kh * kw;
     let pp = ho * wo;
     let direct = kh == 1 && kw == 1 && p.stride == [1, 1] && p.pad == [0, 0];
@@ -408,8 +431,7 @@ fn col2im<T: Real>(cols: &[T], dst: &mut [T], g: &Geometry) {
                 // The tap positions whose output column lands inside: ix in [lo, hi).
                 let shift = (kj * g.dilation[1]) as isize - g.pad[1] as isize;
                 let s = g.stride[1] as isize;
-                let lo = if shift >= 0 { 0 } else { (-shift + s - 1) / s } as usize;
-                let hi = (((g.w as isize - shift) + s - 1) / s).clamp(0, g.wo as isize) as usize;
+                let (lo, hi) = span(shift, g.stride[1], g.w, g.wo);
                 for iy in 0..g.ho {
                     let oy = (iy * g.stride[0] + ki * g.dilation[0]) as isize - g.pad[0] as isize;
                     if oy < 0 || oy >= g.h as isize || lo >= hi {
@@ -432,6 +454,115 @@ fn col2im<T: Real>(cols: &[T], dst: &mut [T], g: &Geometry) {
             }
         }
     }
+}
+
+/// A convolution whose output channels each read one input channel (`in_channels / groups
+/// == 1`: depthwise, with any channel multiplier, or a one-channel input), computed directly:
+/// per output plane and row, each kernel tap adds `weight × input row` (shifted, strided)
+/// into the output row while it is in L1 — no im2col matrix, no GEMM of a 1-wide inner
+/// dimension. The planes run in parallel; the rows vectorise with the CPU's best SIMD
+/// (`vmath::dispatch`, FMA where it has it).
+#[allow(clippy::too_many_arguments)]
+fn depthwise<T: Real>(
+    p: &ConvPlan,
+    xs: &[T],
+    ws: &[T],
+    bs: Option<&[T]>,
+    dst: &mut [T],
+    [c, h, w]: [usize; 3],
+    og: usize,
+    [kh, kw]: [usize; 2],
+) {
+    let [ho, wo] = p.out_hw;
+    let arch = pulp::Arch::new();
+    let plane = |(t, out): (usize, &mut [T])| {
+        // Output plane t = (image, output channel); the channel reads input channel oc / og.
+        let (ni, oc) = (t / (c * og), t % (c * og));
+        let body = Plane {
+            src: &xs[(ni * c + oc / og) * h * w..][..h * w],
+            taps: &ws[oc * kh * kw..][..kh * kw],
+            bias: bs.map_or(T::default(), |b| b[oc]),
+            out,
+            src_hw: [h, w],
+            out_w: wo,
+            kernel: [kh, kw],
+            stride: p.stride,
+            pad: p.pad,
+            dilation: p.dilation,
+        };
+        super::vmath::dispatch(arch, body);
+    };
+    if threads_available() && dst.len() * kh * kw >= 1 << 15 {
+        crate::threads::install(|| dst.par_chunks_mut(ho * wo).enumerate().for_each(plane));
+    } else {
+        dst.chunks_mut(ho * wo).enumerate().for_each(plane);
+    }
+}
+
+/// One output plane of [`depthwise`].
+struct Plane<'a, T> {
+    src: &'a [T],
+    taps: &'a [T],
+    bias: T,
+    out: &'a mut [T],
+    src_hw: [usize; 2],
+    out_w: usize,
+    kernel: [usize; 2],
+    stride: [usize; 2],
+    pad: [usize; 2],
+    dilation: [usize; 2],
+}
+
+impl<T: Real> super::vmath::SimdBody for Plane<'_, T> {
+    #[inline(always)]
+    fn run<const F: bool>(self) {
+        let [h, w] = self.src_hw;
+        let [kh, kw] = self.kernel;
+        let wo = self.out_w;
+        for (oy, row) in self.out.chunks_mut(wo).enumerate() {
+            row.fill(self.bias);
+            for ki in 0..kh {
+                let iy =
+                    (oy * self.stride[0] + ki * self.dilation[0]) as isize - self.pad[0] as isize;
+                if iy < 0 || iy >= h as isize {
+                    continue;
+                }
+                let src = &self.src[iy as usize * w..][..w];
+                for kj in 0..kw {
+                    let tap = self.taps[ki * kw + kj];
+                    let shift = (kj * self.dilation[1]) as isize - self.pad[1] as isize;
+                    let (lo, hi) = span(shift, self.stride[1], w, wo);
+                    if lo >= hi {
+                        continue;
+                    }
+                    if self.stride[1] == 1 {
+                        let from = (lo as isize + shift) as usize;
+                        for (o, &v) in row[lo..hi].iter_mut().zip(&src[from..from + hi - lo]) {
+                            *o = v.fma::<F>(tap, *o);
+                        }
+                    } else {
+                        let s = self.stride[1] as isize;
+                        for (ox, o) in row.iter_mut().enumerate().take(hi).skip(lo) {
+                            // In bounds: `span` keeps 0 <= ox·s + shift < w.
+                            *o = src[(ox as isize * s + shift) as usize].fma::<F>(tap, *o);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The positions `p < count` with `0 <= p·stride + shift < len`, as `[lo, hi)`.
+fn span(shift: isize, stride: usize, len: usize, count: usize) -> (usize, usize) {
+    let s = stride as isize;
+    let lo = if shift >= 0 { 0 } else { (-shift + s - 1) / s };
+    let hi = if len as isize > shift {
+        (len as isize - shift + s - 1) / s
+    } else {
+        0
+    };
+    (lo as usize, (hi.max(0) as usize).min(count))
 }
 
 /// The sizes of one (image, group) block of a convolution.
