@@ -519,6 +519,15 @@ impl<T: Real> super::vmath::SimdBody for Plane<'_, T> {
         let [h, w] = self.src_hw;
         let [kh, kw] = self.kernel;
         let wo = self.out_w;
+        // Per kernel column: its input shift and the output columns it reaches (the same on
+        // every row, so worked out once per plane, not per row).
+        let cols: Vec<(isize, usize, usize)> = (0..kw)
+            .map(|kj| {
+                let shift = (kj * self.dilation[1]) as isize - self.pad[1] as isize;
+                let (lo, hi) = span(shift, self.stride[1], w, wo);
+                (shift, lo, hi)
+            })
+            .collect();
         for (oy, row) in self.out.chunks_mut(wo).enumerate() {
             row.fill(self.bias);
             for ki in 0..kh {
@@ -528,10 +537,8 @@ impl<T: Real> super::vmath::SimdBody for Plane<'_, T> {
                     continue;
                 }
                 let src = &self.src[iy as usize * w..][..w];
-                for kj in 0..kw {
+                for (kj, &(shift, lo, hi)) in cols.iter().enumerate() {
                     let tap = self.taps[ki * kw + kj];
-                    let shift = (kj * self.dilation[1]) as isize - self.pad[1] as isize;
-                    let (lo, hi) = span(shift, self.stride[1], w, wo);
                     if lo >= hi {
                         continue;
                     }
