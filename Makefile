@@ -195,7 +195,7 @@ test-python: python test-wheel
 		$(PY_DIR)/tests/test_gpu_import.py
 
 ## wheel: the wheel a package index accepts, in target/wheels: abi3 (one wheel for CPython
-## >= 3.9), manylinux_2_28 (linked by zig, from the ziglang package in .venv, against glibc
+## >= 3.11), manylinux_2_28 (linked by zig, from the ziglang package in .venv, against glibc
 ## 2.28's symbols), the dist profile. auditwheel must agree with the tag maturin gave it.
 WHEEL_DIR := target/wheels
 WHEEL_VENV := target/wheel-venv
@@ -206,8 +206,8 @@ wheel: $(VENV)/.deps-stamp
 		--zig --compatibility manylinux_2_$(WHEEL_GLIBC_MAX) --interpreter $(abspath $(PY)) \
 		--out $(WHEEL_DIR)
 	@whl=$$(ls $(WHEEL_DIR)/*.whl) && echo "$$whl" && \
-	[[ $$whl == *-cp39-abi3-*manylinux_2_$(WHEEL_GLIBC_MAX)_* ]] || \
-		{ echo "wheel: expected a cp39-abi3 manylinux_2_$(WHEEL_GLIBC_MAX) wheel"; exit 1; }; \
+	[[ $$whl == *-cp311-abi3-*manylinux_2_$(WHEEL_GLIBC_MAX)_* ]] || \
+		{ echo "wheel: expected a cp311-abi3 manylinux_2_$(WHEEL_GLIBC_MAX) wheel"; exit 1; }; \
 	shown=$$($(VENV)/bin/auditwheel show $$whl) || exit 1; echo "$$shown"; \
 	glibc=$$(grep -o 'platform tag:[^"]*"manylinux_2_[0-9]*' <<<"$$shown" | head -1 | sed 's/.*_//'); \
 	[[ -n $$glibc && $$glibc -le $(WHEEL_GLIBC_MAX) ]] || \

@@ -2,8 +2,8 @@
 //! bytearray, memoryview, mmap, `SharedMemory.buf`, Arrow buffers, `PickleBuffer`s) and the
 //! receiving half of unpickling.
 //!
-//! The extension is built for the stable ABI of Python 3.9, which lacks
-//! `PyObject_GetBuffer`; numpy's `frombuffer` takes the export instead: it holds a
+//! numpy's `frombuffer` takes the export (the path was written for Python 3.9's stable
+//! ABI, which lacks `PyObject_GetBuffer`, and serves every exporter): it holds a
 //! `memoryview` of the object for as long as the array lives, and the tensor's storage
 //! holds the array. So the export lasts exactly as long as the tensor (`SharedMemory.close()`
 //! under a live tensor raises `BufferError`), and a read-only exporter gives a read-only

@@ -14,6 +14,7 @@ mod algorithm_methods;
 mod algorithms;
 mod args;
 mod buffer;
+mod buffer_export;
 mod creation;
 mod custom_ops;
 mod device;

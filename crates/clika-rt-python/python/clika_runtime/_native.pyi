@@ -1,6 +1,7 @@
 # Hand-written stubs for the Rust extension; checked by `mypy.stubtest` in `make lint`.
 import builtins
 import os
+import sys
 from typing import Any, ClassVar, Dict, Iterator, List, Optional, SupportsFloat, SupportsIndex, Sequence, Tuple, Union, final, overload
 
 import numpy as np
@@ -451,8 +452,9 @@ class Tensor:
     Tensors are made by the module's functions, not by calling `Tensor` directly. They support
     Python's operators (`+ - * / // % ** @`, comparisons, `& | ^ ~ << >>`, in-place forms),
     indexing (`t[0, 1:3]`, boolean and integer-tensor masks), `len()`, iteration, `float()`,
-    `int()`, `bool()` of one element, pickling, DLPack (`__dlpack__`) and numpy's
-    `__array__` / `__array_interface__`.
+    `int()`, `bool()` of one element, pickling, DLPack (`__dlpack__`), numpy's
+    `__array__` / `__array_interface__`, and the buffer protocol (`memoryview(t)`, `bytes(t)`:
+    host tensors are exported in place with their strides, read-only where the tensor is).
 
     Examples
     --------
@@ -4212,6 +4214,8 @@ class Tensor:
     def _repr_html_(self) -> str: ...
     @property
     def __array_interface__(self) -> Dict[str, Any]: ...
+    if sys.version_info >= (3, 12):
+        def __buffer__(self, flags: int, /) -> memoryview: ...
 
 def zeros(*shape: Union[int, Sequence[int]], dtype: Optional[_DTypeLike] = None, device: Optional[_DeviceLike] = None) -> Tensor:
     """A new tensor filled with zeros.
