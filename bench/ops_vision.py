@@ -10,7 +10,9 @@ it is one float32 expression and a contiguous CHW copy, and PyTorch's is torchvi
 matrix products (weights built before timing); for the normalization layers the
 textbook numpy expressions. `cvt_color` (NV12 -> RGB) is compared
 with a float32 numpy formulation and, when importable, OpenCV's `cvtColor` (the cv2 column;
-`cv2.resize` for the uint8 bilinear row). Writes the table to
+`cv2.resize` for the uint8 bilinear row). The last row is chapter 07's whole pipeline for
+one frame (NV12 -> RGB -> antialiased resize -> normalize -> a small CNN -> softmax) in each
+library. Writes the table to
 bench/results/ops_vision.md unless `--out` names another file. `--quick` uses tiny sizes
 (a smoke test, seconds).
 """
@@ -161,6 +163,60 @@ def np_layer_norm(x, w, b, eps=1e-5):
     return (x - m) / np.sqrt(v + eps) * w + b
 
 
+def chapter07():
+    """Chapter 07's pipeline for one frame (examples/compute/python/07_vision.py): ours, and
+    the same steps in numpy and in PyTorch (its NV12 conversion written in torch ops, as
+    PyTorch has none), over the chapter's pitched frame and mapped weights."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parent.parent / "examples/compute/python/07_vision.py"
+    spec = importlib.util.spec_from_file_location("chapter07", path)
+    ch = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ch)
+    buf = np.zeros((ch.H * 3 // 2, ch.PITCH), np.uint8)
+    ch.decode(buf, 1)
+    nv12 = buf[:, : ch.W]
+    frame = crt.from_dlpack(nv12)
+    weights = crt.load_safetensors(ch.DATA / "vision_net.safetensors")
+    wn = {k: v.numpy() for k, v in weights.items()}
+    mh, mw = np_linear_matrix(ch.H, ch.SIDE, True), np_linear_matrix(ch.W, ch.SIDE, True)
+
+    def np_fn():
+        x = np_normalize(np_resize_hwc(np_nv12_to_rgb(nv12), mh, mw), ch.MEAN, ch.STD)[None]
+        for name, stride, pool in (("conv1", 1, True), ("conv2", 1, True), ("conv3", 2, False)):
+            x = np_conv2d(x, wn[name + ".weight"], stride, 1) + wn[name + ".bias"][:, None, None]
+            x = np.maximum(x, 0)
+            x = np_max_pool(x, 2) if pool else x
+        z = x.mean(axis=(2, 3)) @ wn["fc.weight"].T + wn["fc.bias"]
+        e = np.exp(z - z.max())
+        return (e / e.sum())[0]
+
+    torch_fn = None
+    if torch is not None:
+        wt = {k: torch.from_numpy(v) for k, v in wn.items()}
+        tn = torch.from_numpy(nv12)
+        tmean = torch.tensor(ch.MEAN).reshape(3, 1, 1)
+        tstd = torch.tensor(ch.STD).reshape(3, 1, 1)
+
+        def torch_fn():
+            h = ch.H
+            y = (tn[:h].float() - 16).clamp_(min=0) * (255 / 219)
+            uv = (tn[h:].reshape(h // 2, -1, 2).float() - 128) * (255 / 224)
+            uv = uv.repeat_interleave(2, 0).repeat_interleave(2, 1)
+            u, v = uv[..., 0], uv[..., 1]
+            rgb = torch.stack([y + 1.402 * v, y - 0.344136 * u - 0.714136 * v, y + 1.772 * u], 0)
+            rgb = rgb.round_().clamp_(0, 255).to(torch.uint8)[None]
+            x = F.interpolate(rgb, size=(ch.SIDE, ch.SIDE), mode="bilinear", antialias=True)
+            x = (x.float().div_(255) - tmean) / tstd
+            x = F.max_pool2d(F.relu(F.conv2d(x, wt["conv1.weight"], wt["conv1.bias"], padding=1)), 2)
+            x = F.max_pool2d(F.relu(F.conv2d(x, wt["conv2.weight"], wt["conv2.bias"], padding=1)), 2)
+            x = F.relu(F.conv2d(x, wt["conv3.weight"], wt["conv3.bias"], stride=2, padding=1))
+            x = F.adaptive_avg_pool2d(x, (1, 1)).flatten(1)
+            return F.softmax(F.linear(x, wt["fc.weight"], wt["fc.bias"]), dim=1)[0]
+
+    return np_fn, torch_fn, lambda: ch.classify(frame, weights)
+
+
 def rows(quick):
     r = np.random.default_rng(0)
     n, c, s = (1, 8, 16) if quick else (8, 64, 56)
@@ -268,6 +324,8 @@ def rows(quick):
          (lambda: F.layer_norm(torch.from_numpy(ln), ln.shape[1:], torch.from_numpy(lw), torch.from_numpy(lw))) if F else None,
          lambda: crt.layer_norm(tln, ln.shape[1], tlw, tlw)),
     ]
+    np_07, torch_07, crt_07 = chapter07()
+    table.append(("chapter 07 pipeline, one 320x240 NV12 frame -> top-5", 0, np_07, torch_07, crt_07))
     # The results agree before anything is timed.
     for name, _, np_fn, _, crt_fn in table:
         got, want = crt_fn().numpy(), np_fn()
@@ -310,9 +368,10 @@ def main():
         rt = f"{t_crt / t_torch:.2f}" if t_torch else "n/a"
         cv_fn = CV2_ROWS.get(name, CV2_ROWS.get(name.split()[0])) if cv2 else None
         tc = f"{median_time(cv_fn, repeats) * 1e3:.3f} ms" if cv_fn else "n/a"
+        rate = f"{work / t_crt / 1e9:.1f} {unit}" if work else "n/a"
         lines.append(
             f"| {name} | {t_crt * 1e3:.3f} ms | {t_np * 1e3:.3f} ms | {t_crt / t_np:.2f} | "
-            f"{tt} | {rt} | {tc} | {work / t_crt / 1e9:.1f} {unit} |"
+            f"{tt} | {rt} | {tc} | {rate} |"
         )
     text = "\n".join(lines) + "\n"
     print(text)
