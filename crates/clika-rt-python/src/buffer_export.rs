@@ -169,7 +169,11 @@ impl PyTensor {
             (*view).readonly = c_int::from(!t.storage().is_writable());
             // Without PyBUF_ND the consumer reads `len` bytes: one dimension, no shape
             // (as CPython's own `PyBuffer_FillInfo` answers; hashlib needs ndim <= 1).
-            (*view).ndim = if has(ffi::PyBUF_ND) { t.ndim() as c_int } else { 1 };
+            (*view).ndim = if has(ffi::PyBUF_ND) {
+                t.ndim() as c_int
+            } else {
+                1
+            };
             (*view).format = if has(ffi::PyBUF_FORMAT) {
                 format(t.dtype()).map_or(std::ptr::null_mut(), |f| f.as_ptr().cast_mut())
             } else {

@@ -68,7 +68,7 @@ Examples
                     return Ok(o.clone().into_any());
                 }
             }
-            let r = binary(py, BinaryOp::$op, a, b)?;
+            let r = binary(py, BinaryOp::$op, &a, &b)?;
             write_out(py, r, out)
         }
     )*};

@@ -131,10 +131,10 @@ pub fn tensor_arg(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
 }
 
 /// `op(a, b)` into a fresh tensor.
-pub fn binary(py: Python<'_>, op: BinaryOp, a: Operand<'_>, b: Operand<'_>) -> PyResult<Tensor> {
+pub fn binary(py: Python<'_>, op: BinaryOp, a: &Operand<'_>, b: &Operand<'_>) -> PyResult<Tensor> {
     let work = a.numel().max(b.numel());
     if let (Operand::Tensor(t), Operand::Scalar(s)) | (Operand::Scalar(s), Operand::Tensor(t)) =
-        (&a, &b)
+        (a, b)
     {
         crate::int_range::check_operand(Some(op), *s, t.dtype())?;
     }
@@ -186,7 +186,7 @@ pub fn operator<'py>(
     };
     let t = &slf.get().inner;
     let out = if reflected {
-        binary(py, op, o, Operand::Tensor(Cow::Borrowed(t)))?
+        binary(py, op, &o, &Operand::Tensor(Cow::Borrowed(t)))?
     } else {
         if let Operand::Tensor(x) = &o {
             if try_reuse(py, op, slf, x) {
@@ -202,7 +202,7 @@ pub fn operator<'py>(
                 }
             }
         }
-        binary(py, op, Operand::Tensor(Cow::Borrowed(t)), o)?
+        binary(py, op, &Operand::Tensor(Cow::Borrowed(t)), &o)?
     };
     PyTensor::wrap(py, out).map(Bound::into_any)
 }

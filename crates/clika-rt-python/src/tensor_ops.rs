@@ -21,7 +21,7 @@ impl PyTensor {
         other: &Bound<'_, PyAny>,
     ) -> PyResult<PyTensor> {
         let t = o::Operand::from(&self.inner);
-        let inner = o::binary(py, op, t, o::fn_operand(other)?)?;
+        let inner = o::binary(py, op, &t, &o::fn_operand(other)?)?;
         Ok(PyTensor { inner })
     }
 

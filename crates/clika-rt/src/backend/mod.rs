@@ -234,7 +234,11 @@ pub(crate) fn cpu_pool() -> &'static Arc<Pool> {
 
 /// The pool of `device`.
 pub(crate) fn pool(device: Device) -> Result<&'static Arc<Pool>> {
-    Ok(backend(device)?.pool())
+    match device.kind() {
+        // Every host allocation comes through here: the CPU's pool without a virtual call.
+        DeviceKind::Cpu => Ok(cpu::pool()),
+        _ => Ok(backend(device)?.pool()),
+    }
 }
 
 /// Whether `device` can be used, with the reason when not. Starts its backend if needed.

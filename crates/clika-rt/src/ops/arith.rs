@@ -49,7 +49,7 @@ impl Tensor {
     ///
     /// [`ops::binary_operands`]: crate::ops::binary_operands
     fn try_op<'a>(&self, op: BinaryOp, rhs: impl Into<Operand<'a>>) -> Result<Tensor> {
-        binary_operands(op, Operand::from(self), rhs.into())
+        binary_operands(op, &Operand::from(self), &rhs.into())
     }
 
     /// `self + rhs` (`rhs`: a `&Tensor` or a number), returning the error `+` panics with.
@@ -97,7 +97,7 @@ impl Tensor {
             let rhs = rhs.to_tensor_for(self.dtype())?;
             return self.binary_(op, &rhs);
         }
-        let r = binary_operands(op, Operand::from(&*self), rhs)?;
+        let r = binary_operands(op, &Operand::from(&*self), &rhs)?;
         if r.shape() != self.shape() {
             return Err(crate::Error::ShapeMismatch {
                 op: op.name(),

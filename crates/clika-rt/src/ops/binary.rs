@@ -255,14 +255,23 @@ impl BinaryPlan {
         })
     }
 
-    /// `t` on the plan's device: itself, or a scalar operand moved over.
+    /// `t` on the plan's device: itself, or a scalar operand moved over. Inlined so the
+    /// common borrowed answer costs no copy of a `Cow<Tensor>`; the move is out of line.
+    #[inline]
     pub(crate) fn operand<'t>(&self, t: &'t Tensor) -> Result<Cow<'t, Tensor>> {
         if t.device() == self.device {
             Ok(Cow::Borrowed(t))
         } else {
-            Ok(Cow::Owned(t.to(self.device)?))
+            moved(t, self.device).map(Cow::Owned)
         }
     }
+}
+
+/// A scalar operand moved to the plan's device (the rare path of [`BinaryPlan::operand`]).
+#[cold]
+#[inline(never)]
+fn moved(t: &Tensor, device: Device) -> Result<Tensor> {
+    t.to(device)
 }
 
 /// `op(a, b)` into a fresh tensor.

@@ -23,6 +23,7 @@ pub enum Operand<'a> {
 
 impl Operand<'_> {
     /// Elements the operand holds (1 for a scalar).
+    #[inline]
     pub fn numel(&self) -> usize {
         match self {
             Operand::Tensor(t) => t.numel(),
@@ -81,8 +82,8 @@ fn tensors(a: &Operand<'_>, b: &Operand<'_>) -> Result<(Tensor, Tensor)> {
 }
 
 /// `op(a, b)` for any mix of tensors and weak scalars.
-pub fn binary_operands(op: BinaryOp, a: Operand<'_>, b: Operand<'_>) -> Result<Tensor> {
-    match (&a, &b) {
+pub fn binary_operands(op: BinaryOp, a: &Operand<'_>, b: &Operand<'_>) -> Result<Tensor> {
+    match (a, b) {
         (Operand::Tensor(x), Operand::Tensor(y)) => binary(op, x, y),
         (Operand::Tensor(x), Operand::Scalar(s)) => binary_scalar(op, x, *s),
         (Operand::Scalar(s), Operand::Tensor(y)) => scalar_binary(op, *s, y),

@@ -64,6 +64,7 @@ pub(crate) fn pool() -> &'static Arc<Pool> {
 
 /// `t` in dtype `dtype` and shape `shape`: itself when it already is, else a converted or
 /// broadcast view.
+#[inline]
 fn operand<'t>(t: &'t Tensor, dtype: crate::DType, shape: &[usize]) -> Result<Cow<'t, Tensor>> {
     if t.dtype() == dtype && t.shape() == shape {
         Ok(Cow::Borrowed(t))
