@@ -96,6 +96,35 @@ pub unsafe extern "C" fn crt_tensor_numel(
     unsafe { get(tensor, out, err, |t| Ok(t.tensor.numel())) }
 }
 
+/// Bytes the elements take: the number of elements times the dtype's size (numpy's and
+/// PyTorch's `nbytes`; a view counts its own elements, not its storage).
+///
+/// # Safety
+/// The header's pointer contract.
+#[no_mangle]
+pub unsafe extern "C" fn crt_tensor_nbytes(
+    tensor: *const crt_tensor,
+    out: *mut usize,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    // SAFETY: forwarded contract.
+    unsafe { get(tensor, out, err, |t| Ok(t.tensor.nbytes())) }
+}
+
+/// Bytes of one element (the dtype's size; PyTorch's `element_size()`).
+///
+/// # Safety
+/// The header's pointer contract.
+#[no_mangle]
+pub unsafe extern "C" fn crt_tensor_element_size(
+    tensor: *const crt_tensor,
+    out: *mut usize,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    // SAFETY: forwarded contract.
+    unsafe { get(tensor, out, err, |t| Ok(t.tensor.element_size())) }
+}
+
 /// The element type (`CRT_DTYPE_*`).
 ///
 /// # Safety

@@ -116,6 +116,23 @@ impl PyTensor {
         self.inner.numel()
     }
 
+    /// Bytes the elements take: numel() times the element size (numpy's and PyTorch's nbytes).
+    #[getter]
+    fn nbytes(&self) -> usize {
+        self.inner.nbytes()
+    }
+
+    /// Bytes of one element (numpy's and PyTorch's itemsize).
+    #[getter]
+    fn itemsize(&self) -> usize {
+        self.inner.element_size()
+    }
+
+    #[doc = include_str!("../pydoc/Tensor.element_size.md")]
+    fn element_size(&self) -> usize {
+        self.inner.element_size()
+    }
+
     #[doc = include_str!("../pydoc/Tensor.item.md")]
     fn item<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let t = &self.inner;

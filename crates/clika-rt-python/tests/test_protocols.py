@@ -61,3 +61,19 @@ def test_numpy_argmax_and_out_and_dtype():
         t.sum(dim=0, axis=1)
     with pytest.raises(ValueError, match="ddof"):
         t.var(correction=1, ddof=0)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, np.int8, np.int16, np.int64, np.uint16, np.uint64, np.bool_])
+def test_nbytes_and_itemsize_as_numpy(dtype):
+    a = np.zeros((3, 4, 5), dtype)
+    t = crt.from_numpy(a)
+    views = [
+        (t, a),  # contiguous
+        (t[:, ::2, 1:], a[:, ::2, 1:]),  # strided: its own elements, not the storage
+        (t[:, :1].expand(3, 4, 5), np.broadcast_to(a[:, :1], (3, 4, 5))),  # every element shown
+        (t[:, 4:], a[:, 4:]),  # empty
+        (t[1, 2, 3], a[1, 2, 3]),  # 0-d
+    ]
+    for ct, na in views:
+        assert (ct.nbytes, ct.itemsize, ct.element_size()) == (na.nbytes, na.itemsize, na.itemsize)
+    assert crt.zeros(2, dtype=crt.bfloat16).itemsize == 2

@@ -72,3 +72,20 @@ fn pieces_and_repeats() {
     assert_eq!(e.split(2, 1).unwrap().len(), 2);
     assert!(e.unbind(0).unwrap().is_empty());
 }
+
+#[test]
+fn nbytes_counts_the_elements_a_view_shows() {
+    let t = Tensor::zeros(&[3, 4], DType::Float64).unwrap();
+    assert_eq!((t.nbytes(), t.element_size()), (96, 8));
+    // numpy's and PyTorch's rule: a strided view counts its own elements, a broadcast view
+    // every element it shows, an empty tensor none; the storage's size does not matter.
+    let strided = t.narrow(1, 0, 2).unwrap();
+    assert_eq!(strided.nbytes(), 48);
+    let wide = Tensor::zeros(&[1, 4], DType::Int16)
+        .unwrap()
+        .expand(&[5, 4])
+        .unwrap();
+    assert_eq!((wide.nbytes(), wide.element_size()), (40, 2));
+    assert_eq!(Tensor::zeros(&[0, 3], DType::UInt8).unwrap().nbytes(), 0);
+    assert_eq!(Tensor::zeros(&[], DType::BFloat16).unwrap().nbytes(), 2);
+}

@@ -696,6 +696,18 @@ public:
         detail::call([&](crt_error** err) { return crt_tensor_numel(get(), &n, err); });
         return static_cast<std::int64_t>(n);
     }
+    /// Bytes the elements take (numel times the dtype's size), as numpy's/PyTorch's `nbytes`.
+    std::size_t nbytes() const {
+        std::size_t n = 0;
+        detail::call([&](crt_error** err) { return crt_tensor_nbytes(get(), &n, err); });
+        return n;
+    }
+    /// Bytes of one element (PyTorch's `element_size()`).
+    std::int64_t element_size() const {
+        std::size_t n = 0;
+        detail::call([&](crt_error** err) { return crt_tensor_element_size(get(), &n, err); });
+        return static_cast<std::int64_t>(n);
+    }
     DataType dtype() const {
         crt_dtype d = 0;
         detail::call([&](crt_error** err) { return crt_tensor_dtype(get(), &d, err); });

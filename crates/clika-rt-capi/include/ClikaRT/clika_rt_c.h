@@ -1009,6 +1009,27 @@ crt_status crt_tensor_numel(const struct crt_tensor *tensor,
                             struct crt_error **err);
 
 /**
+ * Bytes the elements take: the number of elements times the dtype's size (numpy's and
+ * PyTorch's `nbytes`; a view counts its own elements, not its storage).
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_nbytes(const struct crt_tensor *tensor,
+                             size_t *out,
+                             struct crt_error **err);
+
+/**
+ * Bytes of one element (the dtype's size; PyTorch's `element_size()`).
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_element_size(const struct crt_tensor *tensor,
+                                   size_t *out,
+                                   struct crt_error **err);
+
+/**
  * The element type (`CRT_DTYPE_*`).
  *
  * # Safety

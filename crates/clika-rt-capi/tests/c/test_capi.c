@@ -167,6 +167,10 @@ static void test_null_handles_and_out_pointers(void) {
     CHECK(crt_tensor_zeros(shape, 1, CRT_DTYPE_FLOAT32, &t, NULL) == CRT_STATUS_OK);
     CHECK(crt_tensor_numel(t, NULL, NULL) == CRT_STATUS_NULL_POINTER);
     CHECK(crt_tensor_numel(t, &n, NULL) == CRT_STATUS_OK && n == 4);
+    CHECK(crt_tensor_nbytes(t, &n, NULL) == CRT_STATUS_OK && n == 16);
+    CHECK(crt_tensor_element_size(t, &n, NULL) == CRT_STATUS_OK && n == 4);
+    CHECK(crt_tensor_nbytes(NULL, &n, NULL) == CRT_STATUS_NULL_POINTER);
+    CHECK(crt_tensor_element_size(t, NULL, NULL) == CRT_STATUS_NULL_POINTER);
     CHECK(crt_tensor_shape(t, NULL, &n, NULL) == CRT_STATUS_NULL_POINTER);
     CHECK(crt_tensor_item(t, CRT_DTYPE_FLOAT32, NULL, NULL) == CRT_STATUS_NULL_POINTER);
     CHECK(crt_tensor_to_string(NULL, NULL, NULL) == CRT_STATUS_NULL_POINTER);

@@ -173,6 +173,21 @@ void item_for_every_dtype() {
     std::printf("ok    item<T>() converts from every dtype\n");
 }
 
+void nbytes_and_element_size() {
+    // numpy's and PyTorch's rule: a view counts the elements it shows (a strided view fewer
+    // than its storage, a broadcast view more), empty tensors none.
+    const Tensor t = Tensor::zeros({3, 4}, DataType::Float64);
+    const Tensor strided = t.slice(1, 0, 4, 2);
+    const Tensor wide = Tensor::zeros({1, 4}, DataType::Int16).expand({5, 4});
+    CHECK(t.nbytes() == 96 && t.element_size() == 8);
+    CHECK(strided.nbytes() == 48 && strided.element_size() == 8);
+    CHECK(wide.nbytes() == 40 && wide.element_size() == 2);
+    CHECK(Tensor::zeros({0, 3}, DataType::UInt8).nbytes() == 0);
+    CHECK(Tensor::zeros({0}, DataType::BFloat16).element_size() == 2);
+    CHECK(Tensor::zeros({}, DataType::Int64).nbytes() == 8);
+    std::printf("ok    nbytes() and element_size() count the elements a view shows\n");
+}
+
 }  // namespace
 
 void run_conventions_tests() {
@@ -180,4 +195,5 @@ void run_conventions_tests() {
     typed_and_const_from_blob();
     accessors_on_any_strides();
     item_for_every_dtype();
+    nbytes_and_element_size();
 }

@@ -484,6 +484,29 @@ class Tensor:
     @property
     def T(self) -> Tensor:
         """All dimensions reversed (a view)."""
+    @property
+    def nbytes(self) -> int:
+        """Bytes the elements take: numel() times the element size (numpy's and PyTorch's nbytes)."""
+    @property
+    def itemsize(self) -> int:
+        """Bytes of one element (numpy's and PyTorch's itemsize)."""
+    def element_size(self) -> int:
+        """Bytes of one element: the dtype's size (PyTorch's `element_size()`; the same as the
+        `itemsize` property, numpy's name). `nbytes` is `numel() * element_size()`.
+
+        Returns
+        -------
+        int
+            1 for `uint8`/`int8`/`bool`, 2 for `float16`/`bfloat16`/`int16`/`uint16`, 4 or 8 for the
+            wider types.
+
+        Examples
+        --------
+        >>> crt.zeros(2, 3, dtype=crt.float64).element_size()
+        8
+        >>> crt.zeros(2, 3, dtype=crt.float64).nbytes
+        48
+        """
     def numel(self) -> int:
         """The number of elements (the product of the shape; 1 for a 0-d tensor).
 

@@ -115,6 +115,18 @@ impl Tensor {
         self.layout.numel()
     }
 
+    /// Bytes of one element (PyTorch's `element_size()`, numpy's `itemsize`).
+    pub fn element_size(&self) -> usize {
+        self.dtype.size()
+    }
+
+    /// Bytes the elements take: `numel() * element_size()`, as numpy's and PyTorch's
+    /// `nbytes` (a view counts its own elements, not its storage; a broadcast view counts
+    /// every element it shows).
+    pub fn nbytes(&self) -> usize {
+        self.numel() * self.dtype.size()
+    }
+
     /// Size of dimension `dim` (negative counts from the end).
     pub fn size(&self, dim: isize) -> Result<usize> {
         Ok(self.shape()[crate::layout::normalize_dim(dim, self.ndim())?])
