@@ -81,6 +81,9 @@ fn cases() -> Vec<Case> {
             ..c(UnaryOp::Gelu, gelu, 6.0, 10.0)
         },
         c(UnaryOp::Sqrt, f64::sqrt, 0.5, 0.5),
+        c(UnaryOp::Log1p, f64::ln_1p, 2.5, 2.5),
+        c(UnaryOp::Expm1, f64::exp_m1, 2.5, 2.5),
+        c(UnaryOp::Tan, f64::tan, 3.5, 3.5),
         c(UnaryOp::Rsqrt, |x| 1.0 / x.sqrt(), 1.5, 1.5),
     ]
 }

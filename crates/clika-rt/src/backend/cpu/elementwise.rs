@@ -36,13 +36,15 @@ macro_rules! float_fn {
 /// # Safety
 /// As for [`map1`].
 pub(crate) unsafe fn run_unary(op: UnaryOp, src: &Tensor, out: &Tensor) {
-    if super::elementwise_more::owns_unary(op) {
-        // SAFETY: forwarded from this function's contract.
-        return unsafe { super::elementwise_more::run_unary(op, src, out) };
-    }
+    // The lane kernels first: they take the float forms of some ops `elementwise_more` owns
+    // (the rounding functions), which keeps the integer and bool forms.
     // SAFETY: forwarded from this function's contract.
     if unsafe { super::vmath::run_unary(op, src, out) } {
         return;
+    }
+    if super::elementwise_more::owns_unary(op) {
+        // SAFETY: forwarded from this function's contract.
+        return unsafe { super::elementwise_more::run_unary(op, src, out) };
     }
     dispatch_num!(out.dtype(), T => {
         // SAFETY: forwarded from this function's contract.

@@ -128,6 +128,28 @@ pub(crate) fn log<const F: bool>(x: T) -> T {
     sel((x < 0.0) | x.is_nan(), T::NAN, v)
 }
 
+/// `ln(1 + x)` as `ln u · x / (u - 1)` with `u = 1 + x`: the quotient cancels the rounding
+/// of `u` (Goldberg's correction); `x` itself where `u` rounds to 1 (`-0.0` stays) or to ∞.
+#[inline(always)]
+pub(crate) fn log1p<const F: bool>(x: T) -> T {
+    let u = 1.0 + x;
+    let d = u - 1.0;
+    let v = log::<F>(u) * (x / d);
+    sel((d == 0.0) | (u == T::INFINITY), x, v)
+}
+
+/// `e^x - 1` as `(u - 1) · x / ln u` with `u = e^x` (Kahan's correction of the rounding of
+/// `u`); `x` itself where `u` rounds to 1, `-1` and `∞` at the ends.
+#[inline(always)]
+pub(crate) fn expm1<const F: bool>(x: T) -> T {
+    let u = exp::<F>(x);
+    let d = u - 1.0;
+    let v = d * (x / log::<F>(u));
+    let v = sel(d == -1.0, -1.0, v);
+    let v = sel(u == T::INFINITY, u, v);
+    sel(u == 1.0, x, v)
+}
+
 /// `tanh x = sign(x)·e/(e + 2)` with `e = expm1(2|x|)`; `±1` past the point where that
 /// rounds to 1.
 #[inline(always)]
@@ -351,6 +373,18 @@ pub(crate) fn cos_chunk<const F: bool>(x: &[T; LANES]) -> [T; LANES] {
     trig_chunk::<F, true>(x)
 }
 
+/// `tan` of a chunk: `sin / cos` of the same reduced argument (each within 2.2 ulp, so the
+/// quotient within about 5).
+#[inline(always)]
+pub(crate) fn tan_chunk<const F: bool>(x: &[T; LANES]) -> [T; LANES] {
+    let (s, c) = (sin_chunk::<F>(x), cos_chunk::<F>(x));
+    let mut y = [0.0; LANES];
+    for ((o, a), b) in y.iter_mut().zip(&s).zip(&c) {
+        *o = a / b;
+    }
+    y
+}
+
 /// `*_chunk` forms of the per-lane functions.
 macro_rules! chunked {
     ($($f:ident => $c:ident),*) => {$(
@@ -363,4 +397,5 @@ macro_rules! chunked {
 }
 
 chunked!(exp => exp_chunk, log => log_chunk, tanh => tanh_chunk, sigmoid => sigmoid_chunk,
-    silu => silu_chunk, sqrt => sqrt_chunk, rsqrt => rsqrt_chunk);
+    silu => silu_chunk, sqrt => sqrt_chunk, rsqrt => rsqrt_chunk, log1p => log1p_chunk,
+    expm1 => expm1_chunk);

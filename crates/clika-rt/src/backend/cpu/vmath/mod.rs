@@ -28,6 +28,11 @@
 //! | erf | 2.4 | 2.0 |
 //! | gelu | 5.8 | 9.0 |
 //! | sqrt, rsqrt | 0.5, 1.5 | 0.5, 1.5 |
+//! | log1p, expm1 (`log`/`exp` with Goldberg's / Kahan's correction) | 2.4 | 2.0 |
+//! | tan (`sin / cos`) | 3.4 | 3.0 |
+//!
+//! `floor`, `ceil`, `trunc` and `round` (half to even) run through the same driver, exact:
+//! under the AVX2/AVX-512 variants they are SSE4.1's rounding instructions.
 //!
 //! (f64 figures include the reference's own error, up to about 1 ulp. gelu's worst case is
 //! the cancellation in `1 + erf(z)` for `-0.875 < z < -0.4`, where the series branch runs.)
@@ -162,7 +167,41 @@ macro_rules! lane_fns {
 lane_fns! {
     Exp => exp_chunk, Log => log_chunk, Tanh => tanh_chunk, Sigmoid => sigmoid_chunk,
     Silu => silu_chunk, Sqrt => sqrt_chunk, Rsqrt => rsqrt_chunk, Sin => sin_chunk,
-    Cos => cos_chunk, Erf => erf_chunk, Gelu => gelu_chunk,
+    Cos => cos_chunk, Erf => erf_chunk, Gelu => gelu_chunk, Log1p => log1p_chunk,
+    Expm1 => expm1_chunk, Tan => tan_chunk,
+}
+
+/// The exact rounding functions, written per element: inside the AVX2 and AVX-512 variants
+/// of the dispatch each compiles to one `vroundps`/`vroundpd` per register (SSE4.1's
+/// rounding instructions), where the baseline x86-64 target calls libm per element.
+macro_rules! exact_lane_fns {
+    ($($name:ident => $f:ident),* $(,)?) => {$(
+        #[doc = concat!("`", stringify!($f), "` per element (exact).")]
+        #[derive(Clone, Copy)]
+        pub(crate) struct $name;
+        impl LaneFn for $name {
+            #[inline(always)]
+            fn f32<const F: bool>(x: &[f32; LANES]) -> [f32; LANES] {
+                let mut y = [0.0; LANES];
+                for (o, v) in y.iter_mut().zip(x) {
+                    *o = v.$f();
+                }
+                y
+            }
+            #[inline(always)]
+            fn f64<const F: bool>(x: &[f64; LANES]) -> [f64; LANES] {
+                let mut y = [0.0; LANES];
+                for (o, v) in y.iter_mut().zip(x) {
+                    *o = v.$f();
+                }
+                y
+            }
+        }
+    )*};
+}
+
+exact_lane_fns! {
+    Floor => floor, Ceil => ceil, Trunc => trunc, RoundEven => round_ties_even,
 }
 
 /// A lane type: `f32` or `f64`.
@@ -368,7 +407,14 @@ pub(crate) unsafe fn run_unary(op: UnaryOp, src: &Tensor, out: &Tensor) -> bool 
         UnaryOp::Gelu => with::<Gelu>(d),
         UnaryOp::Silu => with::<Silu>(d),
         UnaryOp::Erf => with::<Erf>(d),
-        // Exact ops (no approximation to vectorise) and the ops `elementwise_more` owns.
+        UnaryOp::Log1p => with::<Log1p>(d),
+        UnaryOp::Expm1 => with::<Expm1>(d),
+        UnaryOp::Tan => with::<Tan>(d),
+        UnaryOp::Floor => with::<Floor>(d),
+        UnaryOp::Ceil => with::<Ceil>(d),
+        UnaryOp::Trunc => with::<Trunc>(d),
+        UnaryOp::Round => with::<RoundEven>(d),
+        // The other exact ops and the rest of what `elementwise_more` owns.
         _ => None,
     };
     match kernel {
