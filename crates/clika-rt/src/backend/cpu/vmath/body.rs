@@ -265,7 +265,7 @@ fn any(x: &[T; LANES], p: impl Fn(T) -> bool) -> bool {
 
 /// Applies `f` to each lane.
 #[inline(always)]
-fn each(x: &[T; LANES], f: impl Fn(T) -> T) -> [T; LANES] {
+pub(crate) fn each(x: &[T; LANES], f: impl Fn(T) -> T) -> [T; LANES] {
     let mut y = [0.0; LANES];
     for (o, &v) in y.iter_mut().zip(x) {
         *o = f(v);

@@ -182,19 +182,11 @@ macro_rules! exact_lane_fns {
         impl LaneFn for $name {
             #[inline(always)]
             fn f32<const F: bool>(x: &[f32; LANES]) -> [f32; LANES] {
-                let mut y = [0.0; LANES];
-                for (o, v) in y.iter_mut().zip(x) {
-                    *o = v.$f();
-                }
-                y
+                lanes32::each(x, f32::$f)
             }
             #[inline(always)]
             fn f64<const F: bool>(x: &[f64; LANES]) -> [f64; LANES] {
-                let mut y = [0.0; LANES];
-                for (o, v) in y.iter_mut().zip(x) {
-                    *o = v.$f();
-                }
-                y
+                lanes64::each(x, f64::$f)
             }
         }
     )*};
