@@ -49,6 +49,9 @@ test-rust:
 		--test gpu_memory --test gpu_import
 	$(CARGO) test -p clika-rt --features ndarray,serde --test conventions --lib
 	$(CARGO) test -p clika-rt --features ndarray,serde --doc -- ndarray_interop serde_impl
+	# PRUNE_TEST_BINARIES=1 (CI's one-shot run): the test executables, about 5 GB of the
+	# target directory, are not run again, so their disk goes back before the Python steps.
+	$(if $(PRUNE_TEST_BINARIES),find target/debug/deps -maxdepth 1 -type f -perm -u+x ! -name '*.so' -delete)
 
 ## lint: formatting, clippy, rustdoc — all with warnings as errors; the C header is current;
 ## the Python stubs match the extension
