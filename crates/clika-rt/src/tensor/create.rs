@@ -126,9 +126,9 @@ impl Tensor {
         // SAFETY: `out` is a fresh exclusive allocation of exactly `bytes.len()` bytes.
         unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), out.data_ptr(), bytes.len()) };
         if dtype == DType::Bool {
-            let p = out.data_ptr();
-            // SAFETY: `out` is fresh, exclusively held and holds `numel` initialised bytes.
-            unsafe { write_each(p, out.numel(), |i| u8::from(p.add(i).read() != 0)) };
+            // Normalise from the caller's bytes (the copy above was of them too).
+            // SAFETY: `out` is fresh, exclusively held and holds `numel` bytes.
+            unsafe { write_each(out.data_ptr(), out.numel(), |i| u8::from(bytes[i] != 0)) };
         }
         Ok(out)
     }
@@ -225,14 +225,79 @@ impl Tensor {
 }
 
 /// Writes `f(i)` to element `i` of `dst` for `i < n`, through raw pointers (no reference to
-/// possibly invalid values, e.g. `bool` bytes, is ever formed).
+/// possibly invalid values, e.g. `bool` bytes, is ever formed). Large fills are split across
+/// the runtime's threads in disjoint chunks (a fresh allocation's first touch is most of the
+/// cost, and it scales with cores).
 ///
 /// # Safety
 /// `dst` must be valid for writes of `n` elements of `T`, aligned, and not aliased by any
-/// live reference.
-pub(crate) unsafe fn write_each<T>(dst: *mut T, n: usize, mut f: impl FnMut(usize) -> T) {
-    for i in 0..n {
-        // SAFETY: `i < n`, so `dst + i` is in bounds by the caller's guarantee.
-        unsafe { dst.add(i).write(f(i)) };
+/// live reference; `f(i)` may read element `i` of `dst` only.
+pub(crate) unsafe fn write_each<T: Send>(dst: *mut T, n: usize, f: impl Fn(usize) -> T + Sync) {
+    // SAFETY: forwarded; group `i` of one element is element `i`.
+    unsafe { write_groups::<T, 1>(dst, n, |i| [f(i)]) }
+}
+
+/// Writes `f(j)` to elements `K·j .. K·j + K` of `dst` (the last group cut at `n`), as
+/// [`write_each`] does one element at a time: for generators whose one step makes `K`
+/// values.
+///
+/// # Safety
+/// As for [`write_each`]; `f(j)` may read elements of group `j` only.
+pub(crate) unsafe fn write_groups<T: Send, const K: usize>(
+    dst: *mut T,
+    n: usize,
+    f: impl Fn(usize) -> [T; K] + Sync,
+) {
+    /// Elements one thread takes at a time, and the size below which one thread does all.
+    const CHUNK: usize = 1 << 15;
+    const PARALLEL_MIN: usize = 1 << 17;
+    struct Dst<T>(*mut T);
+    // SAFETY: each thread writes a disjoint chunk of `dst`, which outlives the loop.
+    unsafe impl<T> Sync for Dst<T> {}
+    // SAFETY: as above.
+    unsafe impl<T> Send for Dst<T> {}
+    impl<T> Dst<T> {
+        /// Writes groups `lo..hi`, elements from `K·lo` up to `min(K·hi, n)`.
+        ///
+        /// # Safety
+        /// No other call writes these groups; `n` is `write_groups`'s.
+        unsafe fn fill<const K: usize>(
+            &self,
+            lo: usize,
+            hi: usize,
+            n: usize,
+            f: &impl Fn(usize) -> [T; K],
+        ) {
+            for j in lo..hi {
+                for (k, v) in f(j).into_iter().enumerate() {
+                    let i = j * K + k;
+                    if i < n {
+                        // SAFETY: `i < n`, so `dst + i` is in bounds by the caller's
+                        // guarantee.
+                        unsafe { self.0.add(i).write(v) };
+                    }
+                }
+            }
+        }
     }
+    let d = Dst(dst);
+    let groups = n.div_ceil(K.max(1));
+    // One thread under Miri (its strict provenance rejects the pool's tagged pointers) and on
+    // a one-thread pool.
+    if n < PARALLEL_MIN || cfg!(miri) || crate::threads::current_num_threads() < 2 {
+        // SAFETY: every group, on this thread.
+        unsafe { d.fill(0, groups, n, &f) };
+        return;
+    }
+    let per_chunk = (CHUNK / K.max(1)).max(1);
+    crate::threads::install(|| {
+        use rayon::prelude::*;
+        (0..groups.div_ceil(per_chunk))
+            .into_par_iter()
+            .for_each(|c| {
+                let (lo, hi) = (c * per_chunk, ((c + 1) * per_chunk).min(groups));
+                // SAFETY: chunks of groups are disjoint.
+                unsafe { d.fill(lo, hi, n, &f) }
+            });
+    });
 }

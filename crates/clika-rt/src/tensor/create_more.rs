@@ -42,9 +42,16 @@ impl Tensor {
     /// An `n × m` matrix (`m = n` when `None`) with ones on the diagonal and zeros elsewhere.
     pub fn eye(n: usize, m: Option<usize>, dtype: DType) -> Result<Tensor> {
         let m = m.unwrap_or(n);
-        Tensor::generate(&[n, m], dtype, |i| {
-            f64::from(u8::from(i / m.max(1) == i % m.max(1)))
-        })
+        let out = Tensor::zeros(&[n, m], dtype)?;
+        crate::dispatch_dtype!(dtype, T => {
+            let p = out.data_ptr().cast::<T>();
+            for i in 0..n.min(m) {
+                // SAFETY: `out` is a fresh, exclusively held, contiguous `n × m` allocation
+                // of `T`; element `(i, i)` is at `i · (m + 1) < n · m` for `i < min(n, m)`.
+                unsafe { p.add(i * (m + 1)).write(T::from_f64(1.0)) };
+            }
+        });
+        Ok(out)
     }
 
     /// A fresh host tensor of `shape` and `dtype` whose element `i` (row-major) is `f(i)`,
@@ -52,7 +59,7 @@ impl Tensor {
     pub(crate) fn generate(
         shape: &[usize],
         dtype: DType,
-        f: impl Fn(usize) -> f64,
+        f: impl Fn(usize) -> f64 + Sync,
     ) -> Result<Tensor> {
         let out = Tensor::alloc(shape, dtype, Device::cpu(), false)?;
         crate::dispatch_dtype!(dtype, T => {

@@ -2,15 +2,14 @@
 //! `normal`, `uniform`, `bernoulli`.
 //!
 //! The bits come from Philox4x32-10 (Salmon, Moraes, Dror and Shaw, "Parallel random
-//! numbers: as easy as 1, 2, 3", SC 2011), a counter-based generator: element `i` of the
-//! `c`-th call after seeding is a pure function of `(seed, c, i)` — the key is the seed, the
-//! counter is `(i, c)`. So results do not depend on the thread count or on how the work is
-//! split, and every call advances the generator by one.
+//! numbers: as easy as 1, 2, 3", SC 2011), a counter-based generator: block `j` of the
+//! `c`-th call after seeding is a pure function of `(seed, c, j)` — the key is the seed, the
+//! counter is `(j, c)` — and its 128 bits make elements `2j` and `2j + 1`. So results do not
+//! depend on the thread count or on how the work is split, and every call advances the
+//! generator by one.
 //! Values are generated on the host and moved to the requested device.
 
 use std::sync::{Mutex, OnceLock};
-
-use rayon::prelude::*;
 
 use super::Tensor;
 use crate::{DType, Device, Element, Error, Result};
@@ -88,37 +87,40 @@ impl Generator {
         r
     }
 
-    /// A fresh host vector of `n` values, `f(words)` for element `i`'s Philox block.
-    fn fill<T: Send>(&self, n: usize, f: impl Fn([u32; 4]) -> T + Sync) -> Vec<T> {
+    /// Writes `n` values to `dst`: elements `2j` and `2j + 1` are `f(words)` of the `j`-th
+    /// Philox block of this call (128 random bits make two values).
+    ///
+    /// # Safety
+    /// `dst` must be valid for writes of `n` elements of `T`, aligned, and not aliased.
+    unsafe fn fill<T: Send>(&self, dst: *mut T, n: usize, f: impl Fn([u32; 4]) -> [T; 2] + Sync) {
         let (seed, call) = self.next_call();
         let key = [seed as u32, (seed >> 32) as u32];
-        let block = |i: usize| {
-            let i = i as u64;
+        let block = |j: usize| {
+            let j = j as u64;
             f(philox4x32_10(
-                [i as u32, (i >> 32) as u32, call as u32, (call >> 32) as u32],
+                [j as u32, (j >> 32) as u32, call as u32, (call >> 32) as u32],
                 key,
             ))
         };
-        // One thread under Miri (its strict provenance rejects crossbeam's tagged pointers,
-        // as the CPU kernels' `threads_available` knows) and on a one-core pool.
-        if n >= 1 << 15 && !cfg!(miri) && crate::threads::current_num_threads() >= 2 {
-            crate::threads::install(|| (0..n).into_par_iter().map(block).collect())
-        } else {
-            (0..n).map(block).collect()
-        }
+        // SAFETY: forwarded from this function's contract.
+        unsafe { super::create::write_groups(dst, n, block) }
     }
 
-    /// Element `i` is `f(words)` converted to `dtype`, in a tensor of `shape` on `device`.
+    /// Element pairs `f(words)` converted to `dtype`, in a tensor of `shape` on `device`.
     fn tensor(
         &self,
         shape: &[usize],
         dtype: DType,
         device: Device,
-        f: impl Fn([u32; 4]) -> f64 + Sync,
+        f: impl Fn([u32; 4]) -> [f64; 2] + Sync,
     ) -> Result<Tensor> {
-        let n = checked_numel(shape)?;
-        let t = crate::dispatch_dtype!(dtype, T => {
-            Tensor::from_vec(self.fill(n, |w| T::from_f64(f(w))), shape)?
+        checked_numel(shape)?;
+        let t = Tensor::empty(shape, dtype)?;
+        crate::dispatch_dtype!(dtype, T => {
+            let p = t.data_ptr().cast::<T>();
+            // SAFETY: `t` is a fresh, exclusively held, contiguous allocation of `numel`
+            // elements of `T`.
+            unsafe { self.fill(p, t.numel(), |w| f(w).map(T::from_f64)) };
         });
         t.to(device)
     }
@@ -145,7 +147,9 @@ impl Generator {
             DType::Float32 => 24,
             _ => 53,
         };
-        self.tensor(shape, dtype, device, |w| low + (high - low) * unit(w, bits))
+        self.tensor(shape, dtype, device, |w| {
+            units(w, bits).map(|u| low + (high - low) * u)
+        })
     }
 
     /// Uniform values in `[0, 1)` (PyTorch's `rand`).
@@ -154,7 +158,7 @@ impl Generator {
     }
 
     /// Normally distributed values with `mean` and standard deviation `std` (Box–Muller
-    /// over 53-bit uniforms).
+    /// over 53-bit uniforms; each pair of uniforms gives two values).
     pub fn normal(
         &self,
         shape: &[usize],
@@ -172,9 +176,11 @@ impl Generator {
             });
         }
         self.tensor(shape, dtype, device, |w| {
-            let u1 = 1.0 - unit(w, 53); // (0, 1]: the logarithm stays finite
-            let u2 = unit([w[2], w[3], 0, 0], 53);
-            mean + std * (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+            let [u1, u2] = units(w, 53);
+            // 1 - u1 is in (0, 1]: the logarithm stays finite.
+            let r = std * (-2.0 * (1.0 - u1).ln()).sqrt();
+            let (s, c) = (std::f64::consts::TAU * u2).sin_cos();
+            [mean + r * c, mean + r * s]
         })
     }
 
@@ -198,14 +204,16 @@ impl Generator {
             });
         }
         let range = high.wrapping_sub(low) as u64;
-        let n = checked_numel(shape)?;
-        let draw = move |w: [u32; 4]| {
-            let x = (u64::from(w[0]) << 32) | u64::from(w[1]);
-            // Lemire's multiply-shift maps 64 random bits onto the range.
-            low.wrapping_add(((u128::from(x) * u128::from(range)) >> 64) as i64)
-        };
-        let t = crate::dispatch_dtype!(dtype, T => {
-            Tensor::from_vec(self.fill(n, |w| T::from_i64(draw(w))), shape)?
+        checked_numel(shape)?;
+        // Lemire's multiply-shift maps 64 random bits onto the range.
+        let draw =
+            move |x: u64| low.wrapping_add(((u128::from(x) * u128::from(range)) >> 64) as i64);
+        let t = Tensor::empty(shape, dtype)?;
+        crate::dispatch_dtype!(dtype, T => {
+            let p = t.data_ptr().cast::<T>();
+            // SAFETY: `t` is a fresh, exclusively held, contiguous allocation of `numel`
+            // elements of `T`.
+            unsafe { self.fill(p, t.numel(), |w| words64(w).map(|x| T::from_i64(draw(x)))) };
         });
         t.to(device)
     }
@@ -219,7 +227,9 @@ impl Generator {
                 what: format!("bernoulli: probabilities must lie in [0, 1], found {bad}"),
             });
         }
-        let draws = self.fill(probs.len(), |w| unit(w, 53));
+        let mut draws = vec![0.0; probs.len()];
+        // SAFETY: `draws` holds `probs.len()` elements and nothing else refers to it.
+        unsafe { self.fill(draws.as_mut_ptr(), probs.len(), |w| units(w, 53)) };
         let dtype = p.dtype();
         let t = crate::dispatch_dtype!(dtype, T => {
             let v: Vec<T> = draws
@@ -246,15 +256,23 @@ impl Generator {
             });
         }
         self.tensor(shape, dtype, device, |w| {
-            f64::from(u8::from(unit(w, 53) < p))
+            units(w, 53).map(|u| f64::from(u8::from(u < p)))
         })
     }
 }
 
-/// A uniform value in `[0, 1)` with `bits` (≤ 53) random bits from the first two words.
-fn unit(w: [u32; 4], bits: u32) -> f64 {
-    let x = (u64::from(w[0]) << 32) | u64::from(w[1]);
-    (x >> (64 - bits)) as f64 * (-(bits as f64)).exp2()
+/// A Philox block as two 64-bit words.
+fn words64(w: [u32; 4]) -> [u64; 2] {
+    [
+        (u64::from(w[0]) << 32) | u64::from(w[1]),
+        (u64::from(w[2]) << 32) | u64::from(w[3]),
+    ]
+}
+
+/// Two uniform values in `[0, 1)` with `bits` (≤ 53) random bits each, from a Philox block.
+fn units(w: [u32; 4], bits: u32) -> [f64; 2] {
+    let scale = (-f64::from(bits)).exp2();
+    words64(w).map(|x| (x >> (64 - bits)) as f64 * scale)
 }
 
 fn float_only(op: &str, dtype: DType) -> Result<()> {
