@@ -35,12 +35,14 @@ def rows(n):
     """(name, numpy fn, clika fn, torch fn or None) per op group, over `n` elements."""
     rng = np.random.default_rng(0)
     f = rng.uniform(-100, 100, n).astype(np.float32)
+    g = rng.uniform(-100, 100, n).astype(np.float32)
+    u = rng.uniform(-1, 1, n).astype(np.float32)
     i = rng.integers(-1000, 1000, n).astype(np.int32)
     d = rng.integers(1, 50, n).astype(np.int32)
     side = max(int(n**0.5), 1)
     m = rng.uniform(-1, 1, (side, side)).astype(np.float32)
-    tf, ti, td, tm = (crt.from_numpy(x) for x in (f, i, d, m))
-    pf, pi, pd, pm = (torch.from_numpy(x) for x in (f, i, d, m)) if torch else (None,) * 4
+    tf, ti, td, tm, tg, tu = (crt.from_numpy(x) for x in (f, i, d, m, g, u))
+    pf, pi, pd, pm, pg, pu = (torch.from_numpy(x) for x in (f, i, d, m, g, u)) if torch else (None,) * 6
     tb = crt.from_numpy(f > 0)
     nb = f > 0
     pb = torch.from_numpy(nb) if torch else None
@@ -54,7 +56,9 @@ def rows(n):
         ("isnan f32", lambda: np.isnan(f), lambda: tf.isnan(), t(lambda: torch.isnan(pf))),
         ("tan f32", lambda: np.tan(f), lambda: tf.tan(), t(lambda: torch.tan(pf))),
         ("log1p f32", lambda: np.log1p(np.abs(f)), lambda: tf.abs().log1p(), t(lambda: torch.log1p(pf.abs()))),
-        ("atan2 f32", lambda: np.arctan2(f, f), lambda: crt.atan2(tf, tf), t(lambda: torch.atan2(pf, pf))),
+        ("atan2 f32", lambda: np.arctan2(f, g), lambda: crt.atan2(tf, tg), t(lambda: torch.atan2(pf, pg))),
+        ("atan f32", lambda: np.arctan(f), lambda: tf.atan(), t(lambda: torch.atan(pf))),
+        ("asin f32", lambda: np.arcsin(u), lambda: tu.asin(), t(lambda: torch.asin(pu))),
         ("i32 // i32", lambda: i // d, lambda: ti // td, t(lambda: pi // pd)),
         ("i32 % i32", lambda: i % d, lambda: ti % td, t(lambda: pi % pd)),
         ("f32 // 3.0", lambda: f // np.float32(3), lambda: tf // 3.0, t(lambda: pf // 3.0)),

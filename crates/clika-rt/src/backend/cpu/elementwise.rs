@@ -92,6 +92,10 @@ unsafe fn run_num<T: Num>(op: UnaryOp, src: &Tensor, out: &Tensor) {
 /// not accessed by anyone else during the call, and is either exactly `a` or disjoint from
 /// both inputs.
 pub(crate) unsafe fn run_binary(op: BinaryOp, a: &Tensor, b: &Tensor, out: &Tensor, cd: DType) {
+    // SAFETY: forwarded from this function's contract.
+    if cd == out.dtype() && unsafe { super::vmath::run_binary(op, a, b, out) } {
+        return;
+    }
     if super::elementwise_more::owns_binary(op) {
         // SAFETY: forwarded from this function's contract.
         return unsafe { super::elementwise_more::run_binary(op, a, b, out, cd) };

@@ -115,26 +115,16 @@ macro_rules! float_kernels {
             // SAFETY: forwarded from this function's contract.
             unsafe {
                 match op {
-                    U::Round => f!(|v: $w| v.round_ties_even()),
-                    U::Floor => f!(|v: $w| v.floor()),
-                    U::Ceil => f!(|v: $w| v.ceil()),
-                    U::Trunc => f!(|v: $w| v.trunc()),
                     U::Sign => f!(|v: $w| fsign!(v)),
                     U::IsNan => p!(|v: $w| v.is_nan()),
                     U::IsInf => p!(|v: $w| v.is_infinite()),
                     U::IsFinite => p!(|v: $w| v.is_finite()),
-                    U::Log1p => f!(|v: $w| v.ln_1p()),
-                    U::Expm1 => f!(|v: $w| v.exp_m1()),
                     U::Log2 => f!(|v: $w| v.log2()),
                     U::Log10 => f!(|v: $w| v.log10()),
                     U::Exp2 => f!(|v: $w| v.exp2()),
-                    U::Tan => f!(|v: $w| v.tan()),
-                    U::Atan => f!(|v: $w| v.atan()),
-                    U::Asin => f!(|v: $w| v.asin()),
-                    U::Acos => f!(|v: $w| v.acos()),
                     U::Sinh => f!(|v: $w| v.sinh()),
                     U::Cosh => f!(|v: $w| v.cosh()),
-                    _ => unreachable!("{} is not a float op of this file", op.name()),
+                    _ => unreachable!("{} runs as a lane kernel (vmath) or elsewhere", op.name()),
                 }
             }
         }
@@ -151,13 +141,12 @@ macro_rules! float_kernels {
             // SAFETY: forwarded from this function's contract.
             unsafe {
                 match op {
-                    B::Atan2 => f!(|x: $w, y: $w| x.atan2(y)),
                     B::Hypot => f!(|x: $w, y: $w| x.hypot(y)),
                     B::Fmod => f!(|x: $w, y: $w| x % y),
                     B::Remainder => f!(|x: $w, y: $w| -> $w { py_rem_float!($w, x, y) }),
                     B::FloorDivide => f!(|x: $w, y: $w| -> $w { floor_div_float!($w, x, y) }),
                     _ => unreachable!(
-                        "{} is not a float op (refused by its dtype rule)",
+                        "{} is a lane kernel (vmath) or not a float op (refused by its dtype rule)",
                         op.name()
                     ),
                 }

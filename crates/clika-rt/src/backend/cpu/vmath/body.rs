@@ -257,6 +257,60 @@ fn erfc_tail<const F: bool>(a: T, a2: (T, T), any_far: bool) -> T {
     ex * g
 }
 
+/// `atan u` for `|u| ≤ tan(π/8)`: `u + u·s·P(s)` with `s = u²`.
+#[inline(always)]
+fn atan_reduced<const F: bool>(u: T) -> T {
+    let s = u * u;
+    fma::<F>(u * s, horner::<F>(s, &ATAN), u)
+}
+
+/// `atan2(y, x)`, the angle of the point `(x, y)` in `[-π, π]`, with C's special values:
+/// `t = min(|x|, |y|) / max(|x|, |y|)` in `[0, 1]` (`0/0 → 0`, `∞/∞ → 1`), `atan t` as
+/// `π/4 + atan((t - 1)/(t + 1))` above `tan(π/8)`, then reflected into the octant of `(x, y)`
+/// with π in two parts.
+#[inline(always)]
+pub(crate) fn atan2<const F: bool>(y: T, x: T) -> T {
+    let (ax, ay) = (x.abs(), y.abs());
+    let swap = ay > ax;
+    let (num, den) = (sel(swap, ax, ay), sel(swap, ay, ax));
+    let t = sel(den == 0.0, 0.0, sel(num == T::INFINITY, 1.0, num / den));
+    let big = t > TAN_PI_8;
+    let u = sel(big, (t - 1.0) / (t + 1.0), t);
+    let a = sel(big, PI_HI * 0.25, 0.0) + (atan_reduced::<F>(u) + sel(big, PI_LO * 0.25, 0.0));
+    let a = sel(swap, PI_HI * 0.5 + (PI_LO * 0.5 - a), a);
+    let a = sel(x.is_sign_negative(), PI_HI + (PI_LO - a), a);
+    sel(x.is_nan() | y.is_nan(), x + y, a.copysign(y))
+}
+
+/// `atan x`.
+#[inline(always)]
+pub(crate) fn atan<const F: bool>(x: T) -> T {
+    atan2::<F>(x, 1.0)
+}
+
+/// `asin x = atan2(x, √(1 - x²))`, with `1 - x² = (1 - x)(1 + x)` (exact factors near
+/// `|x| = 1`); NaN outside `[-1, 1]`.
+#[inline(always)]
+pub(crate) fn asin<const F: bool>(x: T) -> T {
+    atan2::<F>(x, ((1.0 - x) * (1.0 + x)).sqrt())
+}
+
+/// `acos x = atan2(√(1 - x²), x)`; NaN outside `[-1, 1]`.
+#[inline(always)]
+pub(crate) fn acos<const F: bool>(x: T) -> T {
+    atan2::<F>(((1.0 - x) * (1.0 + x)).sqrt(), x)
+}
+
+/// `atan2` of two chunks, lane by lane.
+#[inline(always)]
+pub(crate) fn atan2_chunk<const F: bool>(y: &[T; LANES], x: &[T; LANES]) -> [T; LANES] {
+    let mut o = [0.0; LANES];
+    for ((o, &a), &b) in o.iter_mut().zip(y).zip(x) {
+        *o = atan2::<F>(a, b);
+    }
+    o
+}
+
 /// Whether any lane satisfies `p`.
 #[inline(always)]
 fn any(x: &[T; LANES], p: impl Fn(T) -> bool) -> bool {
@@ -398,4 +452,4 @@ macro_rules! chunked {
 
 chunked!(exp => exp_chunk, log => log_chunk, tanh => tanh_chunk, sigmoid => sigmoid_chunk,
     silu => silu_chunk, sqrt => sqrt_chunk, rsqrt => rsqrt_chunk, log1p => log1p_chunk,
-    expm1 => expm1_chunk);
+    expm1 => expm1_chunk, atan => atan_chunk, asin => asin_chunk, acos => acos_chunk);

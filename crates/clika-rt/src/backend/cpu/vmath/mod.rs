@@ -9,8 +9,9 @@
 //! `float16`/`bfloat16` run the `f32` kernels and round once.
 //!
 //! Coefficients are exact series terms (`1/k!`, the atanh and Taylor series of `sin`,
-//! `cos`, `erf`, the asymptotic series of `erfc`) rounded to the lane type, plus a Chebyshev
-//! fit of `erfc(x)·e^{x²}`; `scripts/vmath_coeffs.py` regenerates `coeffs_*.rs`.
+//! `cos`, `erf`, the asymptotic series of `erfc`) rounded to the lane type, plus Chebyshev
+//! fits of `erfc(x)·e^{x²}` and of `atan` on `[0, tan(π/8)]`; `scripts/vmath_coeffs.py`
+//! regenerates `coeffs_*.rs`. Two-operand functions (`atan2`) run through [`map2_lanes`].
 //!
 //! Maximum errors measured against `f64` references over dense sweeps (`tests/vmath_ulp.rs`:
 //! a stride through every `f32` bit pattern, random `f64` bit patterns, dense grids, and the
@@ -30,6 +31,8 @@
 //! | sqrt, rsqrt | 0.5, 1.5 | 0.5, 1.5 |
 //! | log1p, expm1 (`log`/`exp` with Goldberg's / Kahan's correction) | 2.4 | 2.0 |
 //! | tan (`sin / cos`) | 3.4 | 3.0 |
+//! | atan2 (binary), atan | 2.4, 2.0 | 3.0, 2.0 |
+//! | asin, acos (`atan2(x, √((1-x)(1+x)))` and its mirror) | 2.8, 2.2 | 3.0, 2.0 |
 //!
 //! `floor`, `ceil`, `trunc` and `round` (half to even) run through the same driver, exact:
 //! under the AVX2/AVX-512 variants they are SSE4.1's rounding instructions.
@@ -44,7 +47,7 @@ use pulp::{Simd, WithSimd};
 
 use super::iter::{for_each_piece, Coalesced, SendPtr};
 use crate::dtype::Element;
-use crate::ops::UnaryOp;
+use crate::ops::{BinaryOp, UnaryOp};
 use crate::{DType, Tensor};
 
 /// Elements per chunk: one AVX-512 register of `f32`, two of `f64`.
@@ -91,6 +94,10 @@ pub(crate) mod lanes32 {
     const ERFCX_B: T = 6.0;
     const GELU_HI: T = 8.0;
     const GELU_LO: T = -15.0;
+    /// π as the nearest `T` plus the rest.
+    const PI_HI: T = std::f32::consts::PI;
+    const PI_LO: T = -8.742_278e-8;
+    const TAN_PI_8: T = 0.414_213_57;
     include!("coeffs_f32.rs");
     include!("body.rs");
 }
@@ -134,6 +141,9 @@ pub(crate) mod lanes64 {
     const ERFCX_B: T = 8.0;
     const GELU_HI: T = 9.0;
     const GELU_LO: T = -40.0;
+    const PI_HI: T = std::f64::consts::PI;
+    const PI_LO: T = 1.224_646_799_147_353_2e-16;
+    const TAN_PI_8: T = 0.414_213_562_373_095_03;
     include!("coeffs_f64.rs");
     include!("body.rs");
 }
@@ -168,7 +178,30 @@ lane_fns! {
     Exp => exp_chunk, Log => log_chunk, Tanh => tanh_chunk, Sigmoid => sigmoid_chunk,
     Silu => silu_chunk, Sqrt => sqrt_chunk, Rsqrt => rsqrt_chunk, Sin => sin_chunk,
     Cos => cos_chunk, Erf => erf_chunk, Gelu => gelu_chunk, Log1p => log1p_chunk,
-    Expm1 => expm1_chunk, Tan => tan_chunk,
+    Expm1 => expm1_chunk, Tan => tan_chunk, Atan => atan_chunk, Asin => asin_chunk,
+    Acos => acos_chunk,
+}
+
+/// A chunk function of two operands in both lane types; `F` says whether FMA is available.
+pub(crate) trait LaneFn2: Copy + Send + Sync {
+    /// The `f32` chunk.
+    fn f32<const F: bool>(a: &[f32; LANES], b: &[f32; LANES]) -> [f32; LANES];
+    /// The `f64` chunk.
+    fn f64<const F: bool>(a: &[f64; LANES], b: &[f64; LANES]) -> [f64; LANES];
+}
+
+/// The `atan2(a, b)` kernel.
+#[derive(Clone, Copy)]
+pub(crate) struct Atan2;
+impl LaneFn2 for Atan2 {
+    #[inline(always)]
+    fn f32<const F: bool>(a: &[f32; LANES], b: &[f32; LANES]) -> [f32; LANES] {
+        lanes32::atan2_chunk::<F>(a, b)
+    }
+    #[inline(always)]
+    fn f64<const F: bool>(a: &[f64; LANES], b: &[f64; LANES]) -> [f64; LANES] {
+        lanes64::atan2_chunk::<F>(a, b)
+    }
 }
 
 /// The exact rounding functions, written per element: inside the AVX2 and AVX-512 variants
@@ -200,21 +233,26 @@ exact_lane_fns! {
 pub(crate) trait Lane: Copy + Default {
     /// `K` on a chunk of this type.
     fn apply<K: LaneFn, const F: bool>(x: &[Self; LANES]) -> [Self; LANES];
+    /// `K` on two chunks of this type.
+    fn apply2<K: LaneFn2, const F: bool>(a: &[Self; LANES], b: &[Self; LANES]) -> [Self; LANES];
 }
 
-impl Lane for f32 {
-    #[inline(always)]
-    fn apply<K: LaneFn, const F: bool>(x: &[f32; LANES]) -> [f32; LANES] {
-        K::f32::<F>(x)
-    }
+macro_rules! lane {
+    ($($t:ident),*) => {$(
+        impl Lane for $t {
+            #[inline(always)]
+            fn apply<K: LaneFn, const F: bool>(x: &[$t; LANES]) -> [$t; LANES] {
+                K::$t::<F>(x)
+            }
+            #[inline(always)]
+            fn apply2<K: LaneFn2, const F: bool>(a: &[$t; LANES], b: &[$t; LANES]) -> [$t; LANES] {
+                K::$t::<F>(a, b)
+            }
+        }
+    )*};
 }
 
-impl Lane for f64 {
-    #[inline(always)]
-    fn apply<K: LaneFn, const F: bool>(x: &[f64; LANES]) -> [f64; LANES] {
-        K::f64::<F>(x)
-    }
-}
+lane!(f32, f64);
 
 /// An element type computed in lanes of type `L`.
 pub(crate) trait LaneElem: Element {
@@ -259,6 +297,61 @@ struct Piece<E, K> {
     k: PhantomData<K>,
 }
 
+/// One piece of a row of a two-operand op: [`Piece`] with `b0` (stride `sb`) as well.
+struct Piece2<E, K> {
+    a0: *const E,
+    sa: isize,
+    b0: *const E,
+    sb: isize,
+    o0: *mut E,
+    so: isize,
+    len: usize,
+    k: PhantomData<K>,
+}
+
+/// Loads elements `i..i + n` (`n ≤ LANES`) of the row at `p` (stride `s`) into lanes, the
+/// rest zero.
+///
+/// # Safety
+/// The `n` elements are in bounds.
+#[inline(always)]
+unsafe fn load<E: LaneElem>(p: *const E, s: isize, i: usize, n: usize) -> [E::L; LANES] {
+    let mut x = [E::L::default(); LANES];
+    // SAFETY: `i + j < i + n` is in bounds by the caller's guarantee.
+    unsafe {
+        if s == 1 && n == LANES {
+            for (j, v) in x.iter_mut().enumerate() {
+                *v = E::load(p.add(i + j)).to_lane();
+            }
+        } else {
+            for (j, v) in x.iter_mut().enumerate().take(n) {
+                *v = E::load(p.offset((i + j) as isize * s)).to_lane();
+            }
+        }
+    }
+    x
+}
+
+/// Stores the first `n` lanes of `y` to elements `i..i + n` of the row at `p` (stride `s`).
+///
+/// # Safety
+/// The `n` elements are in bounds and writable.
+#[inline(always)]
+unsafe fn store<E: LaneElem>(y: &[E::L; LANES], p: *mut E, s: isize, i: usize, n: usize) {
+    // SAFETY: as `load`.
+    unsafe {
+        if s == 1 && n == LANES {
+            for (j, &v) in y.iter().enumerate() {
+                p.add(i + j).write(E::from_lane(v));
+            }
+        } else {
+            for (j, &v) in y.iter().enumerate().take(n) {
+                p.offset((i + j) as isize * s).write(E::from_lane(v));
+            }
+        }
+    }
+}
+
 /// Work compiled once with FMA (`F = true`, in the AVX2/AVX-512 dispatches) and once
 /// without (the portable fallback); [`dispatch`] runs the best this CPU has.
 pub(crate) trait SimdBody {
@@ -293,31 +386,39 @@ impl<E: LaneElem, K: LaneFn> SimdBody for Piece<E, K> {
         let mut i = 0;
         while i < len {
             let n = LANES.min(len - i);
-            let mut x = [E::L::default(); LANES];
             // SAFETY: a `Piece` is only built (in `map_lanes`) for `len` elements that are in
-            // bounds for both tensors at these strides; `i + j < len` for every access. The
-            // whole chunk is read before any of it is written, so an output that is the
-            // input itself (same layout) reads its old values.
+            // bounds for both tensors at these strides, and `i + n <= len`. The whole chunk is
+            // read before any of it is written, so an output that is the input itself (same
+            // layout) reads its old values.
             unsafe {
-                if sa == 1 && n == LANES {
-                    for (j, v) in x.iter_mut().enumerate() {
-                        *v = E::load(a0.add(i + j)).to_lane();
-                    }
-                } else {
-                    for (j, v) in x.iter_mut().enumerate().take(n) {
-                        *v = E::load(a0.offset((i + j) as isize * sa)).to_lane();
-                    }
-                }
-                let y = E::L::apply::<K, F>(&x);
-                if so == 1 && n == LANES {
-                    for (j, &v) in y.iter().enumerate() {
-                        o0.add(i + j).write(E::from_lane(v));
-                    }
-                } else {
-                    for (j, &v) in y.iter().enumerate().take(n) {
-                        o0.offset((i + j) as isize * so).write(E::from_lane(v));
-                    }
-                }
+                let x = load(a0, sa, i, n);
+                store::<E>(&E::L::apply::<K, F>(&x), o0, so, i, n);
+            }
+            i += n;
+        }
+    }
+}
+
+impl<E: LaneElem, K: LaneFn2> SimdBody for Piece2<E, K> {
+    #[inline(always)]
+    fn run<const F: bool>(self) {
+        let Piece2 {
+            a0,
+            sa,
+            b0,
+            sb,
+            o0,
+            so,
+            len,
+            ..
+        } = self;
+        let mut i = 0;
+        while i < len {
+            let n = LANES.min(len - i);
+            // SAFETY: as for `Piece`, built by `map2_lanes` for three in-bounds rows.
+            unsafe {
+                let (x, y) = (load(a0, sa, i, n), load(b0, sb, i, n));
+                store::<E>(&E::L::apply2::<K, F>(&x, &y), o0, so, i, n);
             }
             i += n;
         }
@@ -371,6 +472,39 @@ pub(crate) unsafe fn map_lanes<E: LaneElem, K: LaneFn>(src: &Tensor, out: &Tenso
     });
 }
 
+/// `out[i] = K(a[i], b[i])` over any layout (broadcast views included).
+///
+/// # Safety
+/// As for [`map_lanes`], for both inputs.
+pub(crate) unsafe fn map2_lanes<E: LaneElem, K: LaneFn2>(a: &Tensor, b: &Tensor, out: &Tensor) {
+    debug_assert_eq!(a.shape(), out.shape());
+    debug_assert_eq!(b.shape(), out.shape());
+    let co = Coalesced::<3>::new(out.shape(), [a.strides(), b.strides(), out.strides()]);
+    let pa = SendPtr(a.data_ptr().cast::<E>());
+    let pb = SendPtr(b.data_ptr().cast::<E>());
+    let po = SendPtr(out.data_ptr().cast::<E>());
+    let [sa, sb, so] = co.inner_strides();
+    let arch = pulp::Arch::new();
+    for_each_piece(co.rows(), co.inner(), |row, start, len| {
+        let [oa, ob, oo] = co.row_offsets(row);
+        let s = start as isize;
+        // SAFETY: as in `map_lanes`, for three operands.
+        let p = unsafe {
+            Piece2::<E, K> {
+                a0: pa.get().offset(oa + s * sa),
+                sa,
+                b0: pb.get().offset(ob + s * sb),
+                sb,
+                o0: po.get().offset(oo + s * so),
+                so,
+                len,
+                k: PhantomData,
+            }
+        };
+        dispatch(arch, p);
+    });
+}
+
 /// Runs `op` from `src` into `out` (both of `out`'s float dtype) with a lane kernel, if
 /// `op` has one for that dtype; `false` leaves the work to the caller.
 ///
@@ -402,6 +536,9 @@ pub(crate) unsafe fn run_unary(op: UnaryOp, src: &Tensor, out: &Tensor) -> bool 
         UnaryOp::Log1p => with::<Log1p>(d),
         UnaryOp::Expm1 => with::<Expm1>(d),
         UnaryOp::Tan => with::<Tan>(d),
+        UnaryOp::Atan => with::<Atan>(d),
+        UnaryOp::Asin => with::<Asin>(d),
+        UnaryOp::Acos => with::<Acos>(d),
         UnaryOp::Floor => with::<Floor>(d),
         UnaryOp::Ceil => with::<Ceil>(d),
         UnaryOp::Trunc => with::<Trunc>(d),
@@ -413,6 +550,36 @@ pub(crate) unsafe fn run_unary(op: UnaryOp, src: &Tensor, out: &Tensor) -> bool 
         Some(k) => {
             // SAFETY: forwarded from this function's contract.
             unsafe { k(src, out) };
+            true
+        }
+        None => false,
+    }
+}
+
+/// Runs `op` on `a` and `b` into `out` (all three of `out`'s float dtype, the inputs
+/// broadcast to its shape) with a lane kernel, if `op` has one for that dtype; `false` leaves
+/// the work to the caller.
+///
+/// # Safety
+/// As for [`map2_lanes`].
+pub(crate) unsafe fn run_binary(op: BinaryOp, a: &Tensor, b: &Tensor, out: &Tensor) -> bool {
+    fn with<K: LaneFn2>(dtype: DType) -> Option<unsafe fn(&Tensor, &Tensor, &Tensor)> {
+        Some(match dtype {
+            DType::Float32 => map2_lanes::<f32, K>,
+            DType::Float64 => map2_lanes::<f64, K>,
+            DType::Float16 => map2_lanes::<f16, K>,
+            DType::BFloat16 => map2_lanes::<bf16, K>,
+            _ => return None,
+        })
+    }
+    let kernel = match op {
+        BinaryOp::Atan2 => with::<Atan2>(out.dtype()),
+        _ => None,
+    };
+    match kernel {
+        Some(k) => {
+            // SAFETY: forwarded from this function's contract.
+            unsafe { k(a, b, out) };
             true
         }
         None => false,
