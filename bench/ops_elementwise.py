@@ -62,6 +62,7 @@ def rows(n):
         ("i32 // i32", lambda: i // d, lambda: ti // td, t(lambda: pi // pd)),
         ("i32 % i32", lambda: i % d, lambda: ti % td, t(lambda: pi % pd)),
         ("f32 // 3.0", lambda: f // np.float32(3), lambda: tf // 3.0, t(lambda: pf // 3.0)),
+        ("f32 % f32", lambda: f % g, lambda: tf % tg, t(lambda: pf % pg)),
         ("i32 & i32", lambda: i & d, lambda: ti & td, t(lambda: pi & pd)),
         ("i32 << 3", lambda: i << 3, lambda: ti << 3, t(lambda: pi << 3)),
         ("logical_and", lambda: np.logical_and(nb, nb), lambda: crt.logical_and(tb, tb), t(lambda: torch.logical_and(pb, pb))),

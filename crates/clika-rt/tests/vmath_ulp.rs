@@ -4,9 +4,13 @@
 //! grids over the interesting ranges, and the special values (±0, subnormals, ±inf, NaN,
 //! the overflow and underflow edges), which must come out exactly. Then the same kernel on
 //! strided, broadcast, in-place-shaped and empty layouts, and in `float16`/`bfloat16`.
+//! (The two-operand kernels are in `vmath_binary.rs`.)
 
-use clika_rt::ops::{BinaryOp, UnaryOp};
+use clika_rt::ops::UnaryOp;
 use clika_rt::{DType, Tensor};
+#[path = "support/vmath_inputs.rs"]
+mod vmath_inputs;
+use vmath_inputs::{inputs_f32, inputs_f64, same_bits, ulps};
 
 /// The reference in `f64`, and the bound in ulps for `f32` and for `f64` results.
 struct Case {
@@ -89,106 +93,6 @@ fn cases() -> Vec<Case> {
         c(UnaryOp::Asin, f64::asin, 3.5, 3.5),
         c(UnaryOp::Acos, f64::acos, 2.5, 2.5),
     ]
-}
-
-/// A simple deterministic generator (xorshift).
-fn xorshift(state: &mut u64) -> u64 {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    *state
-}
-
-fn specials() -> Vec<f64> {
-    let mut v = vec![
-        0.0,
-        -0.0,
-        f64::INFINITY,
-        f64::NEG_INFINITY,
-        f64::NAN,
-        1.0,
-        -1.0,
-        0.5,
-        f64::MIN_POSITIVE,
-        f64::from(f32::MIN_POSITIVE),
-        1e-40,
-        -1e-40,
-        5e-324,
-        88.72,
-        88.73,
-        89.0,
-        -87.3,
-        -103.0,
-        -103.9,
-        -104.5,
-        709.7,
-        709.8,
-        -708.5,
-        -745.0,
-        -745.2,
-        f64::from(f32::MAX),
-        f64::MAX,
-        -f64::MAX,
-        1e10,
-        -1e10,
-        1e30,
-        6000.0,
-        6500.0,
-        1.6e6,
-        1.7e6,
-        0.875,
-        -0.875,
-        3.9,
-        4.0,
-        5.9,
-        6.0,
-        8.0,
-        9.0,
-        -14.0,
-        -15.0,
-        -39.0,
-        -40.0,
-    ];
-    let w: Vec<f64> = v.iter().map(|x| -x).collect();
-    v.extend(w);
-    v
-}
-
-/// `f32` inputs: a stride through every bit pattern (all binades, both signs, subnormals,
-/// infinities and NaNs), a dense grid over [-20, 20], and the specials.
-fn inputs_f32() -> Vec<f32> {
-    let mut v: Vec<f32> = (0..=u32::MAX).step_by(2311).map(f32::from_bits).collect();
-    v.extend((-40_000..=40_000).map(|i| i as f32 * 5e-4));
-    v.extend(specials().into_iter().map(|x| x as f32));
-    v
-}
-
-/// `f64` inputs: random bit patterns, random values in [-40, 40], a dense grid, specials.
-fn inputs_f64() -> Vec<f64> {
-    let mut s = 0x9E37_79B9_7F4A_7C15u64;
-    let mut v: Vec<f64> = (0..400_000)
-        .map(|_| f64::from_bits(xorshift(&mut s)))
-        .collect();
-    v.extend(
-        (0..400_000).map(|_| (xorshift(&mut s) >> 11) as f64 / (1u64 << 53) as f64 * 80.0 - 40.0),
-    );
-    v.extend((-40_000..=40_000).map(|i| i as f64 * 5e-4));
-    v.extend(specials());
-    v
-}
-
-/// `|got - want|` in ulps of the type with `mant` explicit mantissa bits and minimum normal
-/// exponent `emin`, at `want`'s magnitude.
-fn ulps(got: f64, want: f64, mant: i32, emin: i32) -> f64 {
-    let e = ((want.abs().to_bits() >> 52) as i32 - 1023).max(emin);
-    // 2^(e - mant) from its bits (powi underflows to 0 near the bottom of f64's range).
-    let k = e - mant;
-    let ulp = if k >= -1022 {
-        f64::from_bits(((k + 1023) as u64) << 52)
-    } else {
-        f64::from_bits(1u64 << (k + 1074))
-    };
-    (got - want).abs() / ulp
 }
 
 /// The error of one result in ulps: specials must match exactly (NaN for NaN, infinities
@@ -282,14 +186,6 @@ fn float64_kernels_are_within_their_ulp_bounds() {
     sweep(inputs_f64(), |w| w, 52, -1022, |c| c.max_ulp_f64);
 }
 
-/// Bitwise equality, NaN included.
-fn same_bits<T: Copy + Into<f64>>(a: &[T], b: &[T]) -> bool {
-    a.len() == b.len()
-        && a.iter().zip(b).all(|(&x, &y)| {
-            x.into().to_bits() == y.into().to_bits() || x.into().is_nan() && y.into().is_nan()
-        })
-}
-
 #[test]
 fn every_layout_runs_the_same_kernel() {
     // 7 × 37 values spanning the kernels' ranges (37 is not a multiple of the lane count).
@@ -358,171 +254,4 @@ fn half_types_round_the_float32_kernel_once() {
             );
         }
     }
-}
-
-/// `atan2(y, x)` over pairs of `f32`/`f64` inputs against the `f64` reference: the sweep's
-/// inputs against a shuffled copy of themselves, and every pair of specials (signed zeros,
-/// infinities, NaN, subnormals, ±1), which must come out exactly (C's table: `atan2(±0, -0)
-/// = ±π`, `atan2(±∞, ±∞) = ±π/4, ±3π/4`, ...). Then strided and broadcast operands and the
-/// half types, bit for bit against the contiguous `f32` run.
-fn atan2_sweep<T: clika_rt::Element + Copy + Into<f64>>(
-    xs: Vec<T>,
-    round: fn(f64) -> f64,
-    mant: i32,
-    emin: i32,
-    bound: f64,
-) {
-    let mut s = 0x2545_F491_4F6C_DD1Du64;
-    let mut ys = xs.clone();
-    for i in (1..ys.len()).rev() {
-        ys.swap(i, (xorshift(&mut s) % (i as u64 + 1)) as usize);
-    }
-    let n = xs.len();
-    let (y, x) = (
-        Tensor::from_vec(ys.clone(), &[n]).unwrap(),
-        Tensor::from_vec(xs.clone(), &[n]).unwrap(),
-    );
-    let got = y
-        .binary(BinaryOp::Atan2, &x)
-        .unwrap()
-        .to_vec::<T>()
-        .unwrap();
-    let (mut worst, mut at) = (0f64, (0f64, 0f64));
-    for ((&yv, &xv), &g) in ys.iter().zip(&xs).zip(&got) {
-        let (yv, xv, g): (f64, f64, f64) = (yv.into(), xv.into(), g.into());
-        let want = round(yv.atan2(xv));
-        let u = if want.is_nan() || g.is_nan() || want == 0.0 || want.is_infinite() {
-            // NaN for NaN; a zero result (a zero or infinite operand) carries its sign.
-            if want.to_bits() == g.to_bits() || want.is_nan() && g.is_nan() {
-                0.0
-            } else {
-                f64::INFINITY
-            }
-        } else {
-            ulps(g, want, mant, emin)
-        };
-        if u > worst {
-            (worst, at) = (u, (yv, xv));
-        }
-    }
-    eprintln!("atan2 {mant}: max {worst:.3} ulp over {n} pairs (at y, x = {at:?})");
-    assert!(worst <= bound, "atan2 {mant}: {worst} ulp at {at:?}");
-}
-
-#[test]
-#[cfg_attr(miri, ignore = "millions of elements")]
-fn atan2_is_within_its_ulp_bound_and_exact_on_specials() {
-    let round32 = |w: f64| {
-        if w != 0.0 && w as f32 == 0.0 {
-            f64::from(w as f32)
-        } else {
-            w
-        }
-    };
-    atan2_sweep(inputs_f32(), round32, 23, -126, 3.0);
-    atan2_sweep(inputs_f64(), |w| w, 52, -1022, 3.5);
-    // Every pair of specials, exactly.
-    let sp: Vec<f64> = [
-        0.0,
-        -0.0,
-        f64::INFINITY,
-        f64::NEG_INFINITY,
-        f64::NAN,
-        1.0,
-        -1.0,
-        5e-324,
-        -1e-300,
-        1e300,
-    ]
-    .into();
-    let (mut ys, mut xs) = (Vec::new(), Vec::new());
-    for &a in &sp {
-        for &b in &sp {
-            ys.push(a);
-            xs.push(b);
-        }
-    }
-    let n = ys.len();
-    let got = Tensor::from_vec(ys.clone(), &[n])
-        .unwrap()
-        .binary(
-            BinaryOp::Atan2,
-            &Tensor::from_vec(xs.clone(), &[n]).unwrap(),
-        )
-        .unwrap()
-        .to_vec::<f64>()
-        .unwrap();
-    for i in 0..n {
-        let want = ys[i].atan2(xs[i]);
-        let exact = got[i].to_bits() == want.to_bits() || got[i].is_nan() && want.is_nan();
-        let close = ulps(got[i], want, 52, -1022) <= 1.0 && !want.is_nan();
-        assert!(
-            exact || close && want != 0.0,
-            "atan2({}, {}) = {} want {want}",
-            ys[i],
-            xs[i],
-            got[i]
-        );
-    }
-}
-
-#[test]
-fn atan2_on_every_layout_and_half_type_runs_the_same_kernel() {
-    let vals: Vec<f32> = (0..7 * 37).map(|i| (i as f32 - 130.0) * 0.173).collect();
-    let a = Tensor::from_vec(vals.clone(), &[7, 37]).unwrap();
-    let b = Tensor::from_vec(vals.iter().rev().copied().collect(), &[7, 37]).unwrap();
-    let want_of = |y: &Tensor, x: &Tensor| {
-        let (y, x) = (
-            y.contiguous().unwrap(),
-            x.expand(&dims(y)).unwrap().contiguous().unwrap(),
-        );
-        y.binary(BinaryOp::Atan2, &x)
-            .unwrap()
-            .to_vec::<f32>()
-            .unwrap()
-    };
-    let row = b.narrow(0, 3, 1).unwrap();
-    let col = b.narrow(1, 5, 1).unwrap();
-    for (what, y, x) in [
-        ("contiguous", &a, &b),
-        ("transposed", &a.t(), &b.t()),
-        ("row broadcast", &a, &row),
-        ("column broadcast", &a, &col),
-        (
-            "sliced",
-            &a.slice(1, Some(1), None, 3).unwrap(),
-            &b.slice(1, Some(0), Some(36), 3).unwrap(),
-        ),
-    ] {
-        let x = &x.expand(&dims(y)).unwrap_or_else(|_| x.clone());
-        let got = y
-            .binary(BinaryOp::Atan2, x)
-            .unwrap()
-            .to_vec::<f32>()
-            .unwrap();
-        assert!(same_bits(&got, &want_of(y, x)), "atan2 on {what} operands");
-    }
-    let e = Tensor::zeros(&[3, 0], DType::Float32).unwrap();
-    assert_eq!(e.binary(BinaryOp::Atan2, &e).unwrap().shape(), &[3, 0]);
-    for dt in [DType::Float16, DType::BFloat16] {
-        let (ah, bh) = (a.to_dtype(dt).unwrap(), b.to_dtype(dt).unwrap());
-        let got = ah.binary(BinaryOp::Atan2, &bh).unwrap();
-        assert_eq!(got.dtype(), dt);
-        let want = ah
-            .to_dtype(DType::Float32)
-            .unwrap()
-            .binary(BinaryOp::Atan2, &bh.to_dtype(DType::Float32).unwrap())
-            .unwrap()
-            .to_dtype(dt)
-            .unwrap();
-        assert!(
-            same_bits(&got.to_f64_vec().unwrap(), &want.to_f64_vec().unwrap()),
-            "atan2 {dt}"
-        );
-    }
-}
-
-/// A tensor's shape as `expand`'s sizes.
-fn dims(t: &Tensor) -> Vec<isize> {
-    t.shape().iter().map(|&d| d as isize).collect()
 }

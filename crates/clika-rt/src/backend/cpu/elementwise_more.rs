@@ -53,48 +53,6 @@ macro_rules! fsign {
     }};
 }
 
-/// Python's floor division of floats (numpy's `npy_floor_divide`): the quotient of the
-/// exact floor division, correct where `floor(a / b)` rounds the wrong way.
-macro_rules! floor_div_float {
-    ($w:ty, $a:expr, $b:expr) => {{
-        let (a, b) = ($a, $b);
-        if b == 0.0 {
-            a / b
-        } else {
-            let m = a % b;
-            let mut div = (a - m) / b;
-            if m != 0.0 && ((b < 0.0) != (m < 0.0)) {
-                div -= 1.0;
-            }
-            if div != 0.0 {
-                let f = div.floor();
-                if div - f > 0.5 {
-                    f + 1.0
-                } else {
-                    f
-                }
-            } else {
-                (0.0 as $w).copysign(a / b)
-            }
-        }
-    }};
-}
-
-/// Python's `%` of floats: the remainder with the divisor's sign.
-macro_rules! py_rem_float {
-    ($w:ty, $a:expr, $b:expr) => {{
-        let (a, b) = ($a, $b);
-        let m = a % b;
-        if m != 0.0 && ((b < 0.0) != (m < 0.0)) {
-            m + b
-        } else if m == 0.0 {
-            (0.0 as $w).copysign(b)
-        } else {
-            m
-        }
-    }};
-}
-
 /// The float kernels for element type `$t`, computed in `$w` (`f32` for the half types).
 macro_rules! float_kernels {
     ($unary:ident, $binary:ident, $t:ty, $w:ty, $to:expr, $from:expr) => {
@@ -142,9 +100,6 @@ macro_rules! float_kernels {
             unsafe {
                 match op {
                     B::Hypot => f!(|x: $w, y: $w| x.hypot(y)),
-                    B::Fmod => f!(|x: $w, y: $w| x % y),
-                    B::Remainder => f!(|x: $w, y: $w| -> $w { py_rem_float!($w, x, y) }),
-                    B::FloorDivide => f!(|x: $w, y: $w| -> $w { floor_div_float!($w, x, y) }),
                     _ => unreachable!(
                         "{} is a lane kernel (vmath) or not a float op (refused by its dtype rule)",
                         op.name()

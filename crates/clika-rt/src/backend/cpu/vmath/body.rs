@@ -311,6 +311,113 @@ pub(crate) fn atan2_chunk<const F: bool>(y: &[T; LANES], x: &[T; LANES]) -> [T; 
     o
 }
 
+/// `(trunc(a/b), fmod(a, b))`, both exact, for finite nonzero `b` and `|a/b| < 2^(MANT-1)`
+/// (see [`divmod_in_range`]), with a fused multiply-add. `trunc` of the rounded quotient is
+/// one off where `a/b` rounded across an integer; that shows as a remainder of the wrong sign
+/// or of at least `|b|`, and the corrected quotient's remainder `a - n·b`, smaller than `|b|`
+/// in magnitude, is representable, so the FMA computes it exactly.
+#[inline(always)]
+fn trunc_divmod(a: T, b: T) -> (T, T) {
+    let q = a / b;
+    let n = q.trunc();
+    let r = (-n).mul_add(b, a);
+    let s = (1.0 as T).copysign(q);
+    let wrong_sign = (r != 0.0) & (r.is_sign_negative() != a.is_sign_negative());
+    let n = sel(wrong_sign, n - s, sel(r.abs() >= b.abs(), n + s, n));
+    let r = (-n).mul_add(b, a);
+    (n, sel(r == 0.0, (0.0 as T).copysign(a), r))
+}
+
+/// Whether [`trunc_divmod`] covers `(a, b)`: below `2^(MANT-1)` numpy's and PyTorch's own
+/// formulas (`(a - fmod(a, b)) / b`, rounded to an integer) are exact too, so the two agree
+/// bit for bit; above it theirs can be one off, and the `any` path repeats them.
+#[inline(always)]
+fn divmod_in_range(a: T, b: T) -> bool {
+    let limit = pow2(MANT as I - 1);
+    ((a / b).abs() < limit) & b.is_finite() & (b != 0.0)
+}
+
+/// Whether Python's rules move a truncated quotient down by one: a nonzero remainder whose
+/// sign differs from the divisor's.
+#[inline(always)]
+fn floor_adjusts(r: T, b: T) -> bool {
+    (r != 0.0) & (r.is_sign_negative() != b.is_sign_negative())
+}
+
+/// Python's (numpy's) floor division of one pair from `fmod` (any inputs): the exact
+/// quotient, where `floor(a / b)` can round the wrong way.
+#[inline(always)]
+fn floor_divide_any(a: T, b: T) -> T {
+    if b == 0.0 {
+        return a / b;
+    }
+    let m = a % b;
+    let div = (a - m) / b;
+    let div = sel(floor_adjusts(m, b), div - 1.0, div);
+    if div == 0.0 {
+        return (0.0 as T).copysign(a / b);
+    }
+    let f = div.floor();
+    sel(div - f > 0.5, f + 1.0, f)
+}
+
+/// Python's `%` of one pair (any inputs): the remainder with the divisor's sign.
+#[inline(always)]
+fn remainder_any(a: T, b: T) -> T {
+    let m = a % b;
+    sel(floor_adjusts(m, b), m + b, sel(m == 0.0, (0.0 as T).copysign(b), m))
+}
+
+/// A division op of two chunks: `exact(a, b, trunc quotient, fmod)` per lane when FMA is
+/// there and every lane is in [`trunc_divmod`]'s range (the common case: one test per
+/// chunk), otherwise `any(a, b)` per lane (libm's `fmod`).
+#[inline(always)]
+fn divmod_chunk<const F: bool>(
+    a: &[T; LANES],
+    b: &[T; LANES],
+    exact: impl Fn(T, T, T, T) -> T,
+    any: impl Fn(T, T) -> T,
+) -> [T; LANES] {
+    let mut o = [0.0; LANES];
+    let in_range = a.iter().zip(b).fold(true, |acc, (&x, &y)| acc & divmod_in_range(x, y));
+    if F && in_range {
+        for ((o, &x), &y) in o.iter_mut().zip(a).zip(b) {
+            let (n, r) = trunc_divmod(x, y);
+            *o = exact(x, y, n, r);
+        }
+    } else {
+        for ((o, &x), &y) in o.iter_mut().zip(a).zip(b) {
+            *o = any(x, y);
+        }
+    }
+    o
+}
+
+/// `a // b` (Python's floor division) of two chunks.
+#[inline(always)]
+pub(crate) fn floor_divide_chunk<const F: bool>(a: &[T; LANES], b: &[T; LANES]) -> [T; LANES] {
+    let exact = |x: T, y: T, n: T, r: T| {
+        let f = sel(floor_adjusts(r, y), n - 1.0, n);
+        sel(f == 0.0, (0.0 as T).copysign(x / y), f)
+    };
+    divmod_chunk::<F>(a, b, exact, floor_divide_any)
+}
+
+/// `a % b` (Python's remainder, the divisor's sign) of two chunks.
+#[inline(always)]
+pub(crate) fn remainder_chunk<const F: bool>(a: &[T; LANES], b: &[T; LANES]) -> [T; LANES] {
+    let exact = |_: T, y: T, _: T, r: T| {
+        sel(floor_adjusts(r, y), r + y, sel(r == 0.0, (0.0 as T).copysign(y), r))
+    };
+    divmod_chunk::<F>(a, b, exact, remainder_any)
+}
+
+/// `fmod(a, b)` (C's remainder, the dividend's sign) of two chunks.
+#[inline(always)]
+pub(crate) fn fmod_chunk<const F: bool>(a: &[T; LANES], b: &[T; LANES]) -> [T; LANES] {
+    divmod_chunk::<F>(a, b, |_, _, _, r| r, |x, y| x % y)
+}
+
 /// Whether any lane satisfies `p`.
 #[inline(always)]
 fn any(x: &[T; LANES], p: impl Fn(T) -> bool) -> bool {

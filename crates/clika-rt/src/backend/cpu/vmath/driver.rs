@@ -1,0 +1,289 @@
+//! The drivers of the lane kernels: rows of any layout cut into chunks of [`LANES`]
+//! elements (whole loads where the row is contiguous, gathers elsewhere, a padded ragged
+//! end), each chunk's kernel compiled per instruction set and dispatched at run time.
+
+use std::marker::PhantomData;
+
+use half::{bf16, f16};
+use pulp::{Simd, WithSimd};
+
+use super::{LaneFn, LaneFn2, LANES};
+use crate::backend::cpu::iter::{for_each_piece, Coalesced, SendPtr};
+use crate::dtype::Element;
+use crate::Tensor;
+
+/// A lane type: `f32` or `f64`.
+pub(crate) trait Lane: Copy + Default {
+    /// `K` on a chunk of this type.
+    fn apply<K: LaneFn, const F: bool>(x: &[Self; LANES]) -> [Self; LANES];
+    /// `K` on two chunks of this type.
+    fn apply2<K: LaneFn2, const F: bool>(a: &[Self; LANES], b: &[Self; LANES]) -> [Self; LANES];
+}
+
+macro_rules! lane {
+    ($($t:ident),*) => {$(
+        impl Lane for $t {
+            #[inline(always)]
+            fn apply<K: LaneFn, const F: bool>(x: &[$t; LANES]) -> [$t; LANES] {
+                K::$t::<F>(x)
+            }
+            #[inline(always)]
+            fn apply2<K: LaneFn2, const F: bool>(a: &[$t; LANES], b: &[$t; LANES]) -> [$t; LANES] {
+                K::$t::<F>(a, b)
+            }
+        }
+    )*};
+}
+
+lane!(f32, f64);
+
+/// An element type computed in lanes of type `L`.
+pub(crate) trait LaneElem: Element {
+    /// The lane type it computes in.
+    type L: Lane;
+    /// Widens to the lane type.
+    fn to_lane(self) -> Self::L;
+    /// Rounds back from the lane type.
+    fn from_lane(v: Self::L) -> Self;
+}
+
+macro_rules! lane_elem {
+    ($($t:ty => $l:ty, $to:expr, $from:expr;)*) => {$(
+        impl LaneElem for $t {
+            type L = $l;
+            #[inline(always)]
+            fn to_lane(self) -> $l {
+                $to(self)
+            }
+            #[inline(always)]
+            fn from_lane(v: $l) -> Self {
+                $from(v)
+            }
+        }
+    )*};
+}
+
+lane_elem! {
+    f32 => f32, |v| v, |v| v;
+    f64 => f64, |v| v, |v| v;
+    f16 => f32, f16::to_f32, f16::from_f32;
+    bf16 => f32, bf16::to_f32, bf16::from_f32;
+}
+
+/// One piece of a row: `len` elements from `a0` (stride `sa`) to `o0` (stride `so`).
+struct Piece<E, K> {
+    a0: *const E,
+    sa: isize,
+    o0: *mut E,
+    so: isize,
+    len: usize,
+    k: PhantomData<K>,
+}
+
+/// One piece of a row of a two-operand op: [`Piece`] with `b0` (stride `sb`) as well.
+struct Piece2<E, K> {
+    a0: *const E,
+    sa: isize,
+    b0: *const E,
+    sb: isize,
+    o0: *mut E,
+    so: isize,
+    len: usize,
+    k: PhantomData<K>,
+}
+
+/// Loads elements `i..i + n` (`n ≤ LANES`) of the row at `p` (stride `s`) into lanes, the
+/// rest zero.
+///
+/// # Safety
+/// The `n` elements are in bounds.
+#[inline(always)]
+unsafe fn load<E: LaneElem>(p: *const E, s: isize, i: usize, n: usize) -> [E::L; LANES] {
+    let mut x = [E::L::default(); LANES];
+    // SAFETY: `i + j < i + n` is in bounds by the caller's guarantee.
+    unsafe {
+        if s == 1 && n == LANES {
+            for (j, v) in x.iter_mut().enumerate() {
+                *v = E::load(p.add(i + j)).to_lane();
+            }
+        } else {
+            for (j, v) in x.iter_mut().enumerate().take(n) {
+                *v = E::load(p.offset((i + j) as isize * s)).to_lane();
+            }
+        }
+    }
+    x
+}
+
+/// Stores the first `n` lanes of `y` to elements `i..i + n` of the row at `p` (stride `s`).
+///
+/// # Safety
+/// The `n` elements are in bounds and writable.
+#[inline(always)]
+unsafe fn store<E: LaneElem>(y: &[E::L; LANES], p: *mut E, s: isize, i: usize, n: usize) {
+    // SAFETY: as `load`.
+    unsafe {
+        if s == 1 && n == LANES {
+            for (j, &v) in y.iter().enumerate() {
+                p.add(i + j).write(E::from_lane(v));
+            }
+        } else {
+            for (j, &v) in y.iter().enumerate().take(n) {
+                p.offset((i + j) as isize * s).write(E::from_lane(v));
+            }
+        }
+    }
+}
+
+/// Work compiled once with FMA (`F = true`, in the AVX2/AVX-512 dispatches) and once
+/// without (the portable fallback); [`dispatch`] runs the best this CPU has.
+pub(crate) trait SimdBody {
+    /// The work; implementations are `#[inline(always)]` so they compile inside the
+    /// dispatcher's target-feature function.
+    fn run<const F: bool>(self);
+}
+
+/// A [`SimdBody`] as `pulp` calls it.
+struct Wrap<B, const F: bool>(B);
+
+impl<B: SimdBody, const F: bool> WithSimd for Wrap<B, F> {
+    type Output = ();
+
+    #[inline(always)]
+    fn with_simd<S: Simd>(self, _simd: S) {
+        self.0.run::<F>();
+    }
+}
+
+impl<E: LaneElem, K: LaneFn> SimdBody for Piece<E, K> {
+    #[inline(always)]
+    fn run<const F: bool>(self) {
+        let Piece {
+            a0,
+            sa,
+            o0,
+            so,
+            len,
+            ..
+        } = self;
+        let mut i = 0;
+        while i < len {
+            let n = LANES.min(len - i);
+            // SAFETY: a `Piece` is only built (in `map_lanes`) for `len` elements that are in
+            // bounds for both tensors at these strides, and `i + n <= len`. The whole chunk is
+            // read before any of it is written, so an output that is the input itself (same
+            // layout) reads its old values.
+            unsafe {
+                let x = load(a0, sa, i, n);
+                store::<E>(&E::L::apply::<K, F>(&x), o0, so, i, n);
+            }
+            i += n;
+        }
+    }
+}
+
+impl<E: LaneElem, K: LaneFn2> SimdBody for Piece2<E, K> {
+    #[inline(always)]
+    fn run<const F: bool>(self) {
+        let Piece2 {
+            a0,
+            sa,
+            b0,
+            sb,
+            o0,
+            so,
+            len,
+            ..
+        } = self;
+        let mut i = 0;
+        while i < len {
+            let n = LANES.min(len - i);
+            // SAFETY: as for `Piece`, built by `map2_lanes` for three in-bounds rows.
+            unsafe {
+                let (x, y) = (load(a0, sa, i, n), load(b0, sb, i, n));
+                store::<E>(&E::L::apply2::<K, F>(&x, &y), o0, so, i, n);
+            }
+            i += n;
+        }
+    }
+}
+
+/// Runs `body` with the best instruction set this CPU has (`arch` from `pulp::Arch::new`,
+/// taken once per operation).
+#[inline(always)]
+pub(crate) fn dispatch<B: SimdBody>(arch: pulp::Arch, body: B) {
+    #[cfg(target_arch = "x86_64")]
+    match arch {
+        pulp::Arch::V4(simd) => Simd::vectorize(simd, Wrap::<B, true>(body)),
+        pulp::Arch::V3(simd) => Simd::vectorize(simd, Wrap::<B, true>(body)),
+        _ => Wrap::<B, false>(body).with_simd(pulp::Scalar),
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    arch.dispatch(Wrap::<B, { cfg!(target_arch = "aarch64") }>(body));
+}
+
+/// `out[i] = K(src[i])` over any layout (`src` broadcast views included).
+///
+/// # Safety
+/// As for `kernel::map1`: host tensors of element type `E` with `out`'s shape, `out`
+/// writable and not otherwise accessed during the call, and either `src` itself or
+/// disjoint from it.
+pub(crate) unsafe fn map_lanes<E: LaneElem, K: LaneFn>(src: &Tensor, out: &Tensor) {
+    debug_assert_eq!(src.shape(), out.shape());
+    let co = Coalesced::<2>::new(out.shape(), [src.strides(), out.strides()]);
+    let pa = SendPtr(src.data_ptr().cast::<E>());
+    let po = SendPtr(out.data_ptr().cast::<E>());
+    let [sa, so] = co.inner_strides();
+    let arch = pulp::Arch::new();
+    for_each_piece(co.rows(), co.inner(), |row, start, len| {
+        let [oa, oo] = co.row_offsets(row);
+        let s = start as isize;
+        // SAFETY: row `row`, elements `start..start + len`, of both tensors are in bounds
+        // (L3 for each layout, which the coalesced strides walk exactly); pieces are
+        // disjoint, so no two threads write one output element.
+        let p = unsafe {
+            Piece::<E, K> {
+                a0: pa.get().offset(oa + s * sa),
+                sa,
+                o0: po.get().offset(oo + s * so),
+                so,
+                len,
+                k: PhantomData,
+            }
+        };
+        dispatch(arch, p);
+    });
+}
+
+/// `out[i] = K(a[i], b[i])` over any layout (broadcast views included).
+///
+/// # Safety
+/// As for [`map_lanes`], for both inputs.
+pub(crate) unsafe fn map2_lanes<E: LaneElem, K: LaneFn2>(a: &Tensor, b: &Tensor, out: &Tensor) {
+    debug_assert_eq!(a.shape(), out.shape());
+    debug_assert_eq!(b.shape(), out.shape());
+    let co = Coalesced::<3>::new(out.shape(), [a.strides(), b.strides(), out.strides()]);
+    let pa = SendPtr(a.data_ptr().cast::<E>());
+    let pb = SendPtr(b.data_ptr().cast::<E>());
+    let po = SendPtr(out.data_ptr().cast::<E>());
+    let [sa, sb, so] = co.inner_strides();
+    let arch = pulp::Arch::new();
+    for_each_piece(co.rows(), co.inner(), |row, start, len| {
+        let [oa, ob, oo] = co.row_offsets(row);
+        let s = start as isize;
+        // SAFETY: as in `map_lanes`, for three operands.
+        let p = unsafe {
+            Piece2::<E, K> {
+                a0: pa.get().offset(oa + s * sa),
+                sa,
+                b0: pb.get().offset(ob + s * sb),
+                sb,
+                o0: po.get().offset(oo + s * so),
+                so,
+                len,
+                k: PhantomData,
+            }
+        };
+        dispatch(arch, p);
+    });
+}
