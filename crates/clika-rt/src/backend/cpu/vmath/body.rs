@@ -311,14 +311,13 @@ pub(crate) fn atan2_chunk<const F: bool>(y: &[T; LANES], x: &[T; LANES]) -> [T; 
     o
 }
 
-/// `(trunc(a/b), fmod(a, b))`, both exact, for finite nonzero `b` and `|a/b| < 2^(MANT-1)`
-/// (see [`divmod_in_range`]), with a fused multiply-add. `trunc` of the rounded quotient is
-/// one off where `a/b` rounded across an integer; that shows as a remainder of the wrong sign
-/// or of at least `|b|`, and the corrected quotient's remainder `a - n·b`, smaller than `|b|`
-/// in magnitude, is representable, so the FMA computes it exactly.
+/// `(trunc(a/b), fmod(a, b))`, both exact, from the rounded quotient `q = a/b`, for finite
+/// nonzero `b` and `|q| < 2^(MANT-1)` (see [`divmod_in_range`]), with a fused multiply-add.
+/// `trunc q` is one off where `a/b` rounded across an integer; that shows as a remainder of
+/// the wrong sign or of at least `|b|`, and the corrected quotient's remainder `a - n·b`,
+/// smaller than `|b|` in magnitude, is representable, so the FMA computes it exactly.
 #[inline(always)]
-fn trunc_divmod(a: T, b: T) -> (T, T) {
-    let q = a / b;
+fn trunc_divmod(a: T, b: T, q: T) -> (T, T) {
     let n = q.trunc();
     let r = (-n).mul_add(b, a);
     let s = (1.0 as T).copysign(q);
@@ -328,13 +327,13 @@ fn trunc_divmod(a: T, b: T) -> (T, T) {
     (n, sel(r == 0.0, (0.0 as T).copysign(a), r))
 }
 
-/// Whether [`trunc_divmod`] covers `(a, b)`: below `2^(MANT-1)` numpy's and PyTorch's own
-/// formulas (`(a - fmod(a, b)) / b`, rounded to an integer) are exact too, so the two agree
-/// bit for bit; above it theirs can be one off, and the `any` path repeats them.
+/// Whether [`trunc_divmod`] covers `(a, b)` with the rounded quotient `q`: below
+/// `2^(MANT-1)` numpy's and PyTorch's own formulas (`(a - fmod(a, b)) / b`, rounded to an
+/// integer) are exact too, so the two agree bit for bit; above it theirs can be one off, and
+/// the `any` path repeats them.
 #[inline(always)]
-fn divmod_in_range(a: T, b: T) -> bool {
-    let limit = pow2(MANT as I - 1);
-    ((a / b).abs() < limit) & b.is_finite() & (b != 0.0)
+fn divmod_in_range(b: T, q: T) -> bool {
+    (q.abs() < pow2(MANT as I - 1)) & b.is_finite() & (b != 0.0)
 }
 
 /// Whether Python's rules move a truncated quotient down by one: a nonzero remainder whose
@@ -378,11 +377,16 @@ fn divmod_chunk<const F: bool>(
     exact: impl Fn(T, T, T, T) -> T,
     any: impl Fn(T, T) -> T,
 ) -> [T; LANES] {
+    let mut q = [0.0; LANES];
+    for ((q, &x), &y) in q.iter_mut().zip(a).zip(b) {
+        *q = x / y;
+    }
+    // Counted rather than and-ed lane by lane: the count vectorises to masked adds.
+    let outside: u32 = q.iter().zip(b).map(|(&q, &y)| u32::from(!divmod_in_range(y, q))).sum();
     let mut o = [0.0; LANES];
-    let in_range = a.iter().zip(b).fold(true, |acc, (&x, &y)| acc & divmod_in_range(x, y));
-    if F && in_range {
-        for ((o, &x), &y) in o.iter_mut().zip(a).zip(b) {
-            let (n, r) = trunc_divmod(x, y);
+    if F && outside == 0 {
+        for (((o, &x), &y), &q) in o.iter_mut().zip(a).zip(b).zip(&q) {
+            let (n, r) = trunc_divmod(x, y, q);
             *o = exact(x, y, n, r);
         }
     } else {
@@ -398,7 +402,8 @@ fn divmod_chunk<const F: bool>(
 pub(crate) fn floor_divide_chunk<const F: bool>(a: &[T; LANES], b: &[T; LANES]) -> [T; LANES] {
     let exact = |x: T, y: T, n: T, r: T| {
         let f = sel(floor_adjusts(r, y), n - 1.0, n);
-        sel(f == 0.0, (0.0 as T).copysign(x / y), f)
+        // A zero quotient has the sign of a/b: finite nonzero operands here, so that of x·y.
+        sel(f == 0.0, (0.0 as T).copysign(x * y), f)
     };
     divmod_chunk::<F>(a, b, exact, floor_divide_any)
 }
