@@ -19,11 +19,13 @@ fn vals<T: clika_rt::Element>(t: &Tensor) -> Vec<T> {
     t.contiguous().unwrap().to_vec::<T>().unwrap()
 }
 
-/// The reference stable sort of one row: values and original indices.
+/// The reference stable sort of one row: values and original indices (`-0.0` equal to
+/// `0.0`, NaN largest).
 fn sorted_row(row: &[f32], descending: bool) -> (Vec<f32>, Vec<i64>) {
     let mut keyed: Vec<(f32, i64)> = row.iter().copied().zip(0..).collect();
+    let canon = |x: f32| if x == 0.0 { 0.0 } else { x };
     keyed.sort_by(|a, b| {
-        let o = a.0.total_cmp(&b.0);
+        let o = canon(a.0).total_cmp(&canon(b.0));
         if descending {
             o.reverse()
         } else {
@@ -55,6 +57,85 @@ fn sort_matches_a_stable_reference_along_either_dim_and_on_views() {
         ops::argsort(&t, 1, false, true).unwrap().dtype(),
         DType::Int64
     );
+}
+
+/// Rows long enough to sort by radix, in every key width (8 to 64 bits, signed, unsigned and
+/// float), with ties, signed zeros and NaNs: equal to the stable reference.
+#[test]
+fn long_rows_sort_stably_in_every_dtype() {
+    let (r, c) = (3, 700);
+    let mut d = data(r, c);
+    d[5] = f32::NAN;
+    d[40] = -0.0;
+    d[41] = 0.0;
+    d[699] = f32::NAN;
+    let t = Tensor::from_vec(d.clone(), &[r, c]).unwrap();
+    let finite: Vec<f32> = d
+        .iter()
+        .map(|&x| if x.is_nan() { 7.0 } else { x })
+        .collect();
+    let tf = Tensor::from_vec(finite.clone(), &[r, c]).unwrap();
+    let cases = [
+        (DType::Float32, &t, &d),
+        (DType::Float64, &t, &d),
+        (DType::Float16, &t, &d),
+        (DType::Int8, &tf, &finite),
+        (DType::Int16, &tf, &finite),
+        (DType::Int64, &tf, &finite),
+        (DType::UInt64, &tf, &finite),
+    ];
+    for (dtype, src, want) in cases {
+        // Unsigned types see the values shifted up; the order is the same.
+        let x = if dtype == DType::UInt64 {
+            src.binary_scalar(ops::BinaryOp::Add, 11.0)
+                .unwrap()
+                .to_dtype(dtype)
+                .unwrap()
+        } else {
+            src.to_dtype(dtype).unwrap()
+        };
+        for descending in [false, true] {
+            let s = ops::sort(&x, 1, descending, true).unwrap();
+            let v = vals::<f64>(&s.values.to_dtype(DType::Float64).unwrap());
+            let i = vals::<i64>(&s.indices);
+            for row in 0..r {
+                let (mut rv, ri) = sorted_row(&want[row * c..(row + 1) * c], descending);
+                if dtype == DType::UInt64 {
+                    rv.iter_mut().for_each(|v| *v += 11.0);
+                }
+                let got = &v[row * c..(row + 1) * c];
+                for (g, w) in got.iter().zip(&rv) {
+                    assert!(
+                        g == &f64::from(*w) || (g.is_nan() && w.is_nan()),
+                        "{dtype} {g} {w}"
+                    );
+                }
+                assert_eq!(
+                    &i[row * c..(row + 1) * c],
+                    &ri[..],
+                    "{dtype} desc={descending}"
+                );
+            }
+        }
+    }
+}
+
+/// 64-bit integers spanning more than 2^32 (keys that do not pack into 64-bit items).
+#[test]
+fn long_rows_of_wide_integers_sort_stably() {
+    let d = data(2, 500);
+    let wide: Vec<i64> = d.iter().map(|&x| x as i64 * 1_000_000_000_000).collect();
+    let t = Tensor::from_vec(wide.clone(), &[2, 500]).unwrap();
+    for descending in [false, true] {
+        let s = ops::sort(&t, 1, descending, true).unwrap();
+        let (v, i) = (vals::<i64>(&s.values), vals::<i64>(&s.indices));
+        for row in 0..2 {
+            let (rv, ri) = sorted_row(&d[row * 500..(row + 1) * 500], descending);
+            let rv: Vec<i64> = rv.iter().map(|&x| x as i64 * 1_000_000_000_000).collect();
+            assert_eq!(&v[row * 500..(row + 1) * 500], &rv[..]);
+            assert_eq!(&i[row * 500..(row + 1) * 500], &ri[..]);
+        }
+    }
 }
 
 #[test]

@@ -246,13 +246,16 @@ pub fn unique(
     let _ = sorted;
     let s = sort(&t.reshape(&[-1])?, 0, false, true)?;
     let vals = crate::backend::host(&s.values)?;
-    let order = crate::backend::host(&s.indices)?.to_vec::<i64>()?;
-    let n = order.len();
+    let n = vals.numel();
     // Group starts: where a sorted value differs from the one before it.
-    let starts: Vec<usize> = crate::dispatch_dtype!(vals.dtype(), T => {
-        let v = vals.to_vec::<T>()?;
-        (0..n).filter(|&j| j == 0 || v[j] != v[j - 1]).collect()
-    });
+    fn starts_of<T: PartialEq>(v: &[T]) -> Vec<usize> {
+        (0..v.len())
+            .filter(|&j| j == 0 || v[j] != v[j - 1])
+            .collect()
+    }
+    let starts: Vec<usize> = crate::dispatch_num!(vals.dtype(), T => {
+        starts_of(vals.as_slice::<T>()?)
+    }, bool => starts_of(&vals.to_vec::<bool>()?));
     let firsts: Vec<i64> = starts.iter().map(|&j| j as i64).collect();
     let values = crate::ops::index_select(&vals, 0, &Tensor::from_vec(firsts, &[starts.len()])?)?;
     let counts = return_counts
@@ -267,6 +270,7 @@ pub fn unique(
         .transpose()?;
     let inverse = return_inverse
         .then(|| {
+            let order = crate::backend::host(&s.indices)?.to_vec::<i64>()?;
             let mut inv = vec![0i64; n];
             let mut group = 0i64;
             for (j, &src) in order.iter().enumerate() {

@@ -22,6 +22,7 @@ mod reduce;
 mod resize;
 mod softmax;
 mod sort;
+mod sort_keys;
 mod vision;
 mod vmath;
 

@@ -1,72 +1,21 @@
 //! Sorting, selection (top-k, k-th value, median) and scans (cumulative sum/product) over
 //! the contiguous rows `ops/` prepares: a `[rows, n]` tensor whose last dim is the one the
 //! op runs along. Rows are independent, so large inputs run in parallel over rows inside
-//! the runtime's pool; each row sorts `(value, index)` keys, which makes the unstable sorts
-//! deterministic and equal to a stable sort (ties keep their original order).
-
-use std::cmp::Ordering;
+//! the runtime's pool. Each row sorts or selects packed `(key, index)` integers
+//! ([`sort_keys`](super::sort_keys)), which makes the unstable sorts deterministic and equal
+//! to a stable sort (ties keep their original order); rows of 256 or more sort by radix.
 
 use rayon::prelude::*;
+
+use super::sort_keys::{radix_sort, Item, SortKey};
 
 use super::iter::{threads_available, PARALLEL_MIN_ELEMS};
 use crate::error::{Error, Result};
 use crate::ops::{RowSelect, ScanOp};
 use crate::{DType, Device, Element, Tensor};
 
-/// A total order for sorting: NaN is larger than every number (PyTorch's rule: ascending
-/// sorts put NaN last, `topk(largest)` takes NaN first).
-pub(crate) trait SortKey: Element {
-    /// Whether the value is NaN.
-    fn nan(self) -> bool;
-    /// The order with NaN largest and all NaNs equal.
-    fn total(self, other: Self) -> Ordering;
-}
-
-macro_rules! float_key {
-    ($($t:ty),*) => {$(
-        impl SortKey for $t {
-            #[inline]
-            fn nan(self) -> bool {
-                self.is_nan()
-            }
-            #[inline]
-            fn total(self, other: Self) -> Ordering {
-                match self.partial_cmp(&other) {
-                    Some(o) => o,
-                    None => self.is_nan().cmp(&other.is_nan()),
-                }
-            }
-        }
-    )*};
-}
-
-macro_rules! int_key {
-    ($($t:ty),*) => {$(
-        impl SortKey for $t {
-            #[inline]
-            fn nan(self) -> bool {
-                false
-            }
-            #[inline]
-            fn total(self, other: Self) -> Ordering {
-                self.cmp(&other)
-            }
-        }
-    )*};
-}
-
-float_key!(f32, f64, half::f16, half::bf16);
-int_key!(i8, i16, i32, i64, u8, u16, u32, u64);
-
-type Key<T> = (T, i64);
-
-fn ascending<T: SortKey>(a: &Key<T>, b: &Key<T>) -> Ordering {
-    a.0.total(b.0).then(a.1.cmp(&b.1))
-}
-
-fn descending<T: SortKey>(a: &Key<T>, b: &Key<T>) -> Ordering {
-    b.0.total(a.0).then(a.1.cmp(&b.1))
-}
+/// Rows at least this long sort by radix; shorter ones by comparison of packed items.
+const RADIX_MIN: usize = 256;
 
 /// The number of results per row of `op` over rows of length `n`.
 pub(crate) fn row_outputs(op: RowSelect, n: usize) -> usize {
@@ -77,11 +26,12 @@ pub(crate) fn row_outputs(op: RowSelect, n: usize) -> usize {
     }
 }
 
-/// One row of `op`: `src` in, `m` values and indices out; `buf` is scratch.
-fn select_row<T: SortKey>(
+/// One row of `op`: `src` in, `m` values and indices out; keys are packed less `base`;
+/// `buf` and `tmp` are scratch.
+fn select_row<T: SortKey, I: Item>(
     op: RowSelect,
-    src: &[T],
-    buf: &mut Vec<Key<T>>,
+    (src, base): (&[T], u64),
+    (buf, tmp): &mut (Vec<I>, Vec<I>),
     vals: &mut [T],
     idx: &mut [i64],
 ) {
@@ -93,40 +43,77 @@ fn select_row<T: SortKey>(
             return;
         }
     }
+    let descending = matches!(
+        op,
+        RowSelect::Sort { descending: true } | RowSelect::TopK { largest: true, .. }
+    );
     buf.clear();
-    buf.extend(src.iter().enumerate().map(|(i, &x)| (x, i as i64)));
-    let cmp: fn(&Key<T>, &Key<T>) -> Ordering = match op {
-        RowSelect::Sort { descending: true } | RowSelect::TopK { largest: true, .. } => descending,
-        _ => ascending,
-    };
-    let chosen: &[Key<T>] = match op {
+    buf.extend(
+        src.iter()
+            .enumerate()
+            .map(|(i, &x)| I::pack(x.key() - base, i, descending)),
+    );
+    let chosen: &[I] = match op {
         RowSelect::Sort { .. } => {
-            buf.sort_unstable_by(cmp);
+            if buf.len() >= RADIX_MIN {
+                radix_sort(buf, tmp);
+            } else {
+                buf.sort_unstable();
+            }
             buf
         }
         RowSelect::TopK { k, sorted, .. } => {
             if k < buf.len() {
-                buf.select_nth_unstable_by(k - 1, cmp);
+                buf.select_nth_unstable(k - 1);
                 buf.truncate(k);
             }
             if sorted {
-                buf.sort_unstable_by(cmp);
+                buf.sort_unstable();
             }
             buf
         }
-        RowSelect::Kth { k } => {
-            let (_, kth, _) = buf.select_nth_unstable_by(k, cmp);
-            std::slice::from_ref(kth)
-        }
+        RowSelect::Kth { k } => std::slice::from_ref(buf.select_nth_unstable(k).1),
         RowSelect::Median => {
             let k = (src.len() - 1) / 2;
-            let (_, kth, _) = buf.select_nth_unstable_by(k, cmp);
-            std::slice::from_ref(kth)
+            std::slice::from_ref(buf.select_nth_unstable(k).1)
         }
     };
-    for ((v, i), &(x, j)) in vals.iter_mut().zip(idx.iter_mut()).zip(chosen) {
-        *v = x;
-        *i = j;
+    for ((v, i), &p) in vals.iter_mut().zip(idx.iter_mut()).zip(chosen) {
+        let j = p.index();
+        // Integers from their keys: no random read of the row.
+        *v = if T::EXACT {
+            T::unkey(p.packed_key(descending) + base)
+        } else {
+            src[j]
+        };
+        *i = j as i64;
+    }
+}
+
+/// `op` along the `n`-element rows of `src` into `m`-element rows of `v` and `ix`, with
+/// items of type `I` holding keys less `base`.
+fn run_rows<T: SortKey, I: Item>(
+    op: RowSelect,
+    (src, n, base): (&[T], usize, u64),
+    (v, ix, m): (&mut [T], &mut [i64], usize),
+) {
+    let rows = src.len() / n;
+    let work = |((v, ix), s): ((&mut [T], &mut [i64]), &[T]), bufs: &mut (Vec<I>, Vec<I>)| {
+        select_row(op, (s, base), bufs, v, ix)
+    };
+    if rows > 1 && rows * n >= PARALLEL_MIN_ELEMS / 4 && threads_available() {
+        crate::threads::install(|| {
+            v.par_chunks_mut(m)
+                .zip(ix.par_chunks_mut(m))
+                .zip(src.par_chunks(n))
+                .for_each_init(Default::default, |bufs, job| work(job, bufs))
+        });
+    } else {
+        let mut bufs = Default::default();
+        v.chunks_mut(m)
+            .zip(ix.chunks_mut(m))
+            .zip(src.chunks(n))
+            .for_each(|job| work(job, &mut bufs));
     }
 }
 
@@ -151,22 +138,17 @@ pub(crate) fn select_rows(op: RowSelect, t: &Tensor) -> Result<(Tensor, Tensor)>
                 std::slice::from_raw_parts_mut(idx.data_ptr().cast::<i64>(), rows * m),
             )
         };
-        let work = |((v, ix), s): ((&mut [T], &mut [i64]), &[T]), buf: &mut Vec<Key<T>>| {
-            select_row(op, s, buf, v, ix)
-        };
-        if rows > 1 && rows * n >= PARALLEL_MIN_ELEMS / 4 && threads_available() {
-            crate::threads::install(|| {
-                v.par_chunks_mut(m)
-                    .zip(ix.par_chunks_mut(m))
-                    .zip(src.par_chunks(n))
-                    .for_each_init(Vec::new, |buf, job| work(job, buf))
-            });
+        // 64-bit integers whose keys span less than 2^32 pack relative to the smallest.
+        let (lo, hi) = if T::WIDE && T::EXACT {
+            src.iter().fold((u64::MAX, 0), |(lo, hi), x| (lo.min(x.key()), hi.max(x.key())))
         } else {
-            let mut buf = Vec::with_capacity(n);
-            v.chunks_mut(m)
-                .zip(ix.chunks_mut(m))
-                .zip(src.chunks(n))
-                .for_each(|job| work(job, &mut buf));
+            (0, 0)
+        };
+        let narrow = !T::WIDE || (T::EXACT && hi.saturating_sub(lo) <= u64::from(u32::MAX));
+        if narrow && n <= <u64 as Item>::MAX_LEN {
+            run_rows::<T, u64>(op, (src, n, lo), (v, ix, m));
+        } else {
+            run_rows::<T, u128>(op, (src, n, 0), (v, ix, m));
         }
     }, bool => {
         return Err(Error::Internal {
