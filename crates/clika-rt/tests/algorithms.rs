@@ -406,6 +406,28 @@ fn creation_linspace_logspace_eye_like() {
             .unwrap(),
         vec![3.0]
     );
+    // Every length around the eight-element groups, and one filled in parallel: numpy's
+    // formula (`start + i·step` in f64, then the cast) with `end` exactly last; arange the
+    // same without the end.
+    let (a, b) = (-1.5f64, 2.25f64);
+    let big = if cfg!(miri) { 3001 } else { 300_001 };
+    for n in [0usize, 2, 7, 8, 9, 17, big] {
+        let step = (b - a) / (n.max(2) - 1) as f64;
+        let want: Vec<f32> = (0..n)
+            .map(|i| {
+                if i == n - 1 {
+                    b as f32
+                } else {
+                    (a + i as f64 * step) as f32
+                }
+            })
+            .collect();
+        let got = Tensor::linspace(a, b, n, DType::Float32).unwrap();
+        assert_eq!(got.to_vec::<f32>().unwrap(), want, "linspace n={n}");
+        let r = Tensor::arange(a, a + n as f64 * 0.5, 0.5, DType::Int16).unwrap();
+        let want: Vec<i16> = (0..n).map(|i| (a + i as f64 * 0.5) as i16).collect();
+        assert_eq!(r.to_vec::<i16>().unwrap(), want, "arange n={n}");
+    }
     let g = vals::<f64>(&Tensor::logspace(0.0, 2.0, 3, 10.0, DType::Float64).unwrap());
     assert_same(&g, &[1.0, 10.0, 100.0]);
     let e = vals::<i32>(&Tensor::eye(2, Some(3), DType::Int32).unwrap());

@@ -216,12 +216,29 @@ impl Tensor {
         }
         let n = count as usize;
         let out = Tensor::alloc(&[n], dtype, Device::cpu(), false)?;
-        crate::dispatch_dtype!(dtype, T => {
-            // SAFETY: as in `full`: a fresh exclusive contiguous allocation of `n` elements.
-            unsafe { write_each(out.data_ptr().cast::<T>(), n, |i| T::from_f64(start + i as f64 * step)) };
-        });
+        // SAFETY: as in `full`: a fresh exclusive contiguous allocation of `n` elements.
+        unsafe { fill_affine(&out, start, step) };
         Ok(out)
     }
+}
+
+/// Writes `start + i·step` (computed in `f64`, then cast) to element `i` of the contiguous
+/// host tensor `out`, eight elements per step so the arithmetic vectorises (one integer to
+/// float conversion per eight elements; a per-element `i as f64` does not vectorise).
+///
+/// # Safety
+/// `out` must be a fresh, exclusively held, contiguous host allocation.
+pub(crate) unsafe fn fill_affine(out: &Tensor, start: f64, step: f64) {
+    const K: usize = 8;
+    crate::dispatch_dtype!(out.dtype(), T => {
+        // SAFETY: forwarded: `numel` elements of `T` at `data_ptr`, exclusive.
+        unsafe {
+            write_groups::<T, K>(out.data_ptr().cast::<T>(), out.numel(), |j| {
+                let base = (j * K) as f64;
+                std::array::from_fn(|k| T::from_f64(start + (base + k as f64) * step))
+            })
+        };
+    });
 }
 
 /// Writes `f(i)` to element `i` of `dst` for `i < n`, through raw pointers (no reference to
@@ -268,7 +285,14 @@ pub(crate) unsafe fn write_groups<T: Send, const K: usize>(
             n: usize,
             f: &impl Fn(usize) -> [T; K],
         ) {
-            for j in lo..hi {
+            // Whole groups as one array write each (vector stores), the cut one by element.
+            let whole = hi.min(n / K.max(1));
+            for j in lo..whole {
+                // SAFETY: `K·j + K ≤ n`, so the group is in bounds by the caller's guarantee;
+                // `[T; K]` has `T`'s alignment, which `dst` has.
+                unsafe { self.0.add(j * K).cast::<[T; K]>().write(f(j)) };
+            }
+            for j in whole.max(lo)..hi {
                 for (k, v) in f(j).into_iter().enumerate() {
                     let i = j * K + k;
                     if i < n {

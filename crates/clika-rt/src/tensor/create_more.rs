@@ -13,13 +13,16 @@ impl Tensor {
         } else {
             0.0
         };
-        Tensor::generate(&[steps], dtype, |i| {
-            if steps > 1 && i == steps - 1 {
-                end
-            } else {
-                start + i as f64 * step
-            }
-        })
+        let out = Tensor::alloc(&[steps], dtype, Device::cpu(), false)?;
+        // SAFETY: `out` is fresh, exclusively held and contiguous.
+        unsafe { super::create::fill_affine(&out, start, step) };
+        if steps > 1 {
+            crate::dispatch_dtype!(dtype, T => {
+                // SAFETY: element `steps − 1` of the fresh exclusive allocation of `steps`.
+                unsafe { out.data_ptr().cast::<T>().add(steps - 1).write(T::from_f64(end)) };
+            });
+        }
+        Ok(out)
     }
 
     /// `base ** linspace(start, end, steps)`.
