@@ -31,6 +31,7 @@ use crate::{Device, DeviceKind, Tensor};
 pub(crate) use auto::fall_back;
 pub use auto::{auto_device, take_fallback_warning, GPU_DISABLE_ENV};
 pub(crate) use cpu::kernel;
+pub(crate) use cpu::random;
 
 /// What a device provides to the rest of the runtime. Kernels take a plan made once in `ops/`
 /// (shapes broadcast, dtypes promoted, dims normalised); the default of each answers

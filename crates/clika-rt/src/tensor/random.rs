@@ -12,6 +12,7 @@
 use std::sync::{Mutex, OnceLock};
 
 use super::Tensor;
+use crate::backend::random;
 use crate::{DType, Device, Element, Error, Result};
 
 const MUL0: u32 = 0xD251_1F53;
@@ -158,7 +159,8 @@ impl Generator {
     }
 
     /// Normally distributed values with `mean` and standard deviation `std` (Box–Muller
-    /// over 53-bit uniforms; each pair of uniforms gives two values).
+    /// over pairs of uniforms with the lane type's significand bits, 24 for `f32` and the
+    /// half types and 53 for `f64`; each pair gives two values).
     pub fn normal(
         &self,
         shape: &[usize],
@@ -175,13 +177,45 @@ impl Generator {
                 ),
             });
         }
-        self.tensor(shape, dtype, device, |w| {
-            let [u1, u2] = units(w, 53);
-            // 1 - u1 is in (0, 1]: the logarithm stays finite.
-            let r = std * (-2.0 * (1.0 - u1).ln()).sqrt();
-            let (s, c) = (std::f64::consts::TAU * u2).sin_cos();
-            [mean + r * c, mean + r * s]
-        })
+        checked_numel(shape)?;
+        let t = Tensor::empty(shape, dtype)?;
+        match dtype {
+            DType::Float32 => self.normal_into::<f32>(&t, mean, std),
+            DType::Float64 => self.normal_into::<f64>(&t, mean, std),
+            DType::Float16 => self.normal_into::<half::f16>(&t, mean, std),
+            _ => self.normal_into::<half::bf16>(&t, mean, std),
+        }
+        t.to(device)
+    }
+
+    /// Fills the fresh contiguous host tensor `t` of `E` with normal values: Philox block
+    /// `j` gives the pair of uniforms of elements `2j` and `2j + 1`, and groups of
+    /// [`random::NORMAL_GROUP`] run Box–Muller as lane kernels.
+    fn normal_into<E: random::LaneElem>(&self, t: &Tensor, mean: f64, std: f64)
+    where
+        E::L: random::Unit,
+    {
+        const PAIRS: usize = random::NORMAL_GROUP / 2;
+        let (seed, call) = self.next_call();
+        let key = [seed as u32, (seed >> 32) as u32];
+        let arch = pulp::Arch::new();
+        let group = |g: usize| {
+            random::normal_group::<E>(
+                arch,
+                |k| {
+                    let j = (g * PAIRS + k) as u64;
+                    words64(philox4x32_10(
+                        [j as u32, (j >> 32) as u32, call as u32, (call >> 32) as u32],
+                        key,
+                    ))
+                },
+                mean,
+                std,
+            )
+        };
+        // SAFETY: `t` is a fresh, exclusively held, contiguous allocation of `numel`
+        // elements of `E`.
+        unsafe { super::create::write_groups(t.data_ptr().cast::<E>(), t.numel(), group) }
     }
 
     /// Standard normal values (PyTorch's `randn`).

@@ -26,6 +26,11 @@ mod sort_keys;
 mod vision;
 mod vmath;
 
+/// The host's random-number kernels (`tensor/random.rs` draws the bits).
+pub(crate) mod random {
+    pub(crate) use super::vmath::{normal_group, LaneElem, Unit, NORMAL_GROUP};
+}
+
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
