@@ -37,6 +37,61 @@ pub fn philox4x32_10(ctr: [u32; 4], key: [u32; 2]) -> [u32; 4] {
     c
 }
 
+/// [`philox4x32_10`] of the counters `(first + l, call)` for the [`random::BLOCKS`] lanes
+/// `l`, word-major: each round is one 32×32→64-bit product per word pair and lane, which the
+/// SIMD dispatch this is inlined into turns into vector multiplies.
+#[inline(always)]
+fn philox_lanes(first: u64, call: u64, key: [u32; 2]) -> random::Words {
+    let mut c = [[0u32; random::BLOCKS]; 4];
+    for (l, j) in (first..).take(random::BLOCKS).enumerate() {
+        c[0][l] = j as u32;
+        c[1][l] = (j >> 32) as u32;
+    }
+    c[2] = [call as u32; random::BLOCKS];
+    c[3] = [(call >> 32) as u32; random::BLOCKS];
+    let mut k = key;
+    for _ in 0..10 {
+        let [c0, c1, c2, c3] = &mut c;
+        for l in 0..random::BLOCKS {
+            let p0 = u64::from(MUL0) * u64::from(c0[l]);
+            let p1 = u64::from(MUL1) * u64::from(c2[l]);
+            (c0[l], c1[l], c2[l], c3[l]) = (
+                (p1 >> 32) as u32 ^ c1[l] ^ k[0],
+                p1 as u32,
+                (p0 >> 32) as u32 ^ c3[l] ^ k[1],
+                p0 as u32,
+            );
+        }
+        k = [k[0].wrapping_add(WEYL0), k[1].wrapping_add(WEYL1)];
+    }
+    c
+}
+
+/// Group `g`'s Philox blocks of one call.
+#[derive(Clone, Copy)]
+struct Philox {
+    first: u64,
+    call: u64,
+    key: [u32; 2],
+}
+
+impl Philox {
+    fn group(g: usize, call: u64, key: [u32; 2]) -> Philox {
+        Philox {
+            first: (g * random::BLOCKS) as u64,
+            call,
+            key,
+        }
+    }
+}
+
+impl random::Draw for Philox {
+    #[inline(always)]
+    fn draw(&self) -> random::Words {
+        philox_lanes(self.first, self.call, self.key)
+    }
+}
+
 /// PyTorch's default seed, used until a generator is seeded.
 pub const DEFAULT_SEED: u64 = 67_280_421_310_721;
 
@@ -89,22 +144,23 @@ impl Generator {
     }
 
     /// Writes `n` values to `dst`: elements `2j` and `2j + 1` are `f(words)` of the `j`-th
-    /// Philox block of this call (128 random bits make two values).
+    /// Philox block of this call (128 random bits make two values). Blocks are drawn
+    /// [`random::BLOCKS`] at a time as lanes inside the SIMD dispatch.
     ///
     /// # Safety
     /// `dst` must be valid for writes of `n` elements of `T`, aligned, and not aliased.
-    unsafe fn fill<T: Send>(&self, dst: *mut T, n: usize, f: impl Fn([u32; 4]) -> [T; 2] + Sync) {
+    unsafe fn fill<T: Copy + Default + Send>(
+        &self,
+        dst: *mut T,
+        n: usize,
+        f: impl Fn([u32; 4]) -> [T; 2] + Sync,
+    ) {
         let (seed, call) = self.next_call();
         let key = [seed as u32, (seed >> 32) as u32];
-        let block = |j: usize| {
-            let j = j as u64;
-            f(philox4x32_10(
-                [j as u32, (j >> 32) as u32, call as u32, (call >> 32) as u32],
-                key,
-            ))
-        };
+        let arch = pulp::Arch::new();
+        let group = |g: usize| random::map_group(arch, Philox::group(g, call, key), &f);
         // SAFETY: forwarded from this function's contract.
-        unsafe { super::create::write_groups(dst, n, block) }
+        unsafe { super::create::write_groups::<T, { random::GROUP }>(dst, n, group) }
     }
 
     /// Element pairs `f(words)` converted to `dtype`, in a tensor of `shape` on `device`.
@@ -190,29 +246,16 @@ impl Generator {
 
     /// Fills the fresh contiguous host tensor `t` of `E` with normal values: Philox block
     /// `j` gives the pair of uniforms of elements `2j` and `2j + 1`, and groups of
-    /// [`random::NORMAL_GROUP`] run Box–Muller as lane kernels.
+    /// [`random::GROUP`] run Box–Muller as lane kernels.
     fn normal_into<E: random::LaneElem>(&self, t: &Tensor, mean: f64, std: f64)
     where
         E::L: random::Unit,
     {
-        const PAIRS: usize = random::NORMAL_GROUP / 2;
         let (seed, call) = self.next_call();
         let key = [seed as u32, (seed >> 32) as u32];
         let arch = pulp::Arch::new();
-        let group = |g: usize| {
-            random::normal_group::<E>(
-                arch,
-                |k| {
-                    let j = (g * PAIRS + k) as u64;
-                    words64(philox4x32_10(
-                        [j as u32, (j >> 32) as u32, call as u32, (call >> 32) as u32],
-                        key,
-                    ))
-                },
-                mean,
-                std,
-            )
-        };
+        let group =
+            |g: usize| random::normal_group::<E>(arch, Philox::group(g, call, key), mean, std);
         // SAFETY: `t` is a fresh, exclusively held, contiguous allocation of `numel`
         // elements of `E`.
         unsafe { super::create::write_groups(t.data_ptr().cast::<E>(), t.numel(), group) }
@@ -343,4 +386,28 @@ pub(crate) fn lock_default_for_fork() -> ForkGuard {
 /// Seeds the default generator (PyTorch's `torch.manual_seed`).
 pub fn manual_seed(seed: u64) {
     default_generator().manual_seed(seed);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn philox_lanes_are_philox_blocks() {
+        for (first, call) in [
+            (0u64, 0u64),
+            (u64::from(u32::MAX) - 5, 3),
+            (1 << 40, 1 << 33),
+        ] {
+            let key = [0x1234_5678, 0x9abc_def0];
+            let w = philox_lanes(first, call, key);
+            for (l, j) in (first..).take(random::BLOCKS).enumerate() {
+                let want = philox4x32_10(
+                    [j as u32, (j >> 32) as u32, call as u32, (call >> 32) as u32],
+                    key,
+                );
+                assert_eq!(w.map(|word| word[l]), want, "block {j}");
+            }
+        }
+    }
 }

@@ -28,7 +28,9 @@ mod vmath;
 
 /// The host's random-number kernels (`tensor/random.rs` draws the bits).
 pub(crate) mod random {
-    pub(crate) use super::vmath::{normal_group, LaneElem, Unit, NORMAL_GROUP};
+    pub(crate) use super::vmath::{
+        map_group, normal_group, Draw, LaneElem, Unit, Words, BLOCKS, GROUP,
+    };
 }
 
 use std::borrow::Cow;

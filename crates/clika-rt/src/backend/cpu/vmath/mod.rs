@@ -48,11 +48,11 @@ use crate::ops::{BinaryOp, UnaryOp};
 use crate::{DType, Tensor};
 
 mod driver;
-mod normal;
+mod random;
 
 pub(crate) use driver::{dispatch, Lane, LaneElem, SimdBody};
 use driver::{map2_lanes, map_lanes};
-pub(crate) use normal::{normal_group, Unit, NORMAL_GROUP};
+pub(crate) use random::{map_group, normal_group, Draw, Unit, Words, BLOCKS, GROUP};
 
 /// Elements per chunk: one AVX-512 register of `f32`, two of `f64`.
 pub(crate) const LANES: usize = 16;
