@@ -381,6 +381,93 @@ fn logsumexp_and_norms() {
     assert!((n(3.0) - 100f64.cbrt()).abs() < 1e-12);
 }
 
+/// The 1- and 2-norms (fused on the CPU when rows are walked, composed otherwise) against
+/// f64 loops: all dims, each dim (kept and not), a transposed view, a broadcast view, half,
+/// integer and empty inputs.
+#[test]
+fn norms_match_a_reference_over_layouts_and_dtypes() {
+    let (r, c) = if cfg!(miri) { (5, 40) } else { (37, 300) };
+    let d: Vec<f32> = data(r, c).iter().map(|x| x * 0.37).collect();
+    let t = Tensor::from_vec(d.clone(), &[r, c]).unwrap();
+    let at = |i: usize, j: usize| f64::from(d[i * c + j]);
+    let reduce = |p: f64, xs: &mut dyn Iterator<Item = f64>| {
+        let s: f64 = xs.map(|x| if p == 2.0 { x * x } else { x.abs() }).sum();
+        if p == 2.0 {
+            s.sqrt()
+        } else {
+            s
+        }
+    };
+    let close = |got: &Tensor, want: &[f64], tol: f64, what: &str| {
+        let g = vals::<f64>(&got.to_dtype(DType::Float64).unwrap());
+        assert_eq!(g.len(), want.len(), "{what}");
+        for (a, b) in g.iter().zip(want) {
+            assert!(
+                (a - b).abs() <= tol * b.abs().max(1e-30),
+                "{what}: {a} vs {b}"
+            );
+        }
+    };
+    for p in [1.0, 2.0] {
+        let all = [reduce(p, &mut (0..r * c).map(|k| at(k / c, k % c)))];
+        let rows: Vec<f64> = (0..r)
+            .map(|i| reduce(p, &mut (0..c).map(|j| at(i, j))))
+            .collect();
+        let cols: Vec<f64> = (0..c)
+            .map(|j| reduce(p, &mut (0..r).map(|i| at(i, j))))
+            .collect();
+        close(&ops::norm(&t, p, None, false).unwrap(), &all, 1e-5, "all");
+        close(
+            &ops::norm(&t, p, Some(&[1]), false).unwrap(),
+            &rows,
+            1e-5,
+            "rows",
+        );
+        let kept = ops::norm(&t, p, Some(&[-1]), true).unwrap();
+        assert_eq!(kept.shape(), &[r, 1]);
+        close(&kept, &rows, 1e-5, "rows keepdim");
+        close(
+            &ops::norm(&t, p, Some(&[0]), false).unwrap(),
+            &cols,
+            1e-5,
+            "cols",
+        );
+        close(
+            &ops::norm(&t.t(), p, Some(&[0]), false).unwrap(),
+            &rows,
+            1e-5,
+            "transposed",
+        );
+        let row0 = t.narrow(0, 0, 1).unwrap().expand(&[4, c as isize]).unwrap();
+        let want = [reduce(p, &mut (0..4 * c).map(|k| at(0, k % c)))];
+        close(
+            &ops::norm(&row0, p, None, false).unwrap(),
+            &want,
+            1e-5,
+            "broadcast",
+        );
+        let h = ops::norm(&t.to_dtype(DType::Float16).unwrap(), p, Some(&[1]), false).unwrap();
+        assert_eq!(h.dtype(), DType::Float16);
+        close(&h, &rows, 2e-3, "float16");
+        let i = Tensor::from_vec(vec![3i32, -4, 0, 12], &[2, 2]).unwrap();
+        let want = if p == 2.0 { [5.0, 12.0] } else { [7.0, 12.0] };
+        close(
+            &ops::norm(&i, p, Some(&[1]), false).unwrap(),
+            &want,
+            0.0,
+            "int32",
+        );
+        let e = Tensor::zeros(&[0, 5], DType::Float32).unwrap();
+        assert_eq!(ops::norm(&e, p, Some(&[1]), false).unwrap().shape(), &[0]);
+        close(
+            &ops::norm(&e, p, Some(&[0]), false).unwrap(),
+            &[0.0; 5],
+            0.0,
+            "empty",
+        );
+    }
+}
+
 /// Equal values; under Miri within 1e-12 relative, because Miri deliberately perturbs the
 /// last bits of every transcendental float function (`powf`, `ln`, `cos`) on each call.
 fn assert_same(got: &[f64], want: &[f64]) {

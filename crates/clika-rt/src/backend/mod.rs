@@ -118,6 +118,14 @@ pub(crate) trait Backend: Send + Sync {
         None
     }
 
+    /// The `p`-norm of the float tensor `t` over the dims of `plan` (a `Sum` plan) in one
+    /// fused pass, when the backend has a kernel for this `p` and layout; `None` (the
+    /// default) has it composed from `abs` or a product, the sum and a square root.
+    fn vector_norm(&self, plan: &ReducePlan, p: f64, t: &Tensor) -> Option<Result<Tensor>> {
+        let _ = (plan, p, t);
+        None
+    }
+
     /// `softmax` (or `log_softmax` when `log`) of the float tensor `t` along `dim` (already
     /// normalised) in one fused kernel, when the backend has one for `t`'s dtype; `None`
     /// (the default) has the op composed from primitive ones.

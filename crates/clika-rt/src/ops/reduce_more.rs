@@ -1,5 +1,5 @@
 //! Reductions composed of primitive ops (so they run wherever those do): `any`, `all`,
-//! `logsumexp` and `norm`.
+//! `logsumexp` and `norm` (whose 1- and 2-norms a backend may fuse).
 
 use super::binary::{binary, binary_scalar, mul, sub};
 use super::promote::{float_type, Scalar};
@@ -7,6 +7,7 @@ use super::reduce::{reduce, ReduceOp, ReducePlan};
 use super::select::where_;
 use super::unary::{abs, exp, log, sqrt};
 use super::BinaryOp;
+use crate::backend::backend;
 use crate::{Result, Tensor};
 
 /// Whether any element over `dims` (all when `None`) is non-zero (NaN counts as non-zero),
@@ -50,6 +51,10 @@ pub fn logsumexp(t: &Tensor, dims: Option<&[isize]>, keepdim: bool) -> Result<Te
 /// results (PyTorch refuses them).
 pub fn norm(t: &Tensor, p: f64, dims: Option<&[isize]>, keepdim: bool) -> Result<Tensor> {
     let x = t.to_dtype(float_type(t.dtype()))?;
+    let plan = ReducePlan::new(ReduceOp::Sum, &x, dims, keepdim)?;
+    if let Some(r) = backend(x.device())?.vector_norm(&plan, p, &x) {
+        return r;
+    }
     if p == 2.0 {
         return sqrt(&reduce(ReduceOp::Sum, &mul(&x, &x)?, dims, keepdim)?);
     }

@@ -35,6 +35,9 @@ pub(crate) trait RedElem: Element + Num {
     fn sum_f(xs: &[Self]) -> f64;
     /// Wrapping `i64` sum of a chunk (integers).
     fn sum_i(xs: &[Self]) -> i64;
+    /// `Σx²` (`SQ`) or `Σ|x|` of a chunk as `f64`, in the lanes of [`RedElem::sum_f`]
+    /// (floats; integers convert each element).
+    fn norm_f<const SQ: bool>(xs: &[Self]) -> f64;
     /// NaN-propagating maximum (`MAX`) or minimum of a non-empty slice.
     fn best<const MAX: bool>(xs: &[Self]) -> Self::W;
     /// Index of the first element equal to `m` (the first NaN when `m` is NaN), or `xs.len()`.
@@ -153,14 +156,23 @@ pub(crate) fn arg_into_w<T: PartialOrd + Copy, const MAX: bool>(
 /// Sum in `L` lanes, combined pairwise.
 #[inline(always)]
 fn lane_sum<T: Copy + Default + std::ops::Add<Output = T>, const L: usize>(xs: &[T]) -> T {
+    lane_sum_of::<T, L>(xs, |v| v)
+}
+
+/// `Σ f(x)` in `L` lanes, combined pairwise.
+#[inline(always)]
+fn lane_sum_of<T: Copy + Default + std::ops::Add<Output = T>, const L: usize>(
+    xs: &[T],
+    f: impl Fn(T) -> T,
+) -> T {
     let mut lanes = [T::default(); L];
     let mut it = xs.chunks_exact(L);
     for c in &mut it {
         for (l, &v) in lanes.iter_mut().zip(c) {
-            *l = *l + v;
+            *l = *l + f(v);
         }
     }
-    let tail = it.remainder().iter().fold(T::default(), |a, &v| a + v);
+    let tail = it.remainder().iter().fold(T::default(), |a, &v| a + f(v));
     let mut w = L;
     while w > 1 {
         w /= 2;
@@ -247,6 +259,17 @@ macro_rules! int_red {
                     .fold(0i64, |a, &v| a.wrapping_add(v as i64));
                 lanes.iter().fold(t, |a, &l| a.wrapping_add(l))
             }
+            fn norm_f<const SQ: bool>(xs: &[$t]) -> f64 {
+                xs.iter()
+                    .map(|&v| {
+                        if SQ {
+                            (v as f64) * (v as f64)
+                        } else {
+                            (v as f64).abs()
+                        }
+                    })
+                    .sum()
+            }
             #[inline]
             fn best<const MAX: bool>(xs: &[$t]) -> $t {
                 lane_best::<$t, $lanes, MAX>(xs)
@@ -328,6 +351,13 @@ impl RedElem for f32 {
         xs.iter().fold(0i64, |a, v| a.wrapping_add(v.to_i64()))
     }
     #[inline]
+    fn norm_f<const SQ: bool>(xs: &[f32]) -> f64 {
+        f64::from(lane_sum_of::<f32, 16>(
+            xs,
+            |v| if SQ { v * v } else { v.abs() },
+        ))
+    }
+    #[inline]
     fn best<const MAX: bool>(xs: &[f32]) -> f32 {
         lane_best::<f32, 16, MAX>(xs)
     }
@@ -383,6 +413,10 @@ impl RedElem for f64 {
     }
     fn sum_i(xs: &[f64]) -> i64 {
         xs.iter().fold(0i64, |a, v| a.wrapping_add(v.to_i64()))
+    }
+    #[inline]
+    fn norm_f<const SQ: bool>(xs: &[f64]) -> f64 {
+        lane_sum_of::<f64, 8>(xs, |v| if SQ { v * v } else { v.abs() })
     }
     #[inline]
     fn best<const MAX: bool>(xs: &[f64]) -> f64 {
@@ -458,6 +492,13 @@ macro_rules! half_red {
             }
             fn sum_i(xs: &[$t]) -> i64 {
                 xs.iter().fold(0i64, |a, v| a.wrapping_add(v.to_i64()))
+            }
+            #[inline]
+            fn norm_f<const SQ: bool>(xs: &[$t]) -> f64 {
+                let mut buf = [0f32; CHUNK];
+                xs.chunks(CHUNK)
+                    .map(|c| f32::norm_f::<SQ>(widen(c, &mut buf)))
+                    .sum()
             }
             #[inline]
             fn best<const MAX: bool>(xs: &[$t]) -> f32 {

@@ -23,6 +23,7 @@ mod resize;
 mod softmax;
 mod sort;
 mod sort_keys;
+mod vector_norm;
 mod vision;
 mod vmath;
 
@@ -153,6 +154,10 @@ impl Backend for Cpu {
 
     fn moments(&self, plan: &ReducePlan, t: &Tensor) -> Option<Result<Tensor>> {
         Some(reduce::reduce(plan, t))
+    }
+
+    fn vector_norm(&self, plan: &ReducePlan, p: f64, t: &Tensor) -> Option<Result<Tensor>> {
+        vector_norm::vector_norm(plan, p, t)
     }
 
     fn softmax(&self, t: &Tensor, dim: usize, log: bool) -> Option<Result<Tensor>> {

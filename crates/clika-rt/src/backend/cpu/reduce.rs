@@ -25,7 +25,7 @@ use crate::ops::{ReduceOp as Kind, ReducePlan};
 use crate::{DType, Error, Result, Tensor};
 
 /// The dimensions a reduction keeps and walks.
-struct Plan {
+pub(super) struct Plan {
     kept: Coalesced<1>,
     red: Coalesced<1>,
     count: usize,
@@ -33,7 +33,7 @@ struct Plan {
 
 /// The CPU's walk of `p` over `t`: kept and reduced dims coalesced (reduced ones ordered by
 /// stride when the order is free).
-fn plan(p: &ReducePlan, t: &Tensor) -> Plan {
+pub(super) fn plan(p: &ReducePlan, t: &Tensor) -> Plan {
     let (shape, strides) = (t.shape(), t.strides());
     let mut red_dims: DimVec<usize> = p.dims(true).collect();
     if p.op.order_free() {
@@ -59,7 +59,7 @@ fn plan(p: &ReducePlan, t: &Tensor) -> Plan {
 /// A reduction's running state for one element type: folded chunk by chunk, merged in index
 /// order, and finished into the output type. One implementation per (op family, type), with
 /// the per-type inner loops in `fold`.
-trait Fold<S: RedElem>: Copy + Send + Sync {
+pub(super) trait Fold<S: RedElem>: Copy + Send + Sync {
     /// Folds a contiguous chunk whose first element has logical index `idx0`.
     fn chunk(&mut self, xs: &[S], idx0: i64);
     /// Combines with the state of a part that covers later indices.
@@ -406,7 +406,7 @@ unsafe fn reduce_one<S: RedElem, F: Fold<S>>(
 
 /// Whether to reduce "outer" dimensions by streaming whole kept rows into accumulators
 /// (column sums of a row-major matrix) instead of walking each output's strided lane.
-fn use_outer(kind: Kind, plan: &Plan) -> bool {
+pub(super) fn use_outer(kind: Kind, plan: &Plan) -> bool {
     let [ks] = plan.kept.inner_strides();
     let [rs] = plan.red.inner_strides();
     kind != Kind::Prod
@@ -739,7 +739,7 @@ fn best<S: RedElem, D: Element>(kind: Kind, src: &Tensor, plan: &Plan, out: &Ten
 
 /// Inner reduction: each output folds its own rows. Few outputs → parallel inside each
 /// reduction; many → parallel across outputs, grouped so a task folds ≥ 2^15 elements.
-fn reduce_inner<S: RedElem, D: Element, F: Fold<S>>(
+pub(super) fn reduce_inner<S: RedElem, D: Element, F: Fold<S>>(
     init: F,
     src: &Tensor,
     plan: &Plan,
