@@ -13,6 +13,38 @@ fn base<T>(t: &Tensor) -> SendPtr<T> {
     SendPtr(t.data_ptr().cast::<T>())
 }
 
+/// A same-dtype copy whose coalesced rows are contiguous on both sides, one `memmove` per
+/// row piece (pieces threaded as `map1`'s); `false`, with nothing done, when a side's rows
+/// are strided. Not for `Bool`, whose bytes `Element::load` normalises.
+///
+/// # Safety
+/// As for [`map1`], with `src` and `out` of one dtype.
+pub(crate) unsafe fn copy_rows(src: &Tensor, out: &Tensor) -> bool {
+    debug_assert!(src.dtype() == out.dtype() && src.dtype() != crate::DType::Bool);
+    let co = Coalesced::<2>::new(out.shape(), [src.strides(), out.strides()]);
+    if co.inner_strides() != [1, 1] {
+        return false;
+    }
+    let (ps, po) = (base::<u8>(src), base::<u8>(out));
+    let size = src.dtype().size();
+    for_each_piece(co.rows(), co.inner(), |row, start, len| {
+        let [os, oo] = co.row_offsets(row);
+        let (os, oo) = (os + start as isize, oo + start as isize);
+        // SAFETY: elements `start..start + len` of row `row` are in bounds for both tensors
+        // (L3) and contiguous (unit inner strides, checked), `size` bytes each; pieces are
+        // disjoint, so each output byte has one writer; `std::ptr::copy` allows `out` to be
+        // `src` itself.
+        unsafe {
+            std::ptr::copy(
+                ps.get().offset(os * size as isize),
+                po.get().offset(oo * size as isize),
+                len * size,
+            )
+        };
+    });
+    true
+}
+
 /// `out[i] = f(a[i])` for every index of `out`'s shape; `a` has that shape (broadcast views
 /// with stride 0 are fine).
 ///

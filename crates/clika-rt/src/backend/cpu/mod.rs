@@ -136,6 +136,11 @@ impl Backend for Cpu {
     }
 
     unsafe fn copy(&self, src: &Tensor, out: &Tensor) -> Result<()> {
+        let same = src.dtype() == out.dtype() && src.dtype() != crate::DType::Bool;
+        // SAFETY: forwarded from the trait's contract; one dtype, not `Bool`.
+        if same && unsafe { kernel::copy_rows(src, out) } {
+            return Ok(());
+        }
         crate::dispatch_dtype!(src.dtype(), S => crate::dispatch_dtype!(out.dtype(), D => {
             if out.is_contiguous() {
                 // SAFETY: forwarded from the trait's contract, with `out` contiguous.
