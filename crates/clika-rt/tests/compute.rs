@@ -606,3 +606,84 @@ fn copies_keep_nan_payloads_bit_for_bit() {
         |v| u64::from(v.to_bits()),
     );
 }
+
+/// Element-wise ops whose inputs share a permuted dense layout (transposed, `movedim`-ed)
+/// run in the inputs' memory order into a scratch and are copied out row-major: every
+/// element lands where the row-major walk over contiguous copies puts it, for unary and
+/// binary ops, a bool result, mixed dtypes and a half type.
+#[test]
+fn elementwise_over_permuted_inputs_matches_contiguous_operands() {
+    // 6336 elements: above the scratch path's threshold (4096), small enough for Miri.
+    let (a, b, c) = (8, 24, 33);
+    let n = a * b * c;
+    let xs: Vec<f32> = (0..n)
+        .map(|i| ((i * 37 % 101) as f32 - 50.0) * 0.125)
+        .collect();
+    let ys: Vec<f32> = (0..n)
+        .map(|i| ((i * 53 % 97) as f32 - 40.0) * 0.25 + 0.5)
+        .collect();
+    let x = Tensor::from_vec(xs, &[a, b, c]).unwrap();
+    let y = Tensor::from_vec(ys, &[a, b, c]).unwrap();
+    let same = |got: Tensor, want: Tensor, what: &str| {
+        assert!(got.is_contiguous(), "{what}: a row-major result");
+        assert_eq!(got.shape(), want.shape(), "{what}");
+        assert_eq!(got.dtype(), want.dtype(), "{what}");
+        let (g, w) = (
+            got.to_dtype(DType::Float64)
+                .unwrap()
+                .to_vec::<f64>()
+                .unwrap(),
+            want.to_dtype(DType::Float64)
+                .unwrap()
+                .to_vec::<f64>()
+                .unwrap(),
+        );
+        for (i, (p, q)) in g.iter().zip(&w).enumerate() {
+            assert!(
+                p == q || (p.is_nan() && q.is_nan()),
+                "{what}[{i}]: {p} vs {q}"
+            );
+        }
+    };
+    for perm in [[2, 1, 0], [1, 0, 2], [0, 2, 1], [2, 0, 1]] {
+        let (px, py) = (x.permute(&perm).unwrap(), y.permute(&perm).unwrap());
+        assert!(!px.is_contiguous());
+        let (cx, cy) = (px.contiguous().unwrap(), py.contiguous().unwrap());
+        for op in [
+            BinaryOp::Add,
+            BinaryOp::Mul,
+            BinaryOp::Div,
+            BinaryOp::Lt,
+            BinaryOp::Maximum,
+        ] {
+            let what = format!("{} {perm:?}", op.name());
+            same(
+                ops::binary(op, &px, &py).unwrap(),
+                ops::binary(op, &cx, &cy).unwrap(),
+                &what,
+            );
+        }
+        for op in [UnaryOp::Exp, UnaryOp::Neg, UnaryOp::Abs, UnaryOp::Sin] {
+            let what = format!("{} {perm:?}", op.name());
+            same(
+                ops::unary(op, &px).unwrap(),
+                ops::unary(op, &cx).unwrap(),
+                &what,
+            );
+        }
+        // Mixed dtypes (the int operand is converted first, keeping its layout or not) and
+        // a half type.
+        let iy = py.to_dtype(DType::Int32).unwrap();
+        let hx = px.to_dtype(DType::Float16).unwrap();
+        same(
+            ops::binary(BinaryOp::Sub, &px, &iy).unwrap(),
+            ops::binary(BinaryOp::Sub, &cx, &cy.to_dtype(DType::Int32).unwrap()).unwrap(),
+            &format!("f32 - i32 {perm:?}"),
+        );
+        same(
+            ops::unary(UnaryOp::Exp, &hx).unwrap(),
+            ops::unary(UnaryOp::Exp, &cx.to_dtype(DType::Float16).unwrap()).unwrap(),
+            &format!("exp f16 {perm:?}"),
+        );
+    }
+}

@@ -126,6 +126,14 @@ pub(crate) trait Backend: Send + Sync {
         None
     }
 
+    /// `logsumexp` of the float tensor `t` over the dims of `plan` (a `Sum` plan over at
+    /// least one element) in one fused pass per output, when the backend has a kernel for
+    /// `t`'s dtype; `None` (the default) has it composed from max, subtract, exp, sum, log.
+    fn logsumexp(&self, plan: &ReducePlan, t: &Tensor) -> Option<Result<Tensor>> {
+        let _ = (plan, t);
+        None
+    }
+
     /// `softmax` (or `log_softmax` when `log`) of the float tensor `t` along `dim` (already
     /// normalised) in one fused kernel, when the backend has one for `t`'s dtype; `None`
     /// (the default) has the op composed from primitive ones.

@@ -1,5 +1,5 @@
 //! Reductions composed of primitive ops (so they run wherever those do): `any`, `all`,
-//! `logsumexp` and `norm` (whose 1- and 2-norms a backend may fuse).
+//! `logsumexp` and `norm` (a backend may fuse `logsumexp` and the 1- and 2-norms).
 
 use super::binary::{binary, binary_scalar, mul, sub};
 use super::promote::{float_type, Scalar};
@@ -34,6 +34,9 @@ pub fn logsumexp(t: &Tensor, dims: Option<&[isize]>, keepdim: bool) -> Result<Te
     let plan = ReducePlan::new(ReduceOp::Sum, &x, dims, keepdim)?;
     if plan.count == 0 {
         return log(&reduce(ReduceOp::Sum, &exp(&x)?, dims, keepdim)?);
+    }
+    if let Some(r) = backend(x.device())?.logsumexp(&plan, &x) {
+        return r;
     }
     let m = reduce(ReduceOp::Max, &x, dims, true)?;
     let finite = binary_scalar(BinaryOp::Eq, &sub(&m, &m)?, Scalar::Float(0.0))?;

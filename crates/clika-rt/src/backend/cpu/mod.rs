@@ -19,6 +19,7 @@ mod matmul;
 mod norm;
 pub(crate) mod num;
 mod reduce;
+mod reorder;
 mod resize;
 mod softmax;
 mod sort;
@@ -116,6 +117,16 @@ impl Backend for Cpu {
 
     unsafe fn unary(&self, plan: &UnaryPlan, src: &Tensor, out: &Tensor) -> Result<()> {
         let src = src.to_dtype(plan.compute)?;
+        if let Some(r) = reorder::reorder(&[&src], out) {
+            let s = r.apply(&src)?;
+            let tmp = r.scratch(&s, out.dtype())?;
+            // SAFETY: `tmp` is fresh, exclusive and of `s`'s shape and `out`'s dtype; then
+            // the trait's contract for the copy into `out`, which `tmp` does not overlap.
+            unsafe {
+                elementwise::run_unary(plan.op, &s, &tmp);
+                return self.copy(&r.undo(&tmp)?, out);
+            }
+        }
         // SAFETY: forwarded from the trait's contract; a converted `src` is fresh, so it is
         // disjoint from `out`.
         unsafe { elementwise::run_unary(plan.op, &src, out) };
@@ -128,6 +139,17 @@ impl Backend for Cpu {
         let a = operand(a, plan.compute, &plan.shape)?;
         let b = operand(b, plan.compute, &plan.shape)?;
         elementwise_more::check_divisor(plan.op, &b)?;
+        if let Some(r) = reorder::reorder(&[&a, &b], out) {
+            let (a, b) = (r.apply(&a)?, r.apply(&b)?);
+            let tmp = r.scratch(&a, out.dtype())?;
+            // SAFETY: `tmp` is fresh, exclusive and of the operands' shape and `out`'s
+            // dtype; then the trait's contract for the copy into `out`, which `tmp` does
+            // not overlap.
+            unsafe {
+                elementwise::run_binary(plan.op, &a, &b, &tmp, plan.compute);
+                return self.copy(&r.undo(&tmp)?, out);
+            }
+        }
         // SAFETY: forwarded from the trait's contract; converted operands are fresh and
         // broadcast ones are views of the inputs, so `out` is still an input exactly or
         // disjoint from both.
@@ -163,6 +185,10 @@ impl Backend for Cpu {
 
     fn vector_norm(&self, plan: &ReducePlan, p: f64, t: &Tensor) -> Option<Result<Tensor>> {
         vector_norm::vector_norm(plan, p, t)
+    }
+
+    fn logsumexp(&self, plan: &ReducePlan, t: &Tensor) -> Option<Result<Tensor>> {
+        softmax::logsumexp(plan, t)
     }
 
     fn softmax(&self, t: &Tensor, dim: usize, log: bool) -> Option<Result<Tensor>> {
