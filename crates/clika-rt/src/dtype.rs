@@ -272,7 +272,21 @@ macro_rules! impl_int_element {
             }
             #[inline]
             fn from_f64(v: f64) -> Self {
-                v as $t
+                if <$t>::BITS > 32 {
+                    return v as $t;
+                }
+                // `as` (saturating, NaN to 0) spelled so that it vectorises: LLVM turns a
+                // saturating `f64` conversion into a compare-and-branch per element, but a
+                // clamp, a NaN select and a plain truncation into vector instructions. The
+                // type's bounds are exact in `f64` up to 32 bits (64-bit types use `as`).
+                let c = if v.is_nan() {
+                    0.0
+                } else {
+                    v.clamp(<$t>::MIN as f64, <$t>::MAX as f64)
+                };
+                // SAFETY: `c` is finite and within the type's range, so its truncation is
+                // representable.
+                unsafe { c.to_int_unchecked::<$t>() }
             }
             #[inline]
             fn from_i64(v: i64) -> Self {
@@ -424,6 +438,49 @@ pub fn cast<S: Element, D: Element>(v: S) -> D {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn from_f64_is_as_for_every_integer_type() {
+        let vs = [
+            f64::NAN,
+            -f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            -0.0,
+            0.5,
+            -0.5,
+            -0.99,
+            127.9,
+            128.0,
+            -128.9,
+            -129.0,
+            255.99,
+            256.0,
+            32767.5,
+            -32769.0,
+            65535.5,
+            65536.0,
+            2_147_483_647.9,
+            2_147_483_648.0,
+            -2_147_483_648.9,
+            -2_147_483_649.0,
+            4_294_967_295.9,
+            4_294_967_296.0,
+            9.3e18,
+            1.9e19,
+            1e300,
+            -1e300,
+            f64::MIN_POSITIVE / 4.0,
+        ];
+        macro_rules! check {
+            ($($t:ty),*) => {$(
+                for &v in &vs {
+                    assert_eq!(<$t as Element>::from_f64(v), v as $t, "{v} as {}", stringify!($t));
+                }
+            )*};
+        }
+        check!(i8, i16, i32, i64, u8, u16, u32, u64);
+    }
 
     #[test]
     fn same_type_cast_keeps_nan_payloads() {

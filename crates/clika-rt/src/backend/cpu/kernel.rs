@@ -172,6 +172,27 @@ pub(crate) unsafe fn map3<C: Element, A: Element, B: Element, O: Element>(
     });
 }
 
+/// One contiguous row of a converting copy: `len` elements from `src` to `dst` (disjoint).
+struct CastRow<S, D> {
+    src: *const S,
+    dst: *mut D,
+    len: usize,
+}
+
+impl<S: Element, D: Element> super::vmath::SimdBody for CastRow<S, D> {
+    #[inline(always)]
+    fn run<const F: bool>(self) {
+        for i in 0..self.len {
+            // SAFETY: `CastRow` is built (in `copy_cast`) for `len` in-bounds elements of
+            // each side.
+            unsafe {
+                let v = crate::dtype::cast::<S, D>(S::load(self.src.add(i)));
+                self.dst.add(i).write(v);
+            }
+        }
+    }
+}
+
 /// Side of the square tiles a transposing copy moves at a time: 32×32 elements keep both
 /// the source columns and the destination rows of a tile in L1.
 const TILE: usize = 32;
@@ -200,6 +221,30 @@ pub(crate) unsafe fn copy_cast<S: Element, D: Element>(src: &Tensor, out: &Tenso
                 // from `src` (this function's contract) and pieces are disjoint, so each
                 // output element has one writer; `S`/`D` are the dtypes `convert` expects.
                 unsafe { convert(ps.get().offset(os * sz), po.get().offset(oo * dz), len) };
+            });
+            return;
+        }
+        if (ss, so) == (1, 1) {
+            // Contiguous rows convert inside the SIMD dispatch: the conversions (`f32 as f64
+            // as i32`, `u8 as f64 as f32`…) vectorise under AVX2/AVX-512 where the baseline
+            // target converts an element or two at a time.
+            let (ps, po) = (base::<S>(src), base::<D>(out));
+            let arch = pulp::Arch::new();
+            for_each_piece(co.rows(), co.inner(), |row, start, len| {
+                let [os, oo] = co.row_offsets(row);
+                let (os, oo) = (os + start as isize, oo + start as isize);
+                // SAFETY: elements `start..start + len` of row `row` are in bounds for both
+                // tensors (L3) and contiguous (unit inner strides, checked); `out` is
+                // disjoint from `src` and pieces are disjoint, so each output element has
+                // one writer.
+                let body = unsafe {
+                    CastRow {
+                        src: ps.get().offset(os),
+                        dst: po.get().offset(oo),
+                        len,
+                    }
+                };
+                super::vmath::dispatch(arch, body);
             });
             return;
         }
