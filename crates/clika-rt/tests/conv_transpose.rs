@@ -229,3 +229,35 @@ fn bad_arguments_are_refused_naming_the_rule() {
     let r = ops::conv_transpose2d(&none, &w, None, &Default::default()).unwrap();
     assert_eq!(r.shape(), &[0, 2, 4, 4]);
 }
+
+/// A 1×1 kernel with stride 1 and an output padding (allowed because the dilation exceeds
+/// it) grows the output past what the product covers: those elements are zeros (or the
+/// bias), not whatever the recycled memory held.
+#[test]
+fn output_padding_past_a_one_by_one_kernel_is_zero() {
+    // Leave non-zero bytes in the pool's cached blocks first.
+    for _ in 0..4 {
+        drop(Tensor::full(&[64], 7.5, DType::Float32).unwrap());
+    }
+    let x = Tensor::from_vec(vec![2.0f32, 3.0], &[1, 1, 1, 2]).unwrap();
+    let w = Tensor::from_vec(vec![1.5f32], &[1, 1, 1, 1]).unwrap();
+    let opts = ConvTransposeOptions {
+        stride: vec![1, 1],
+        padding: vec![0, 0],
+        output_padding: vec![1, 1],
+        dilation: vec![2, 2],
+        groups: 1,
+    };
+    let y = ops::conv_transpose2d(&x, &w, None, &opts).unwrap();
+    assert_eq!(y.shape(), &[1, 1, 2, 3]);
+    assert_eq!(
+        y.to_vec::<f32>().unwrap(),
+        vec![3.0, 4.5, 0.0, 0.0, 0.0, 0.0]
+    );
+    let b = Tensor::from_vec(vec![-1.0f32], &[1]).unwrap();
+    let yb = ops::conv_transpose2d(&x, &w, Some(&b), &opts).unwrap();
+    assert_eq!(
+        yb.to_vec::<f32>().unwrap(),
+        vec![2.0, 3.5, -1.0, -1.0, -1.0, -1.0]
+    );
+}

@@ -310,8 +310,8 @@ fn inner_parallelism(tasks: usize, work: usize) -> (bool, gemm::Parallelism) {
 /// A transposed convolution: per (image, group), `cols = Wᵀ · x` (`[og·kh·kw, h·w]`: the
 /// weight `[cg, og·kh·kw]` read transposed through its strides), then each tap's row is
 /// added into the output at `stride · position + dilation · tap − pad` (col2im); the output
-/// starts as the bias (or zeros). A 1×1 kernel with stride 1 and no padding multiplies
-/// straight into the output.
+/// starts as the bias (or zeros). A 1×1 kernel with stride 1, no padding and no output
+/// padding multiplies straight into the output.
 fn conv_transpose<T: Real>(p: &ConvPlan, cd: DType) -> Result<Tensor> {
     let ops = ConvOperands::new(p, cd)?;
     let (x, w) = (&ops.x, &ops.w);
@@ -328,7 +328,9 @@ fn conv_transpose<T: Real>(p: &ConvPlan, cd: DType) -> Result<Tensor> {
     let (xs, ws, bs) = unsafe { ops.slices::<T>() };
     let m = og * kh * kw;
     let hw = h * wd;
-    let direct = kh == 1 && kw == 1 && p.stride == [1, 1] && p.pad == [0, 0];
+    // Direct only when the product covers the whole output: an output padding (allowed with
+    // stride 1 when the dilation exceeds it) adds rows or columns nothing else writes.
+    let direct = kh == 1 && kw == 1 && p.stride == [1, 1] && p.pad == [0, 0] && [ho, wo] == [h, wd];
     let (par, inner) = inner_parallelism(n * g, m * cg * hw);
     let geo = Geometry {
         c: og,
