@@ -30,6 +30,12 @@ pub fn clamp(t: &Tensor, min: Option<Scalar>, max: Option<Scalar>) -> Result<Ten
         None => t.clone(),
     };
     match max {
+        // After a lower bound, the upper one writes into that fresh result (one allocation,
+        // the second pass over memory still in cache).
+        Some(m) if min.is_some() => {
+            let hi = m.to_tensor_for(lo.dtype())?;
+            super::binary::binary_owned(BinaryOp::Minimum, lo, &hi)
+        }
         Some(m) => binary_scalar(BinaryOp::Minimum, &lo, m),
         None if min.is_some() => Ok(lo),
         None => t.contiguous_copy(),

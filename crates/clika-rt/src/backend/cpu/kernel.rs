@@ -5,6 +5,7 @@
 //! (in-place ops and buffer reuse) and because `bool` inputs must be loaded as bytes.
 
 use super::iter::{for_each_item, for_each_piece, Coalesced, SendPtr};
+use super::vmath::{avx2, dispatch_avx2, SimdBody};
 use crate::dtype::Element;
 use crate::{DType, Tensor};
 
@@ -61,16 +62,59 @@ pub(crate) unsafe fn map1<A: Element, O: Element>(
     let co = Coalesced::<2>::new(out.shape(), [a.strides(), out.strides()]);
     let (pa, po) = (base::<A>(a), base::<O>(out));
     let [sa, so] = co.inner_strides();
+    let simd = avx2();
     for_each_piece(co.rows(), co.inner(), |row, start, len| {
         let [oa, oo] = co.row_offsets(row);
-        let (s, pa, po) = (start as isize, pa, po);
+        let s = start as isize;
         // SAFETY: row `row`, elements `start..start + len`, of both operands are in bounds
         // (L3 for each tensor's layout, which the coalesced strides walk exactly); pieces
         // are disjoint, so no two threads write the same output element.
+        let (a0, o0) = unsafe { (pa.get().offset(oa + s * sa), po.get().offset(oo + s * so)) };
+        let body = Row1 {
+            a0,
+            o0,
+            sa,
+            so,
+            len,
+            f: &f,
+        };
+        dispatch_avx2(simd, body);
+    });
+}
+
+/// One row piece of [`map1`], compiled for AVX2 and for the baseline target.
+struct Row1<'a, A, O, F> {
+    a0: *const A,
+    o0: *mut O,
+    sa: isize,
+    so: isize,
+    len: usize,
+    f: &'a F,
+}
+
+impl<A: Element, O: Element, F: Fn(A) -> O> SimdBody for Row1<'_, A, O, F> {
+    #[inline(always)]
+    fn run<const FMA: bool>(self) {
+        let Row1 {
+            a0,
+            o0,
+            sa,
+            so,
+            len,
+            f,
+        } = self;
+        // SAFETY: built by `map1` for `len` in-bounds elements of each side at these strides.
         unsafe {
-            let a0 = pa.0.offset(oa + s * sa);
-            let o0 = po.0.offset(oo + s * so);
-            if sa == 1 && so == 1 {
+            // In place (`a` is `out`): read and write through one pointer. With two, LLVM's
+            // overlap test before the vector loop fails for equal pointers and the scalar
+            // loop runs.
+            let in_place = size_of::<A>() == size_of::<O>() && a0.cast::<u8>() == o0.cast::<u8>();
+            if sa == 1 && so == 1 && in_place {
+                for i in 0..len {
+                    let p = o0.add(i);
+                    p.write(f(A::load(p.cast::<A>())));
+                }
+            } else if sa == 1 && so == 1 {
                 for i in 0..len {
                     o0.add(i).write(f(A::load(a0.add(i))));
                 }
@@ -80,7 +124,7 @@ pub(crate) unsafe fn map1<A: Element, O: Element>(
                 }
             }
         }
-    });
+    }
 }
 
 /// `out[i] = f(a[i], b[i])` for every index of `out`'s shape; `a` and `b` have that shape.
@@ -98,19 +142,74 @@ pub(crate) unsafe fn map2<A: Element, B: Element, O: Element>(
     let co = Coalesced::<3>::new(out.shape(), [a.strides(), b.strides(), out.strides()]);
     let (pa, pb, po) = (base::<A>(a), base::<B>(b), base::<O>(out));
     let [sa, sb, so] = co.inner_strides();
+    let simd = avx2();
     for_each_piece(co.rows(), co.inner(), |row, start, len| {
         let [oa, ob, oo] = co.row_offsets(row);
-        let (s, pa, pb, po) = (start as isize, pa, pb, po);
+        let s = start as isize;
         // SAFETY: as in `map1`: every offset walked is in bounds by L3 and pieces are
         // disjoint.
+        let (a0, b0, o0) = unsafe {
+            (
+                pa.get().offset(oa + s * sa),
+                pb.get().offset(ob + s * sb),
+                po.get().offset(oo + s * so),
+            )
+        };
+        let body = Row2 {
+            a0,
+            b0,
+            o0,
+            strides: (sa, sb, so),
+            len,
+            f: &f,
+        };
+        dispatch_avx2(simd, body);
+    });
+}
+
+/// One row piece of [`map2`], compiled for AVX2 and for the baseline target.
+struct Row2<'a, A, B, O, F> {
+    a0: *const A,
+    b0: *const B,
+    o0: *mut O,
+    strides: (isize, isize, isize),
+    len: usize,
+    f: &'a F,
+}
+
+impl<A: Element, B: Element, O: Element, F: Fn(A, B) -> O> SimdBody for Row2<'_, A, B, O, F> {
+    #[inline(always)]
+    fn run<const FMA: bool>(self) {
+        let Row2 {
+            a0,
+            b0,
+            o0,
+            strides,
+            len,
+            f,
+        } = self;
+        // SAFETY: built by `map2` for `len` in-bounds elements of each operand at these
+        // strides.
         unsafe {
-            let a0 = pa.0.offset(oa + s * sa);
-            let b0 = pb.0.offset(ob + s * sb);
-            let o0 = po.0.offset(oo + s * so);
-            match (sa, sb, so) {
+            // In place (`a` is `out`): one pointer, as in `map1`.
+            let in_place = size_of::<A>() == size_of::<O>() && a0.cast::<u8>() == o0.cast::<u8>();
+            match strides {
+                (1, 1, 1) if in_place => {
+                    for i in 0..len {
+                        let p = o0.add(i);
+                        p.write(f(A::load(p.cast::<A>()), B::load(b0.add(i))));
+                    }
+                }
                 (1, 1, 1) => {
                     for i in 0..len {
                         o0.add(i).write(f(A::load(a0.add(i)), B::load(b0.add(i))));
+                    }
+                }
+                (1, 0, 1) if in_place => {
+                    let bv = B::load(b0);
+                    for i in 0..len {
+                        let p = o0.add(i);
+                        p.write(f(A::load(p.cast::<A>()), bv));
                     }
                 }
                 (1, 0, 1) => {
@@ -125,7 +224,7 @@ pub(crate) unsafe fn map2<A: Element, B: Element, O: Element>(
                         o0.add(i).write(f(av, B::load(b0.add(i))));
                     }
                 }
-                _ => {
+                (sa, sb, so) => {
                     for i in 0..len as isize {
                         o0.offset(i * so)
                             .write(f(A::load(a0.offset(i * sa)), B::load(b0.offset(i * sb))));
@@ -133,7 +232,7 @@ pub(crate) unsafe fn map2<A: Element, B: Element, O: Element>(
                 }
             }
         }
-    });
+    }
 }
 
 /// `out[i] = f(c[i], a[i], b[i])` (for `where`); all four have the same shape.
@@ -179,7 +278,7 @@ struct CastRow<S, D> {
     len: usize,
 }
 
-impl<S: Element, D: Element> super::vmath::SimdBody for CastRow<S, D> {
+impl<S: Element, D: Element> SimdBody for CastRow<S, D> {
     #[inline(always)]
     fn run<const F: bool>(self) {
         for i in 0..self.len {
@@ -229,7 +328,7 @@ pub(crate) unsafe fn copy_cast<S: Element, D: Element>(src: &Tensor, out: &Tenso
             // as i32`, `u8 as f64 as f32`…) vectorise under AVX2/AVX-512 where the baseline
             // target converts an element or two at a time.
             let (ps, po) = (base::<S>(src), base::<D>(out));
-            let arch = pulp::Arch::new();
+            let simd = avx2();
             for_each_piece(co.rows(), co.inner(), |row, start, len| {
                 let [os, oo] = co.row_offsets(row);
                 let (os, oo) = (os + start as isize, oo + start as isize);
@@ -244,7 +343,7 @@ pub(crate) unsafe fn copy_cast<S: Element, D: Element>(src: &Tensor, out: &Tenso
                         len,
                     }
                 };
-                super::vmath::dispatch(arch, body);
+                dispatch_avx2(simd, body);
             });
             return;
         }

@@ -49,11 +49,11 @@ macro_rules! float_num {
             }
             #[inline(always)]
             fn max(self, o: Self) -> Self {
+                // `|`, not `||`: both tests and a select, with no branch, so loops vectorise
+                // (a NaN `a` wins; otherwise a NaN `b` does, as `a > NaN` is false).
                 let (a, b) = ($to(self), $to(o));
-                if a.is_nan() || a > b {
+                if a.is_nan() | (a > b) {
                     self
-                } else if b.is_nan() {
-                    o
                 } else {
                     o
                 }
@@ -61,7 +61,7 @@ macro_rules! float_num {
             #[inline(always)]
             fn min(self, o: Self) -> Self {
                 let (a, b) = ($to(self), $to(o));
-                if a.is_nan() || a < b {
+                if a.is_nan() | (a < b) {
                     self
                 } else {
                     o
