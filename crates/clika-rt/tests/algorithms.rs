@@ -644,8 +644,10 @@ fn random_is_reproducible_per_seed_and_in_range() {
     assert_same(&long[..11], &short);
     normal_statistics(&long, "float64");
     // Float32 and Float16 compute in f32 lanes from 24-bit uniforms.
+    // (Under Miri a quarter of the draw: the bounds scale with 1/√n.)
+    let m = if cfg!(miri) { n / 4 } else { n };
     for dtype in [DType::Float32, DType::Float16] {
-        let x = g2.normal(&[n], 3.0, 2.0, dtype, Device::cpu()).unwrap();
+        let x = g2.normal(&[m], 3.0, 2.0, dtype, Device::cpu()).unwrap();
         let x: Vec<f64> = vals::<f64>(&x.to_dtype(DType::Float64).unwrap())
             .iter()
             .map(|v| (v - 3.0) / 2.0)
