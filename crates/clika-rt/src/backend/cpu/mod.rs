@@ -119,7 +119,7 @@ impl Backend for Cpu {
         let src = src.to_dtype(plan.compute)?;
         if let Some(r) = reorder::reorder(&[&src], out) {
             let s = r.apply(&src)?;
-            let tmp = r.scratch(&s, out.dtype())?;
+            let tmp = Tensor::empty(s.shape(), out.dtype())?;
             // SAFETY: `tmp` is fresh, exclusive and of `s`'s shape and `out`'s dtype; then
             // the trait's contract for the copy into `out`, which `tmp` does not overlap.
             unsafe {
@@ -141,7 +141,7 @@ impl Backend for Cpu {
         elementwise_more::check_divisor(plan.op, &b)?;
         if let Some(r) = reorder::reorder(&[&a, &b], out) {
             let (a, b) = (r.apply(&a)?, r.apply(&b)?);
-            let tmp = r.scratch(&a, out.dtype())?;
+            let tmp = Tensor::empty(a.shape(), out.dtype())?;
             // SAFETY: `tmp` is fresh, exclusive and of the operands' shape and `out`'s
             // dtype; then the trait's contract for the copy into `out`, which `tmp` does
             // not overlap.

@@ -24,11 +24,6 @@ impl Reorder {
         t.permute(&self.order)
     }
 
-    /// A fresh row-major tensor for the op's result in memory order, of `dtype`.
-    pub(super) fn scratch(&self, like: &Tensor, dtype: crate::DType) -> Result<Tensor> {
-        Tensor::empty(like.shape(), dtype)
-    }
-
     /// The result in memory order seen with the op's dims (a view to copy out of).
     pub(super) fn undo(&self, t: &Tensor) -> Result<Tensor> {
         t.permute(&self.back)
