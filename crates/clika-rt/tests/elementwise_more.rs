@@ -504,3 +504,80 @@ fn rounding_is_bit_exact_over_a_sweep() {
         }
     }
 }
+
+/// `clamp` (one fused pass when the bounds keep the dtype) equals `minimum(maximum(t, lo),
+/// hi)` bit for bit: NaN inputs and bounds, a lower bound above the upper one, one bound,
+/// integer and half dtypes, a transposed, a broadcast and an empty input, and `clamp_` in
+/// place on a strided view.
+#[test]
+fn clamp_equals_maximum_then_minimum() {
+    let n = specials().len();
+    let base = Tensor::from_data(&specials(), &[4, n / 4]).unwrap();
+    let bits = |t: &Tensor| f64s(t).iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    let bounds = [
+        (Some(-1.0), Some(2.0)),
+        (Some(3.0), Some(-1.0)),
+        (Some(0.0), None),
+        (None, Some(-0.5)),
+        (Some(f64::NAN), Some(1.0)),
+        (Some(-1e30), Some(f64::INFINITY)),
+    ];
+    for dtype in [
+        DType::Float32,
+        DType::Float64,
+        DType::Float16,
+        DType::BFloat16,
+    ] {
+        let t = base.to_dtype(dtype).unwrap();
+        let views = [
+            t.clone(),
+            t.transpose(0, 1).unwrap(),
+            t.narrow(1, 0, 1).unwrap().expand(&[4, 6]).unwrap(),
+            t.narrow(0, 0, 0).unwrap(),
+        ];
+        for v in &views {
+            for (lo, hi) in bounds {
+                let (lo, hi) = (lo.map(Scalar::Float), hi.map(Scalar::Float));
+                let got = ops::clamp(v, lo, hi).unwrap();
+                let mut want = v.clone();
+                if let Some(l) = lo {
+                    want = ops::binary_scalar(BinaryOp::Maximum, &want, l).unwrap();
+                }
+                if let Some(h) = hi {
+                    want = ops::binary_scalar(BinaryOp::Minimum, &want, h).unwrap();
+                }
+                assert_eq!(got.dtype(), dtype);
+                assert_eq!(got.shape(), v.shape());
+                assert_eq!(
+                    bits(&got),
+                    bits(&want),
+                    "{dtype:?} {lo:?} {hi:?} {:?}",
+                    v.strides()
+                );
+                // In place on a strided copy of the view.
+                let m = v.transpose(0, 1).unwrap().contiguous_copy().unwrap();
+                let mut mt = m.transpose(0, 1).unwrap();
+                drop(m);
+                mt.clamp_(lo, hi).unwrap();
+                assert_eq!(bits(&mt), bits(&want), "clamp_ {dtype:?} {lo:?} {hi:?}");
+            }
+        }
+    }
+    // Integers: every bound order and width, including unsigned 64-bit extremes.
+    let i = Tensor::from_data(&[-128i8, -3, 0, 5, 127, 7], &[2, 3]).unwrap();
+    let r = ops::clamp(
+        &i.transpose(0, 1).unwrap(),
+        Some(Scalar::Int(-4)),
+        Some(Scalar::Int(6)),
+    );
+    assert_eq!(r.unwrap().to_vec::<i8>().unwrap(), [-4, 5, -3, 6, 0, 6]);
+    let r = ops::clamp(&i, Some(Scalar::Int(9)), Some(Scalar::Int(2))).unwrap();
+    assert_eq!(r.to_vec::<i8>().unwrap(), [2; 6]);
+    let u = Tensor::from_data(&[0u64, u64::MAX, 1 << 40], &[3]).unwrap();
+    let r = ops::clamp(&u, Some(Scalar::Int(1)), Some(Scalar::UInt(u64::MAX - 1))).unwrap();
+    assert_eq!(r.to_vec::<u64>().unwrap(), [1, u64::MAX - 1, 1 << 40]);
+    // A float bound promotes an integer tensor (the composed path), as PyTorch.
+    let r = ops::clamp(&i, Some(Scalar::Float(0.5)), None).unwrap();
+    assert_eq!(r.dtype(), DType::Float32);
+    assert_eq!(f64s(&r), [0.5, 0.5, 0.5, 5.0, 127.0, 7.0]);
+}

@@ -92,6 +92,24 @@ pub(crate) trait Backend: Send + Sync {
         Err(unsupported(plan.op.name(), self.device(), "any dtype yet"))
     }
 
+    /// `out = minimum(maximum(t, lo), hi)` in one pass (either bound optional; NaN as in
+    /// those ops), when the backend has a kernel for `t`'s dtype; `Ok(false)` (the default),
+    /// with nothing written, has `clamp` composed from the two binary ops. `lo` and `hi` are
+    /// one-element host tensors of `t`'s dtype.
+    ///
+    /// # Safety
+    /// As for [`Backend::unary`], with `out` of `t`'s shape and dtype.
+    unsafe fn clamp(
+        &self,
+        t: &Tensor,
+        lo: Option<&Tensor>,
+        hi: Option<&Tensor>,
+        out: &Tensor,
+    ) -> Result<bool> {
+        let _ = (t, lo, hi, out);
+        Ok(false)
+    }
+
     /// `out = src` converted to `out`'s dtype (a copy when the dtypes match).
     ///
     /// # Safety

@@ -6,6 +6,7 @@
 use super::binary::{binary_scalar, BinaryOp};
 use super::promote::{float_type, Scalar};
 use super::unary::{unary, UnaryOp};
+use crate::backend::backend;
 use crate::error::dims_i64;
 use crate::{DType, Error, Result, Tensor};
 
@@ -200,6 +201,15 @@ impl Tensor {
             if let Some(s) = s {
                 let r = super::promote::scalar_result_type(self.dtype(), s);
                 check_in_place(op, r, self.dtype())?;
+            }
+        }
+        if let Some((lo, hi)) = super::select::same_type_bounds(self.dtype(), min, max)? {
+            self.ensure_writable()?;
+            // SAFETY: the caller excludes concurrent access; the output is `self` exactly.
+            let done =
+                unsafe { backend(self.device())?.clamp(self, lo.as_ref(), hi.as_ref(), self)? };
+            if done {
+                return Ok(());
             }
         }
         let r = super::select::clamp(self, min, max)?;

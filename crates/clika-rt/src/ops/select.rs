@@ -1,9 +1,26 @@
 //! Selection: `where` and `clamp`.
 
 use super::binary::{as_operand, binary_scalar, broadcast_shapes, check_devices, BinaryOp};
-use super::promote::{result_type, Scalar};
+use super::promote::{result_type, scalar_result_type, Scalar};
+use crate::backend::backend;
 use crate::backend::kernel::map3;
 use crate::{DType, Result, Tensor};
+
+/// The bounds as one-element tensors of `dtype` when at least one is given and neither
+/// promotes `dtype` (a float bound of an integer tensor does), so one fused pass in `dtype`
+/// gives `clamp`'s result; `None` otherwise.
+pub(crate) fn same_type_bounds(
+    dtype: DType,
+    min: Option<Scalar>,
+    max: Option<Scalar>,
+) -> Result<Option<(Option<Tensor>, Option<Tensor>)>> {
+    let fits = |s: Option<Scalar>| s.is_none_or(|s| scalar_result_type(dtype, s) == dtype);
+    if (min.is_none() && max.is_none()) || !fits(min) || !fits(max) {
+        return Ok(None);
+    }
+    let bound = |s: Option<Scalar>| s.map(|s| s.to_tensor(dtype)).transpose();
+    Ok(Some((bound(min)?, bound(max)?)))
+}
 
 /// `cond ? a : b` elementwise, broadcasting all three; the result has `a` and `b`'s promoted
 /// dtype. `cond` is read as booleans (non-zero is true).
@@ -25,6 +42,14 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 /// Limits every element to `[min, max]` (either bound optional). NaN stays NaN.
 pub fn clamp(t: &Tensor, min: Option<Scalar>, max: Option<Scalar>) -> Result<Tensor> {
+    if let Some((lo, hi)) = same_type_bounds(t.dtype(), min, max)? {
+        let out = Tensor::alloc(t.shape(), t.dtype(), t.device(), false)?;
+        // SAFETY: `out` is fresh, exclusive, and of `t`'s shape and dtype on its device.
+        let done = unsafe { backend(t.device())?.clamp(t, lo.as_ref(), hi.as_ref(), &out)? };
+        if done {
+            return Ok(out);
+        }
+    }
     let lo = match min {
         Some(m) => binary_scalar(BinaryOp::Maximum, t, m)?,
         None => t.clone(),

@@ -109,6 +109,33 @@ pub(crate) unsafe fn run_binary(op: BinaryOp, a: &Tensor, b: &Tensor, out: &Tens
     })
 }
 
+/// `out = min(max(t, lo), hi)` (either bound optional) in one pass for numeric dtypes, with
+/// `maximum`/`minimum`'s NaN rule, so it equals the composed form bit for bit; `false` for
+/// `Bool`.
+///
+/// # Safety
+/// As for [`map1`], with `t` and `out` of one dtype; `lo`/`hi` hold one element of it.
+pub(crate) unsafe fn clamp(
+    t: &Tensor,
+    lo: Option<&Tensor>,
+    hi: Option<&Tensor>,
+    out: &Tensor,
+) -> crate::Result<bool> {
+    dispatch_num!(t.dtype(), T => {
+        let (lo, hi) = (lo.map(Tensor::item::<T>).transpose()?, hi.map(Tensor::item::<T>).transpose()?);
+        // SAFETY: forwarded from this function's contract.
+        unsafe {
+            match (lo, hi) {
+                (Some(l), Some(h)) => map1::<T, T>(t, out, move |x| Num::min(Num::max(x, l), h)),
+                (Some(l), None) => map1::<T, T>(t, out, move |x| Num::max(x, l)),
+                (None, Some(h)) => map1::<T, T>(t, out, move |x| Num::min(x, h)),
+                (None, None) => map1::<T, T>(t, out, |x| x),
+            }
+        }
+        Ok(true)
+    }, bool => Ok(false))
+}
+
 /// [`run_binary`] for a numeric compute type.
 ///
 /// # Safety

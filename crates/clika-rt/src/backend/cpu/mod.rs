@@ -19,6 +19,7 @@ mod matmul;
 mod norm;
 pub(crate) mod num;
 mod reduce;
+mod reduce_outer;
 mod reorder;
 mod resize;
 mod softmax;
@@ -155,6 +156,17 @@ impl Backend for Cpu {
         // disjoint from both.
         unsafe { elementwise::run_binary(plan.op, &a, &b, out, plan.compute) };
         Ok(())
+    }
+
+    unsafe fn clamp(
+        &self,
+        t: &Tensor,
+        lo: Option<&Tensor>,
+        hi: Option<&Tensor>,
+        out: &Tensor,
+    ) -> Result<bool> {
+        // SAFETY: forwarded from the trait's contract.
+        unsafe { elementwise::clamp(t, lo, hi, out) }
     }
 
     unsafe fn copy(&self, src: &Tensor, out: &Tensor) -> Result<()> {
