@@ -84,12 +84,14 @@ pub(crate) fn keep<T: PartialOrd + Copy, const MAX: bool>(a: T, v: T) -> T {
 }
 
 /// Whether `b` is strictly better than `a` (so a later `b` replaces an earlier `a`): NaN beats
-/// every number and the first NaN stays.
+/// every number and the first NaN stays. Non-short-circuit operators, so it compiles to
+/// compares and a blend.
 #[inline(always)]
 pub(crate) fn better<T: PartialOrd + Copy, const MAX: bool>(a: T, b: T) -> bool {
     #[allow(clippy::eq_op, reason = "x != x is the NaN test for a generic T")]
     let (a_nan, b_nan) = (a != a, b != b);
-    !a_nan && (b_nan || if MAX { b > a } else { b < a })
+    let wins = if MAX { b > a } else { b < a };
+    !a_nan & (b_nan | wins)
 }
 
 /// `keep` across `L` lanes of a non-empty slice.
@@ -227,7 +229,7 @@ macro_rules! int_red {
             type A = i64;
             type Sum = $sum;
             type Mean = f64;
-            #[inline]
+            #[inline(always)]
             fn sum_f(xs: &[$t]) -> f64 {
                 if <$t>::BITS < 64 {
                     // Exact: a chunk of ≤ 1024 values under 2^32 cannot overflow `i64`.
@@ -244,7 +246,7 @@ macro_rules! int_red {
                         + it.remainder().iter().map(|&v| v as f64).sum::<f64>()
                 }
             }
-            #[inline]
+            #[inline(always)]
             fn sum_i(xs: &[$t]) -> i64 {
                 let mut lanes = [0i64; 16];
                 let mut it = xs.chunks_exact(16);
@@ -259,6 +261,7 @@ macro_rules! int_red {
                     .fold(0i64, |a, &v| a.wrapping_add(v as i64));
                 lanes.iter().fold(t, |a, &l| a.wrapping_add(l))
             }
+            #[inline(always)]
             fn norm_f<const SQ: bool>(xs: &[$t]) -> f64 {
                 xs.iter()
                     .map(|&v| {
@@ -270,29 +273,29 @@ macro_rules! int_red {
                     })
                     .sum()
             }
-            #[inline]
+            #[inline(always)]
             fn best<const MAX: bool>(xs: &[$t]) -> $t {
                 lane_best::<$t, $lanes, MAX>(xs)
             }
-            #[inline]
+            #[inline(always)]
             fn first_eq(xs: &[$t], m: $t) -> usize {
                 first_eq_w(xs, m)
             }
-            #[inline]
+            #[inline(always)]
             fn keep_into<const MAX: bool>(acc: &mut [$t], xs: &[$t]) {
                 keep_into_w::<$t, MAX>(acc, xs)
             }
-            #[inline]
+            #[inline(always)]
             fn arg_into<const MAX: bool>(acc: &mut [$t], idx: &mut [i64], xs: &[$t], step: i64) {
                 arg_into_w::<$t, MAX>(acc, idx, xs, step)
             }
-            #[inline]
+            #[inline(always)]
             fn acc_add(acc: &mut [i64], xs: &[$t]) {
                 for (a, &v) in acc.iter_mut().zip(xs) {
                     *a = a.wrapping_add(v as i64);
                 }
             }
-            #[inline]
+            #[inline(always)]
             fn moments(xs: &[$t], m: f64) -> (f64, f64) {
                 let mut buf = [0f64; CHUNK];
                 let mut acc = (0f64, 0f64);
@@ -343,43 +346,43 @@ impl RedElem for f32 {
     type A = f32;
     type Sum = f32;
     type Mean = f32;
-    #[inline]
+    #[inline(always)]
     fn sum_f(xs: &[f32]) -> f64 {
         f64::from(lane_sum::<f32, 16>(xs))
     }
     fn sum_i(xs: &[f32]) -> i64 {
         xs.iter().fold(0i64, |a, v| a.wrapping_add(v.to_i64()))
     }
-    #[inline]
+    #[inline(always)]
     fn norm_f<const SQ: bool>(xs: &[f32]) -> f64 {
         f64::from(lane_sum_of::<f32, 16>(
             xs,
             |v| if SQ { v * v } else { v.abs() },
         ))
     }
-    #[inline]
+    #[inline(always)]
     fn best<const MAX: bool>(xs: &[f32]) -> f32 {
         lane_best::<f32, 16, MAX>(xs)
     }
-    #[inline]
+    #[inline(always)]
     fn first_eq(xs: &[f32], m: f32) -> usize {
         first_eq_w(xs, m)
     }
-    #[inline]
+    #[inline(always)]
     fn keep_into<const MAX: bool>(acc: &mut [f32], xs: &[f32]) {
         keep_into_w::<f32, MAX>(acc, xs)
     }
-    #[inline]
+    #[inline(always)]
     fn arg_into<const MAX: bool>(acc: &mut [f32], idx: &mut [i64], xs: &[f32], step: i64) {
         arg_into_w::<f32, MAX>(acc, idx, xs, step)
     }
-    #[inline]
+    #[inline(always)]
     fn acc_add(acc: &mut [f32], xs: &[f32]) {
         for (a, &v) in acc.iter_mut().zip(xs) {
             *a += v;
         }
     }
-    #[inline]
+    #[inline(always)]
     fn moments(xs: &[f32], m: f64) -> (f64, f64) {
         let c = m as f32;
         let (s1, s2) = lane_dev_sums::<f32, 16>(xs, c);
@@ -407,40 +410,40 @@ impl RedElem for f64 {
     type A = f64;
     type Sum = f64;
     type Mean = f64;
-    #[inline]
+    #[inline(always)]
     fn sum_f(xs: &[f64]) -> f64 {
         lane_sum::<f64, 8>(xs)
     }
     fn sum_i(xs: &[f64]) -> i64 {
         xs.iter().fold(0i64, |a, v| a.wrapping_add(v.to_i64()))
     }
-    #[inline]
+    #[inline(always)]
     fn norm_f<const SQ: bool>(xs: &[f64]) -> f64 {
         lane_sum_of::<f64, 8>(xs, |v| if SQ { v * v } else { v.abs() })
     }
-    #[inline]
+    #[inline(always)]
     fn best<const MAX: bool>(xs: &[f64]) -> f64 {
         lane_best::<f64, 8, MAX>(xs)
     }
-    #[inline]
+    #[inline(always)]
     fn first_eq(xs: &[f64], m: f64) -> usize {
         first_eq_w(xs, m)
     }
-    #[inline]
+    #[inline(always)]
     fn keep_into<const MAX: bool>(acc: &mut [f64], xs: &[f64]) {
         keep_into_w::<f64, MAX>(acc, xs)
     }
-    #[inline]
+    #[inline(always)]
     fn arg_into<const MAX: bool>(acc: &mut [f64], idx: &mut [i64], xs: &[f64], step: i64) {
         arg_into_w::<f64, MAX>(acc, idx, xs, step)
     }
-    #[inline]
+    #[inline(always)]
     fn acc_add(acc: &mut [f64], xs: &[f64]) {
         for (a, &v) in acc.iter_mut().zip(xs) {
             *a += v;
         }
     }
-    #[inline]
+    #[inline(always)]
     fn moments(xs: &[f64], m: f64) -> (f64, f64) {
         let (s1, s2) = lane_dev_sums::<f64, 8>(xs, m);
         moments_from(m, s1, s2, xs.len())
@@ -480,7 +483,7 @@ macro_rules! half_red {
             type A = f32;
             type Sum = $t;
             type Mean = $t;
-            #[inline]
+            #[inline(always)]
             fn sum_f(xs: &[$t]) -> f64 {
                 let mut buf = [0f32; CHUNK];
                 let mut total = 0f64;
@@ -493,14 +496,14 @@ macro_rules! half_red {
             fn sum_i(xs: &[$t]) -> i64 {
                 xs.iter().fold(0i64, |a, v| a.wrapping_add(v.to_i64()))
             }
-            #[inline]
+            #[inline(always)]
             fn norm_f<const SQ: bool>(xs: &[$t]) -> f64 {
                 let mut buf = [0f32; CHUNK];
                 xs.chunks(CHUNK)
                     .map(|c| f32::norm_f::<SQ>(widen(c, &mut buf)))
                     .sum()
             }
-            #[inline]
+            #[inline(always)]
             fn best<const MAX: bool>(xs: &[$t]) -> f32 {
                 let mut buf = [0f32; CHUNK];
                 let mut b = xs[0].to_f32();
@@ -509,7 +512,7 @@ macro_rules! half_red {
                 }
                 b
             }
-            #[inline]
+            #[inline(always)]
             fn first_eq(xs: &[$t], m: f32) -> usize {
                 let mut buf = [0f32; CHUNK];
                 for (k, c) in xs.chunks(CHUNK).enumerate() {
@@ -520,14 +523,14 @@ macro_rules! half_red {
                 }
                 xs.len()
             }
-            #[inline]
+            #[inline(always)]
             fn keep_into<const MAX: bool>(acc: &mut [f32], xs: &[$t]) {
                 let mut buf = [0f32; CHUNK];
                 for (a, c) in acc.chunks_mut(CHUNK).zip(xs.chunks(CHUNK)) {
                     keep_into_w::<f32, MAX>(a, widen(c, &mut buf));
                 }
             }
-            #[inline]
+            #[inline(always)]
             fn arg_into<const MAX: bool>(acc: &mut [f32], idx: &mut [i64], xs: &[$t], step: i64) {
                 let mut buf = [0f32; CHUNK];
                 let it = acc
@@ -538,14 +541,14 @@ macro_rules! half_red {
                     arg_into_w::<f32, MAX>(a, i, widen(c, &mut buf), step);
                 }
             }
-            #[inline]
+            #[inline(always)]
             fn acc_add(acc: &mut [f32], xs: &[$t]) {
                 let mut buf = [0f32; CHUNK];
                 for (a, c) in acc.chunks_mut(CHUNK).zip(xs.chunks(CHUNK)) {
                     f32::acc_add(a, widen(c, &mut buf));
                 }
             }
-            #[inline]
+            #[inline(always)]
             fn moments(xs: &[$t], m: f64) -> (f64, f64) {
                 let mut buf = [0f32; CHUNK];
                 let c = m as f32;

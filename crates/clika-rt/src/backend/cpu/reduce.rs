@@ -15,10 +15,12 @@
 //! modulo 2^64). When the kept dimension is the contiguous one, kept rows stream into per-output
 //! accumulators instead (`reduce_outer`).
 
-use super::fold::{self, RedElem, CHUNK, OUTER_BLOCK};
-use super::iter::{
-    collect_in_parallel, items_in_parallel, order_by_stride, Coalesced, SendPtr, PARALLEL_MIN_ELEMS,
-};
+use super::reduce_outer::reduce_outer;
+pub(super) use super::reduce_outer::use_outer;
+
+use super::fold::{self, RedElem, CHUNK};
+use super::iter::{collect_in_parallel, order_by_stride, Coalesced, SendPtr, PARALLEL_MIN_ELEMS};
+use super::vmath::{avx2, dispatch_avx2, Call};
 use crate::dtype::Element;
 use crate::layout::DimVec;
 use crate::ops::{ReduceOp as Kind, ReducePlan};
@@ -26,9 +28,9 @@ use crate::{DType, Error, Result, Tensor};
 
 /// The dimensions a reduction keeps and walks.
 pub(super) struct Plan {
-    kept: Coalesced<1>,
-    red: Coalesced<1>,
-    count: usize,
+    pub(super) kept: Coalesced<1>,
+    pub(super) red: Coalesced<1>,
+    pub(super) count: usize,
 }
 
 /// The CPU's walk of `p` over `t`: kept and reduced dims coalesced (reduced ones ordered by
@@ -76,7 +78,7 @@ struct SumF {
 }
 
 impl<S: RedElem> Fold<S> for SumF {
-    #[inline]
+    #[inline(always)]
     fn chunk(&mut self, xs: &[S], _: i64) {
         self.t += S::sum_f(xs);
     }
@@ -100,7 +102,7 @@ impl<S: RedElem> Fold<S> for SumF {
 struct SumI(i64);
 
 impl<S: RedElem> Fold<S> for SumI {
-    #[inline]
+    #[inline(always)]
     fn chunk(&mut self, xs: &[S], _: i64) {
         self.0 = self.0.wrapping_add(S::sum_i(xs));
     }
@@ -112,14 +114,35 @@ impl<S: RedElem> Fold<S> for SumI {
     }
 }
 
-/// Float products in `f64`.
+/// Products in `LANES` independent lanes (one multiply chain per lane, so they pipeline and
+/// vectorise), combined in lane order; `mul` is the accumulator's product.
+#[inline(always)]
+fn lane_product<S: Element, A: Copy, const LANES: usize>(
+    xs: &[S],
+    one: A,
+    of: impl Fn(S) -> A,
+    mul: impl Fn(A, A) -> A,
+) -> A {
+    let mut lanes = [one; LANES];
+    let mut it = xs.chunks_exact(LANES);
+    for c in &mut it {
+        for (l, &v) in lanes.iter_mut().zip(c) {
+            *l = mul(*l, of(v));
+        }
+    }
+    let tail = it.remainder().iter().fold(one, |a, &v| mul(a, of(v)));
+    lanes.into_iter().fold(tail, &mul)
+}
+
+/// Float products in `f64` (each chunk in eight lanes: the order, and so the rounding,
+/// depends on the shape only).
 #[derive(Clone, Copy)]
 struct ProdF(f64);
 
 impl<S: RedElem> Fold<S> for ProdF {
-    #[inline]
+    #[inline(always)]
     fn chunk(&mut self, xs: &[S], _: i64) {
-        self.0 = xs.iter().fold(self.0, |a, v| a * v.to_f64());
+        self.0 *= lane_product::<S, f64, 8>(xs, 1.0, S::to_f64, |a, b| a * b);
     }
     fn merge(self, later: Self) -> Self {
         ProdF(self.0 * later.0)
@@ -134,9 +157,11 @@ impl<S: RedElem> Fold<S> for ProdF {
 struct ProdI(i64);
 
 impl<S: RedElem> Fold<S> for ProdI {
-    #[inline]
+    #[inline(always)]
     fn chunk(&mut self, xs: &[S], _: i64) {
-        self.0 = xs.iter().fold(self.0, |a, v| a.wrapping_mul(v.to_i64()));
+        // Wrapping products are exact in any order.
+        let p = lane_product::<S, i64, 8>(xs, 1, S::to_i64, i64::wrapping_mul);
+        self.0 = self.0.wrapping_mul(p);
     }
     fn merge(self, later: Self) -> Self {
         ProdI(self.0.wrapping_mul(later.0))
@@ -151,7 +176,7 @@ impl<S: RedElem> Fold<S> for ProdI {
 /// cache), merged with the pairwise update of Chan, Golub and LeVeque, so a large common
 /// offset costs no accuracy (unlike `Σx² − (Σx)²/n`) and no full-size temporary is made.
 #[derive(Clone, Copy)]
-struct Moments {
+pub(super) struct Moments {
     n: f64,
     mean: f64,
     m2: f64,
@@ -201,7 +226,7 @@ impl Moments {
 
     /// The variance (or standard deviation) of `count` elements with squared deviations
     /// `m2`: `m2 / max(count - correction, 0)`, as PyTorch (NaN or inf when that is 0).
-    fn value(m2: f64, count: usize, correction: usize, std: bool) -> f64 {
+    pub(super) fn value(m2: f64, count: usize, correction: usize, std: bool) -> f64 {
         let v = m2 / count.saturating_sub(correction) as f64;
         if std {
             v.sqrt()
@@ -212,7 +237,7 @@ impl Moments {
 }
 
 impl<S: RedElem> Fold<S> for Moments {
-    #[inline]
+    #[inline(always)]
     fn chunk(&mut self, xs: &[S], _: i64) {
         if xs.is_empty() {
             return;
@@ -255,7 +280,7 @@ impl<W: Default, const MAX: bool, const ARG: bool> Best<W, MAX, ARG> {
 }
 
 impl<S: RedElem, const MAX: bool, const ARG: bool> Fold<S> for Best<S::W, MAX, ARG> {
-    #[inline]
+    #[inline(always)]
     fn chunk(&mut self, xs: &[S], idx0: i64) {
         if xs.is_empty() {
             return;
@@ -339,8 +364,14 @@ unsafe fn fold_row<S: RedElem, F: Fold<S>>(
     n: usize,
     index0: i64,
 ) -> F {
+    // Each chunk's fold (the hot loop) runs compiled for AVX2 where the CPU has it.
+    let simd = avx2();
     // SAFETY: forwarded from the caller.
-    unsafe { for_chunks(p, s, n, |c, i| acc.chunk(c, index0 + i as i64)) };
+    unsafe {
+        for_chunks(p, s, n, |c, i| {
+            dispatch_avx2(simd, Call(|| acc.chunk(c, index0 + i as i64)))
+        })
+    };
     acc
 }
 
@@ -401,235 +432,6 @@ unsafe fn reduce_one<S: RedElem, F: Fold<S>>(
         .fold(init, F::merge)
     } else {
         (0..red.rows()).fold(init, |a, r| a.merge(row(r)))
-    }
-}
-
-/// Whether to reduce "outer" dimensions by streaming whole kept rows into accumulators
-/// (column sums of a row-major matrix) instead of walking each output's strided lane.
-pub(super) fn use_outer(kind: Kind, plan: &Plan) -> bool {
-    let [ks] = plan.kept.inner_strides();
-    let [rs] = plan.red.inner_strides();
-    kind != Kind::Prod
-        && plan.kept.inner() >= 16
-        && plan.count > 1
-        && ks.unsigned_abs() < rs.unsigned_abs()
-}
-
-/// Per-column partial results of one span of reduced steps: sums (`f`, `i`), compared values
-/// (`w`, with indices in `i`), or means (`f`) and squared deviations (`m2`).
-struct ColAcc<W> {
-    f: Vec<f64>,
-    i: Vec<i64>,
-    w: Vec<W>,
-    m2: Vec<f64>,
-}
-
-/// Outer reduction: kept rows are cut into column blocks (≤ 2048 wide, so the accumulators
-/// stay in cache) and, when that gives few tasks, the reduced steps into spans, so both
-/// cores stream contiguous kept rows whatever the shape. A task adds each reduced slice of
-/// its block into accumulators of the type's natural lanes (sums: `f32` for 64 steps, then
-/// `f64`; integers `i64`; max/min in the compared type, with `i64` indices); spans are then
-/// merged in order. The split depends on the shape only, so results do not depend on the
-/// number of threads.
-///
-/// # Safety
-/// `src` is a host tensor of `S`; `out` is fresh, exclusive, with one `D` per kept index.
-unsafe fn reduce_outer<S: RedElem, D: Element>(
-    kind: Kind,
-    src: &Tensor,
-    plan: &Plan,
-    out: &Tensor,
-) {
-    const WIDTH: usize = 2048;
-    const MIN_TASKS: usize = 8;
-    let (kept, red) = (&plan.kept, &plan.red);
-    let ([ks], [rs]) = (kept.inner_strides(), red.inner_strides());
-    let p = SendPtr(src.storage().as_ptr().cast::<S>());
-    let dst = SendPtr(out.data_ptr().cast::<D>());
-    let base0 = src.layout().offset() as isize;
-    let (ki, steps) = (kept.inner(), red.rows() * red.inner());
-    let big = kept.rows() * ki * plan.count >= PARALLEL_MIN_ELEMS;
-    let per_row = ki.div_ceil(WIDTH);
-    let width = ki.div_ceil(per_row);
-    let blocks = kept.rows() * per_row;
-    let want_spans = if big && blocks < MIN_TASKS {
-        MIN_TASKS.div_ceil(blocks)
-    } else {
-        1
-    };
-    let span = steps.div_ceil(want_spans).next_multiple_of(OUTER_BLOCK);
-    let spans = steps.div_ceil(span);
-    let float = S::DTYPE.is_float() || kind == Kind::Mean;
-    let task = |t: usize| -> ColAcc<S::W> {
-        let (blk, sp) = (t / spans, t % spans);
-        let (row, start) = (blk / per_row, (blk % per_row) * width);
-        let len = width.min(ki - start);
-        let (k_lo, k_hi) = (sp * span, ((sp + 1) * span).min(steps));
-        let [ko] = kept.row_offsets(row);
-        let first = base0 + ko + start as isize * ks;
-        // The kept slice at reduced step `k` (in logical order), gathered when strided.
-        let mut gather: Vec<S> = Vec::new();
-        let mut slice_at = |k: usize, f: &mut dyn FnMut(&[S])| {
-            let [ro] = red.row_offsets(k / red.inner());
-            let lane = p
-                .get()
-                .wrapping_offset(first + ro + (k % red.inner()) as isize * rs);
-            if ks == 1 {
-                // SAFETY: kept indices (row, start..start + len) at reduced step `k` are
-                // elements of `src` (L3), contiguous since `ks == 1`.
-                f(unsafe { std::slice::from_raw_parts(lane, len) });
-            } else {
-                gather.clear();
-                // SAFETY: as above, with stride `ks`.
-                gather.extend((0..len).map(|i| unsafe { S::load(lane.offset(i as isize * ks)) }));
-                f(&gather);
-            }
-        };
-        let mut acc = ColAcc {
-            f: Vec::new(),
-            i: Vec::new(),
-            w: Vec::new(),
-            m2: Vec::new(),
-        };
-        match kind {
-            Kind::Sum | Kind::Mean => {
-                let mut part = vec![S::A::default(); len];
-                if float {
-                    acc.f = vec![0f64; len];
-                } else {
-                    acc.i = vec![0i64; len];
-                }
-                let mut k = k_lo;
-                while k < k_hi {
-                    let end = (k + OUTER_BLOCK).min(k_hi);
-                    part.iter_mut().for_each(|a| *a = S::A::default());
-                    for kk in k..end {
-                        slice_at(kk, &mut |xs| S::acc_add(&mut part, xs));
-                    }
-                    if float {
-                        acc.f
-                            .iter_mut()
-                            .zip(&part)
-                            .for_each(|(f, &a)| *f += S::a_f64(a));
-                    } else {
-                        let it = acc.i.iter_mut().zip(&part);
-                        it.for_each(|(f, &a)| *f = f.wrapping_add(S::a_i64(a)));
-                    }
-                    k = end;
-                }
-            }
-            Kind::Max | Kind::Min | Kind::ArgMax | Kind::ArgMin => {
-                acc.w.reserve(len);
-                slice_at(k_lo, &mut |xs| acc.w.extend(xs.iter().map(|&x| S::w_of(x))));
-                if kind.is_arg() {
-                    acc.i = vec![k_lo as i64; len];
-                }
-                let (w, idx) = (&mut acc.w, &mut acc.i);
-                for k in k_lo + 1..k_hi {
-                    slice_at(k, &mut |xs| match kind {
-                        Kind::Max => S::keep_into::<true>(w, xs),
-                        Kind::Min => S::keep_into::<false>(w, xs),
-                        Kind::ArgMax => S::arg_into::<true>(w, idx, xs, k as i64),
-                        _ => S::arg_into::<false>(w, idx, xs, k as i64),
-                    });
-                }
-            }
-            // Var/Std write `f64` only (see `reduce`): no copy of this code per output type.
-            Kind::Var { .. } | Kind::Std { .. } if D::DTYPE == DType::Float64 => {
-                // Welford's update per column, the columns in lanes: one pass over the span.
-                let (mean, m2) = (&mut acc.f, &mut acc.m2);
-                *mean = vec![0f64; len];
-                *m2 = vec![0f64; len];
-                for k in k_lo..k_hi {
-                    let inv = 1.0 / (k - k_lo + 1) as f64;
-                    slice_at(k, &mut |xs| {
-                        for ((m, q), &x) in mean.iter_mut().zip(m2.iter_mut()).zip(xs) {
-                            let x = x.to_f64();
-                            let d = x - *m;
-                            *m += d * inv;
-                            *q += d * (x - *m);
-                        }
-                    });
-                }
-            }
-            Kind::Var { .. } | Kind::Std { .. } => unreachable!("var/std write f64"),
-            Kind::Prod => unreachable!("products never take the outer path"),
-        }
-        acc
-    };
-    let threaded = big && blocks * spans > 1 && super::iter::threads_available();
-    let parts: Vec<ColAcc<S::W>> = if threaded {
-        collect_in_parallel(blocks * spans, task)
-    } else {
-        (0..blocks * spans).map(task).collect()
-    };
-    let finish = |blk: usize| {
-        let mut it = parts[blk * spans..(blk + 1) * spans].iter();
-        let first = it.next().expect("every block has a span");
-        let (mut f, mut i, mut w) = (first.f.clone(), first.i.clone(), first.w.clone());
-        let mut m2 = first.m2.clone();
-        for (sp, later) in (1..).zip(it) {
-            match kind {
-                Kind::Var { .. } | Kind::Std { .. } if D::DTYPE == DType::Float64 => {
-                    // Chan et al.'s pairwise update: spans `0..sp` then span `sp`.
-                    let na = (sp * span) as f64;
-                    let nb = (((sp + 1) * span).min(steps) - sp * span) as f64;
-                    let (wb, n) = (nb / (na + nb), na * nb / (na + nb));
-                    let cols = f.iter_mut().zip(m2.iter_mut());
-                    for ((ma, qa), (&mb, &qb)) in cols.zip(later.f.iter().zip(&later.m2)) {
-                        let d = mb - *ma;
-                        *ma += d * wb;
-                        *qa += qb + d * d * n;
-                    }
-                }
-                Kind::Sum | Kind::Mean => {
-                    f.iter_mut().zip(&later.f).for_each(|(a, b)| *a += b);
-                    i.iter_mut()
-                        .zip(&later.i)
-                        .for_each(|(a, b)| *a = a.wrapping_add(*b));
-                }
-                Kind::Max => fold::keep_into_w::<S::W, true>(&mut w, &later.w),
-                Kind::Min => fold::keep_into_w::<S::W, false>(&mut w, &later.w),
-                _ => {
-                    let max = kind == Kind::ArgMax;
-                    for (j, &b) in later.w.iter().enumerate() {
-                        let take = if max {
-                            fold::better::<S::W, true>(w[j], b)
-                        } else {
-                            fold::better::<S::W, false>(w[j], b)
-                        };
-                        if take {
-                            (w[j], i[j]) = (b, later.i[j]);
-                        }
-                    }
-                }
-            }
-        }
-        let (row, start) = (blk / per_row, (blk % per_row) * width);
-        let k0 = row * ki + start;
-        for j in 0..width.min(ki - start) {
-            let v = match kind {
-                Kind::Sum | Kind::Mean if !float => D::from_i64(i[j]),
-                Kind::Mean => D::from_f64(f[j] / plan.count as f64),
-                Kind::Sum => D::from_f64(f[j]),
-                Kind::ArgMax | Kind::ArgMin => D::from_i64(i[j]),
-                Kind::Var { correction } if D::DTYPE == DType::Float64 => {
-                    D::from_f64(Moments::value(m2[j], plan.count, correction, false))
-                }
-                Kind::Std { correction } if D::DTYPE == DType::Float64 => {
-                    D::from_f64(Moments::value(m2[j], plan.count, correction, true))
-                }
-                _ => S::w_out::<D>(w[j]),
-            };
-            // SAFETY: output `k0 + j` belongs to block `blk` only; `out` holds every kept
-            // index.
-            unsafe { dst.get().add(k0 + j).write(v) };
-        }
-    };
-    if threaded && blocks > 1 {
-        items_in_parallel(blocks, &finish);
-    } else {
-        (0..blocks).for_each(finish);
     }
 }
 

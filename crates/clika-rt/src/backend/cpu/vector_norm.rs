@@ -13,7 +13,7 @@ use crate::{Result, Tensor};
 struct Norm<const SQ: bool>(f64);
 
 impl<S: RedElem, const SQ: bool> Fold<S> for Norm<SQ> {
-    #[inline]
+    #[inline(always)]
     fn chunk(&mut self, xs: &[S], _: i64) {
         self.0 += S::norm_f::<SQ>(xs);
     }

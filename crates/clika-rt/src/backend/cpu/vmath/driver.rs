@@ -143,6 +143,17 @@ pub(crate) trait SimdBody {
     fn run<const F: bool>(self);
 }
 
+/// A closure as a [`SimdBody`], for a short hot loop (one slice of a reduction) run under
+/// [`dispatch_avx2`]: the closure and what it calls inline into the dispatcher's copies.
+pub(crate) struct Call<C>(pub C);
+
+impl<C: FnOnce()> SimdBody for Call<C> {
+    #[inline(always)]
+    fn run<const F: bool>(self) {
+        (self.0)()
+    }
+}
+
 /// A [`SimdBody`] as `pulp` calls it.
 struct Wrap<B, const F: bool>(B);
 
