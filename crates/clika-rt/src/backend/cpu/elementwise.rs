@@ -129,7 +129,8 @@ pub(crate) unsafe fn clamp(
                 (Some(l), Some(h)) => map1::<T, T>(t, out, move |x| Num::min(Num::max(x, l), h)),
                 (Some(l), None) => map1::<T, T>(t, out, move |x| Num::max(x, l)),
                 (None, Some(h)) => map1::<T, T>(t, out, move |x| Num::min(x, h)),
-                (None, None) => map1::<T, T>(t, out, |x| x),
+                // No bound: nothing to fuse (`ops::clamp` copies).
+                (None, None) => return Ok(false),
             }
         }
         Ok(true)
