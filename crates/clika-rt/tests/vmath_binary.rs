@@ -343,3 +343,155 @@ fn float_floor_divide_remainder_fmod_are_exact() {
         }
     }
 }
+
+/// `pow` of `f32` (the `f64`-lane kernel) against the `f64` reference rounded to `f32`: every
+/// `f32` bit pattern of the sweep as a base against exponents that keep most results in range
+/// (dense reals in ±40, every integer in ±64, halves, and the shuffled sweep itself, which
+/// mostly overflows or underflows), within 1 ulp with underflow and overflow exact; then every
+/// pair of C's special operands (zeros, infinities, NaN, ±1, negative bases with integer and
+/// non-integer exponents) exactly as the standard library's `powf`; then the half types and a
+/// transposed, a broadcast and an empty operand against the contiguous run.
+#[test]
+#[cfg_attr(miri, ignore = "millions of elements")]
+fn pow_float32_is_within_one_ulp_and_exact_on_specials() {
+    let xs = inputs_f32();
+    let mut s = 0x51_7CC1_B727_220Au64;
+    let mut shuffled = xs.clone();
+    for i in (1..shuffled.len()).rev() {
+        shuffled.swap(i, (xorshift(&mut s) % (i as u64 + 1)) as usize);
+    }
+    let ys: Vec<f32> = (0..xs.len())
+        .map(|i| match i % 4 {
+            0 => (xorshift(&mut s) >> 40) as f32 / (1u64 << 24) as f32 * 80.0 - 40.0,
+            1 => ((xorshift(&mut s) % 129) as f32) - 64.0,
+            2 => ((xorshift(&mut s) % 41) as f32) * 0.5 - 10.0,
+            _ => shuffled[i],
+        })
+        .collect();
+    let n = xs.len();
+    let got = Tensor::from_vec(xs.clone(), &[n])
+        .unwrap()
+        .binary(BinaryOp::Pow, &Tensor::from_vec(ys.clone(), &[n]).unwrap())
+        .unwrap()
+        .to_vec::<f32>()
+        .unwrap();
+    let (mut worst, mut at) = (0f64, (0f32, 0f32));
+    for ((&x, &y), &g) in xs.iter().zip(&ys).zip(&got) {
+        // A NaN operand as the standard library's `powf` of `f32` (`pow(sNaN, 0)` is NaN
+        // there, where widening to `f64` quiets the NaN first and gives 1).
+        let want = if x.is_nan() || y.is_nan() {
+            f64::from(x.powf(y))
+        } else {
+            f64::from(x).powf(f64::from(y))
+        };
+        let w32 = want as f32;
+        let u = if w32.is_nan() || g.is_nan() || w32 == 0.0 || w32.is_infinite() {
+            if w32.to_bits() == g.to_bits() || w32.is_nan() && g.is_nan() {
+                0.0
+            } else {
+                f64::INFINITY
+            }
+        } else {
+            ulps(f64::from(g), want, 23, -126)
+        };
+        if u > worst {
+            (worst, at) = (u, (x, y));
+        }
+    }
+    eprintln!("pow f32: max {worst:.3} ulp over {n} pairs (at x, y = {at:?})");
+    assert!(worst <= 1.0, "pow f32: {worst} ulp at {at:?}");
+
+    let sp = [
+        0.0f32,
+        -0.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        1.0,
+        -1.0,
+        0.5,
+        -0.5,
+        2.0,
+        -2.0,
+        3.0,
+        -3.0,
+        2.5,
+        -2.5,
+        1e-45,
+        -1e-45,
+        3e38,
+        16_777_217.0,
+    ];
+    let (mut bases, mut exps) = (Vec::new(), Vec::new());
+    for &a in &sp {
+        for &b in &sp {
+            bases.push(a);
+            exps.push(b);
+        }
+    }
+    let n = bases.len();
+    let got = Tensor::from_vec(bases.clone(), &[n])
+        .unwrap()
+        .binary(
+            BinaryOp::Pow,
+            &Tensor::from_vec(exps.clone(), &[n]).unwrap(),
+        )
+        .unwrap()
+        .to_vec::<f32>()
+        .unwrap();
+    for i in 0..n {
+        let want = f64::from(bases[i]).powf(f64::from(exps[i])) as f32;
+        let exact = got[i].to_bits() == want.to_bits() || got[i].is_nan() && want.is_nan();
+        assert!(
+            exact,
+            "pow({}, {}) = {} want {want}",
+            bases[i], exps[i], got[i]
+        );
+    }
+
+    // Layouts and half types: the same kernel.
+    let vals: Vec<f32> = (0..7 * 37).map(|i| (i as f32 - 130.0) * 0.0173).collect();
+    let a = Tensor::from_vec(vals.clone(), &[7, 37]).unwrap();
+    let b = Tensor::from_vec(vals.iter().rev().map(|v| v * 3.0).collect(), &[7, 37]).unwrap();
+    let plain = |y: &Tensor, x: &Tensor| {
+        let x = x.expand(&dims(y)).unwrap().contiguous().unwrap();
+        y.contiguous()
+            .unwrap()
+            .binary(BinaryOp::Pow, &x)
+            .unwrap()
+            .to_vec::<f32>()
+            .unwrap()
+    };
+    let row = b.narrow(0, 3, 1).unwrap();
+    for (what, x, y) in [
+        ("transposed", a.t(), b.t()),
+        ("row broadcast", a.clone(), row.expand(&[7, 37]).unwrap()),
+        (
+            "empty",
+            a.narrow(0, 0, 0).unwrap(),
+            b.narrow(0, 0, 0).unwrap(),
+        ),
+    ] {
+        let got = x
+            .binary(BinaryOp::Pow, &y)
+            .unwrap()
+            .to_vec::<f32>()
+            .unwrap();
+        assert!(same_bits(&got, &plain(&x, &y)), "{what}");
+    }
+    for dtype in [DType::Float16, DType::BFloat16] {
+        let (h, e) = (a.to_dtype(dtype).unwrap(), b.to_dtype(dtype).unwrap());
+        let got = h.binary(BinaryOp::Pow, &e).unwrap().to_f64_vec().unwrap();
+        let want = plain(
+            &h.to_dtype(DType::Float32).unwrap(),
+            &e.to_dtype(DType::Float32).unwrap(),
+        );
+        let want = Tensor::from_vec(want, &[7, 37])
+            .unwrap()
+            .to_dtype(dtype)
+            .unwrap()
+            .to_f64_vec()
+            .unwrap();
+        assert!(same_bits(&got, &want), "{dtype:?}");
+    }
+}

@@ -48,6 +48,7 @@ use crate::ops::{BinaryOp, UnaryOp};
 use crate::{DType, Tensor};
 
 mod driver;
+mod pow;
 mod random;
 
 pub(crate) use driver::{avx2, dispatch, dispatch_avx2, Call, Lane, LaneElem, SimdBody};
@@ -217,6 +218,39 @@ lane_fns2! {
     Fmod => fmod_chunk,
 }
 
+/// `x^y`: `f32` (and the half types, which run it) through the table-driven `f64` lanes of
+/// `pow.rs`; a chunk whose exponents are all 2 is squared (the correctly rounded `x²` the
+/// general path gives too, in one product). `f64` calls the standard library's `pow` per
+/// lane (an `f64` kernel needs a double-`f64` logarithm; not written yet).
+#[derive(Clone, Copy)]
+pub(crate) struct Pow;
+
+impl LaneFn2 for Pow {
+    #[inline(always)]
+    fn f32<const F: bool>(x: &[f32; LANES], y: &[f32; LANES]) -> [f32; LANES] {
+        // Every exponent's bits equal to 2.0's (an OR of integer lanes, which vectorises).
+        let other = y
+            .iter()
+            .fold(0, |acc, &b| acc | (b.to_bits() ^ 2f32.to_bits()));
+        if other == 0 {
+            let mut o = [0f32; LANES];
+            for (o, &a) in o.iter_mut().zip(x) {
+                *o = a * a;
+            }
+            return o;
+        }
+        pow::pow_chunk::<F>(x, y)
+    }
+    #[inline(always)]
+    fn f64<const F: bool>(x: &[f64; LANES], y: &[f64; LANES]) -> [f64; LANES] {
+        let mut o = [0f64; LANES];
+        for ((o, &a), &b) in o.iter_mut().zip(x).zip(y) {
+            *o = a.powf(b);
+        }
+        o
+    }
+}
+
 /// The exact rounding functions, written per element: inside the AVX2 and AVX-512 variants
 /// of the dispatch each compiles to one `vroundps`/`vroundpd` per register (SSE4.1's
 /// rounding instructions), where the baseline x86-64 target calls libm per element.
@@ -314,6 +348,7 @@ pub(crate) unsafe fn run_binary(op: BinaryOp, a: &Tensor, b: &Tensor, out: &Tens
         BinaryOp::FloorDivide => with::<FloorDivide>(out.dtype()),
         BinaryOp::Remainder => with::<Remainder>(out.dtype()),
         BinaryOp::Fmod => with::<Fmod>(out.dtype()),
+        BinaryOp::Pow => with::<Pow>(out.dtype()),
         _ => None,
     };
     match kernel {
