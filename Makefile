@@ -186,8 +186,16 @@ $(VENV)/.deps-stamp: requirements-dev.txt
 	$(PY) -m pip install -q -r requirements-dev.txt
 	@touch $@
 
+# PY_FROM_WHEEL=1 (CI sets it): the dev venv gets the wheel that test-wheel builds and checks
+# anyway, instead of a second optimized build of the whole crate by `maturin develop`; the
+# tests then also run against exactly what ships.
+ifeq ($(PY_FROM_WHEEL),1)
+python: wheel
+	$(PY) -m pip install -q --force-reinstall --no-deps $(WHEEL_DIR)/*.whl
+else
 python: $(VENV)/.deps-stamp
 	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release -q
+endif
 
 ## test-python: pytest (+ hypothesis) over the extension, then the wheel in a fresh venv.
 ## The C library is installed first: the shared-registry tests build a C++ caller against it.

@@ -639,7 +639,7 @@ fn random_is_reproducible_per_seed_and_in_range() {
     let short = vals::<f64>(&g2.randn(&[11], DType::Float64, Device::cpu()).unwrap());
     g2.manual_seed(11);
     // (Under Miri a smaller draw, one thread: the bounds below scale with 1/√n.)
-    let n = if cfg!(miri) { 1 << 12 } else { 1 << 18 };
+    let n = if cfg!(miri) { 1 << 11 } else { 1 << 18 };
     let long = vals::<f64>(&g2.randn(&[n], DType::Float64, Device::cpu()).unwrap());
     assert_same(&long[..11], &short);
     normal_statistics(&long, "float64");

@@ -545,7 +545,8 @@ fn copies_keep_nan_payloads_bit_for_bit() {
     // contiguous() of strided views (the tiled transpose and the generic walk) and
     // contiguous_copy() of every float dtype move bits: a signalling NaN stays signalling.
     fn check<T: Element>(make: impl Fn(usize) -> T, to_bits: impl Fn(T) -> u64) {
-        let (rows, cols) = (48, 40);
+        // Above the transpose's 32-element tile in both dims, with ragged edges.
+        let (rows, cols) = if cfg!(miri) { (35, 34) } else { (48, 40) };
         let bits: Vec<u64> = (0..rows * cols).map(|i| to_bits(make(i))).collect();
         let t = Tensor::from_vec((0..rows * cols).map(&make).collect(), &[rows, cols]).unwrap();
         let same = |c: Tensor, want: &[u64], what: &str| {

@@ -149,11 +149,14 @@ fn normalize_image_gpu_devices_refuse_naming_the_move() {
     assert!(e.contains("cpu"), "{e}");
 }
 
+/// The largest frame side drawn (smaller under Miri, which checks the unsafe row walk).
+const SIDE: usize = if cfg!(miri) { 12 } else { 40 };
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 2 } else { 64 }))]
     #[test]
     fn normalize_image_random_frames(
-        n in 0usize..3, h in 0usize..40, w in 1usize..40, c in 1usize..5, pad in 0usize..7,
+        n in 0usize..3, h in 0usize..SIDE, w in 1usize..SIDE, c in 1usize..5, pad in 0usize..7,
         batched: bool, seed in 0u64..1000,
     ) {
         let full = Tensor::from_vec(bytes(n.max(1) * h * (w + pad) * c, seed), &[n.max(1), h, w + pad, c]).unwrap();

@@ -269,7 +269,9 @@ fn ref_pool(
 
 #[test]
 fn pooling_matches_reference_with_ceil_mode_and_padding() {
-    let x = tensor(&[2, 3, 9, 8], 13)
+    // Under Miri one image of two channels: the windows' walk is the same.
+    let (n, c) = if cfg!(miri) { (1, 2) } else { (2, 3) };
+    let x = tensor(&[n, c, 9, 8], 13)
         .slice(2, Some(1), Some(9), 1)
         .unwrap();
     for (k, s, p, ceil) in [
