@@ -254,7 +254,12 @@ macro_rules! impl_float_element {
 
 impl_float_element!(f32, DType::Float32, |v: f32| v as f64, |v: f64| v as f32);
 impl_float_element!(f64, DType::Float64, |v: f64| v, |v: f64| v);
-impl_float_element!(f16, DType::Float16, f16::to_f64, f16::from_f64);
+impl_float_element!(
+    f16,
+    DType::Float16,
+    |v: f16| f64::from(crate::half_bits::f16_to_f32(v)),
+    f16::from_f64
+);
 impl_float_element!(bf16, DType::BFloat16, bf16::to_f64, bf16::from_f64);
 
 macro_rules! impl_int_element {

@@ -29,6 +29,7 @@ pub mod device;
 pub mod dtype;
 pub mod error;
 mod fork;
+mod half_bits;
 pub mod io;
 pub mod layout;
 pub mod memory;

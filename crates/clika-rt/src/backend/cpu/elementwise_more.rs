@@ -9,6 +9,7 @@ use half::{bf16, f16};
 use super::iter::Coalesced;
 use super::kernel::{map1, map2};
 use crate::dtype::Element;
+use crate::half_bits::{f16_to_f32, f32_to_f16};
 use crate::ops::{BinaryOp, UnaryOp};
 use crate::{DType, Error, Result, Tensor};
 
@@ -116,7 +117,7 @@ macro_rules! float_kernels {
 
 float_kernels!(unary_f32, binary_f32, f32, f32, |v: f32| v, |v: f32| v);
 float_kernels!(unary_f64, binary_f64, f64, f64, |v: f64| v, |v: f64| v);
-float_kernels!(unary_f16, binary_f16, f16, f32, f16::to_f32, f16::from_f32);
+float_kernels!(unary_f16, binary_f16, f16, f32, f16_to_f32, f32_to_f16);
 float_kernels!(
     unary_bf16,
     binary_bf16,

@@ -4,6 +4,7 @@
 use half::{bf16, f16};
 
 use crate::dtype::Element;
+use crate::half_bits::{f16_to_f32, f32_to_f16};
 
 /// Arithmetic every numeric element type supports.
 pub(crate) trait Num: Element + PartialOrd {
@@ -85,7 +86,7 @@ macro_rules! float_num {
 
 float_num!(f32, |v: f32| v, |v: f32| v, 0.0, 1.0);
 float_num!(f64, |v: f64| v, |v: f64| v, 0.0, 1.0);
-float_num!(f16, f16::to_f32, f16::from_f32, f16::ZERO, f16::ONE);
+float_num!(f16, f16_to_f32, f32_to_f16, f16::ZERO, f16::ONE);
 float_num!(bf16, bf16::to_f32, bf16::from_f32, bf16::ZERO, bf16::ONE);
 
 macro_rules! int_num {

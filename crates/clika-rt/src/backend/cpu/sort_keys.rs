@@ -83,7 +83,7 @@ macro_rules! float_key {
 float_key! {
     f32 => false, f32_key;
     f64 => true, f64_key;
-    half::f16 => false, |x: half::f16| f32_key(x.to_f32());
+    half::f16 => false, |x: half::f16| f32_key(crate::half_bits::f16_to_f32(x));
     half::bf16 => false, |x: half::bf16| f32_key(x.to_f32());
 }
 

@@ -10,6 +10,7 @@ use pulp::{Simd, WithSimd};
 use super::{LaneFn, LaneFn2, LANES};
 use crate::backend::cpu::iter::{for_each_piece, Coalesced, SendPtr};
 use crate::dtype::Element;
+use crate::half_bits::{f16_to_f32, f32_to_f16};
 use crate::Tensor;
 
 /// A lane type: `f32` or `f64`.
@@ -66,7 +67,7 @@ macro_rules! lane_elem {
 lane_elem! {
     f32 => f32, |v| v, |v| v;
     f64 => f64, |v| v, |v| v;
-    f16 => f32, f16::to_f32, f16::from_f32;
+    f16 => f32, f16_to_f32, f32_to_f16;
     bf16 => f32, bf16::to_f32, bf16::from_f32;
 }
 
