@@ -210,11 +210,15 @@ fn empty_batches_and_errors() {
     assert!(InterpolateMode::for_input("cubic", 4).is_err());
 }
 
+/// The widest input drawn: past two of the row kernel's 32-element blocks, so rows of whole
+/// blocks and a ragged tail are both summed (narrower under Miri).
+const WIDTH: usize = if cfg!(miri) { 9 } else { 80 };
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 4 } else { 48 }))]
     #[test]
     fn random_shapes_match_the_reference(
-        n in 1usize..3, c in 1usize..3, h in 1usize..9, w in 1usize..9,
+        n in 1usize..3, c in 1usize..3, h in 1usize..9, w in 1usize..WIDTH,
         oh in 1usize..12, ow in 1usize..12, align: bool, bicubic: bool, transpose: bool,
     ) {
         let data = values(n * c * h * w, (h * 16 + w) as u64);

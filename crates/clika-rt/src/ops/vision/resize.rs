@@ -176,12 +176,74 @@ impl Taps {
     }
 }
 
+/// How much more a tap costs when a pass gathers it element by element than when it adds a
+/// whole contiguous row of taps in vector lanes.
+const GATHER_COST: usize = 8;
+
+/// Fewer elements than this after a dim in memory and its pass gathers (about one vector).
+const SHORT_RUN: usize = 16;
+
+/// `passes` (at most three) in the order of least work. A pass reads its output's elements
+/// times its taps; one over a dim with under a vector of elements after it in memory (the
+/// innermost spatial dim, or one followed only by a channels-last image's channels) gathers
+/// each output's taps element by element instead of summing contiguous rows in vector lanes,
+/// and costs [`GATHER_COST`] times as much per tap. Shrinking the innermost dim of a frame
+/// first is the most elements but the fewest taps: a 1080x1920 frame to 224x224 with
+/// antialiasing reads 3x fewer taps the other way round (ties keep the given order).
+fn cheapest_order(x: &Tensor, passes: Vec<(usize, Taps)>) -> Vec<(usize, Taps)> {
+    let n = passes.len();
+    if n < 2 {
+        return passes;
+    }
+    let mut memory: Vec<usize> = (0..x.ndim()).collect();
+    memory.sort_by_key(|&d| std::cmp::Reverse(x.strides()[d].unsigned_abs()));
+    let cost = |perm: &[usize]| {
+        let mut shape = x.shape().to_vec();
+        let mut total = 0usize;
+        for &p in perm {
+            let (dim, taps) = (passes[p].0, &passes[p].1);
+            shape[dim] = taps.len();
+            let after: usize = memory
+                .iter()
+                .skip_while(|&&d| d != dim)
+                .skip(1)
+                .map(|&d| shape[d])
+                .product();
+            let per_tap = if after < SHORT_RUN { GATHER_COST } else { 1 };
+            let reads = shape.iter().product::<usize>().saturating_mul(taps.per);
+            total = total.saturating_add(reads.saturating_mul(per_tap));
+        }
+        total
+    };
+    // Every order (Heap's algorithm), keeping the first of the cheapest.
+    let mut perm: Vec<usize> = (0..n).collect();
+    let (mut best, mut best_cost) = (perm.clone(), cost(&perm));
+    let mut c = vec![0usize; n];
+    let mut i = 1;
+    while i < n {
+        if c[i] < i {
+            perm.swap(if i % 2 == 0 { 0 } else { c[i] }, i);
+            let k = cost(&perm);
+            if k < best_cost {
+                (best, best_cost) = (perm.clone(), k);
+            }
+            c[i] += 1;
+            i = 1;
+        } else {
+            c[i] = 0;
+            i += 1;
+        }
+    }
+    let mut slots: Vec<Option<(usize, Taps)>> = passes.into_iter().map(Some).collect();
+    best.iter().filter_map(|&p| slots[p].take()).collect()
+}
+
 /// An interpolation planned for every backend: `passes` resize one dim each, in order.
 pub(crate) struct ResizePlan {
     /// The input, `[N, C, spatial..]`.
     pub(crate) x: Tensor,
-    /// `(dim, taps)` per resized dim, the one that shrinks most first; empty when every dim
-    /// keeps its size and values.
+    /// `(dim, taps)` per resized dim, in the order of least work ([`cheapest_order`]); empty
+    /// when every dim keeps its size and values.
     pub(crate) passes: Vec<(usize, Taps)>,
     /// The result's shape.
     pub(crate) out_shape: Vec<usize>,
@@ -281,14 +343,14 @@ pub fn interpolate(x: &Tensor, opts: &InterpolateOptions) -> Result<Tensor> {
         })
         .filter(|(dim, t)| !t.is_identity(x.shape()[*dim]))
         .collect();
-    // Shrink first: later passes then touch fewer elements.
+    // Shrink first: later passes then touch fewer elements; then the cheapest order.
     passes.sort_by(|a, b| {
         let r = |(dim, t): &(usize, Taps)| t.len() as f64 / x.shape()[*dim] as f64;
         r(a).total_cmp(&r(b))
     });
     let plan = ResizePlan {
         x: x.clone(),
-        passes,
+        passes: cheapest_order(x, passes),
         out_shape,
     };
     run(&VisionPlan::Resize(Box::new(plan)))
@@ -515,6 +577,37 @@ mod tests {
             assert!((s - 1.0).abs() < 1e-12, "{s}");
         }
         assert!(t.per >= 4 * 100 / 7);
+    }
+
+    #[test]
+    fn passes_run_in_the_order_of_least_work() {
+        let plan = |x: &Tensor, h: usize, w: usize, antialias: bool| {
+            let mut o = opts(InterpolateMode::Linear);
+            o.antialias = antialias;
+            let t = |d: usize, n| taps(InterpolateMode::Linear, x.shape()[d], n, &o, None, true);
+            let p = [(2, t(2, h)), (3, t(3, w))];
+            cheapest_order(x, p.into_iter().collect())
+                .iter()
+                .map(|(d, _)| *d)
+                .collect::<Vec<_>>()
+        };
+        // A 1080x1920 frame to 224x224: width shrinks more, but its pass gathers (width is
+        // innermost in NCHW, followed only by 3 channels when channels-last), so the height
+        // pass, which sums whole rows, goes first and leaves the gathers 224 rows, not 1080.
+        let nchw = Tensor::zeros(&[1, 3, 1080, 1920], DType::UInt8).unwrap();
+        let hwc = Tensor::zeros(&[1, 1080, 1920, 3], DType::UInt8)
+            .unwrap()
+            .permute(&[0, 3, 1, 2])
+            .unwrap();
+        assert_eq!(plan(&nchw, 224, 224, true), [2, 3]);
+        assert_eq!(plan(&hwc, 224, 224, true), [2, 3]);
+        // 4000x64 to 2000x1 with two taps each: the width pass first (4000 two-tap gathers)
+        // beats the height pass first (2000 rows of 64 to sum before 2000 gathers).
+        let tall = Tensor::zeros(&[1, 1, 4000, 64], DType::Float32).unwrap();
+        assert_eq!(plan(&tall, 2000, 1, false), [3, 2]);
+        // 64x64 to 32x48: halving the rows first leaves the gathers half the rows.
+        let square = Tensor::zeros(&[1, 1, 64, 64], DType::Float32).unwrap();
+        assert_eq!(plan(&square, 32, 48, false), [2, 3]);
     }
 
     #[test]
