@@ -236,3 +236,66 @@ proptest! {
         assert_close(&y32, &reference(&dense, [n, c, h, w], oh, ow, align, bicubic), 2e-5);
     }
 }
+
+/// Antialiased and area shrinks have many taps per output: where rows are short and dense
+/// (the innermost dim, or a channels-last image's pixels) each output sums a window of rows
+/// in vector lanes, elsewhere taps are gathered one by one. Both forms agree, in float and
+/// uint8, whichever pass order the plan takes.
+#[test]
+fn wide_filters_agree_between_windowed_and_gathered_layouts() {
+    let (n, c, h, w) = (1, 3, 11, if cfg!(miri) { 40 } else { 150 });
+    let data = values(n * c * h * w * 2, 17);
+    let bytes: Vec<u8> = data.iter().map(|v| (v * 120.0 + 128.0) as u8).collect();
+    // Every other column (the width's rows are not dense, so its pass gathers), the same
+    // values dense (windows of one element per row) and channels-last (three).
+    let layouts = |wide: Tensor| {
+        let gathered = wide.slice(3, Some(0), None, 2).unwrap();
+        let dense = gathered.contiguous().unwrap();
+        let nhwc = dense
+            .permute(&[0, 2, 3, 1])
+            .unwrap()
+            .contiguous()
+            .unwrap()
+            .permute(&[0, 3, 1, 2])
+            .unwrap();
+        [gathered, dense, nhwc]
+    };
+    let floats = layouts(
+        Tensor::from_vec(data, &[n, c, h, w * 2])
+            .unwrap()
+            .to_dtype(DType::Float32)
+            .unwrap(),
+    );
+    let u8s = layouts(Tensor::from_vec(bytes, &[n, c, h, w * 2]).unwrap());
+    for (mode, antialias, size) in [
+        (InterpolateMode::Linear, true, [4, 9]),
+        (InterpolateMode::Bicubic, true, [5, 13]),
+        (InterpolateMode::Area, false, [3, 7]),
+        (InterpolateMode::Linear, true, [h, 5]),
+    ] {
+        let o = InterpolateOptions {
+            antialias,
+            ..InterpolateOptions::size(&size, mode)
+        };
+        let want: Vec<f64> = ops::interpolate(&floats[0], &o)
+            .unwrap()
+            .to_dtype(DType::Float64)
+            .unwrap()
+            .to_vec()
+            .unwrap();
+        let bytes_of = |x: &Tensor| -> Vec<u8> {
+            let y = ops::interpolate(x, &o).unwrap();
+            y.contiguous().unwrap().to_vec().unwrap()
+        };
+        let want_u8 = bytes_of(&u8s[0]);
+        for k in 1..3 {
+            assert_close(&ops::interpolate(&floats[k], &o).unwrap(), &want, 1e-5);
+            // Summation order differs: a value at a rounding boundary may land either side.
+            let got = bytes_of(&u8s[k]);
+            assert!(
+                got.iter().zip(&want_u8).all(|(a, b)| a.abs_diff(*b) <= 1),
+                "{mode:?} uint8, layout {k}"
+            );
+        }
+    }
+}

@@ -280,6 +280,7 @@ fn pass_as<I: Px<T>, T: Real, O: Px<T>>(
     };
     let weights: Vec<T> = taps.weight.iter().map(|&w| T::from_f64(w)).collect();
     let per = taps.per;
+    let windows = Windows::new(taps, src.shape()[dim], &walk);
     let base = SendPtr(src.const_data_ptr().cast::<I>().cast_mut());
     let simd = avx2();
     walk.drive(per, |o, j0, dst: &mut [O]| {
@@ -295,6 +296,9 @@ fn pass_as<I: Px<T>, T: Real, O: Px<T>>(
             per,
             idx: &taps.index[j0 * per..],
             w: &weights[j0 * per..],
+            window: windows
+                .as_ref()
+                .map(|v| (&v.start[j0..], &v.weight[j0 * v.len..], v.len)),
             dst,
         };
         dispatch_avx2(simd, body);
@@ -315,7 +319,74 @@ struct Segment<'a, I, T, O> {
     /// The segment's taps: `per` indices and weights for each output row.
     idx: &'a [usize],
     w: &'a [T],
+    /// The same taps as [`Windows`] (each output's first row, its window's weights, and the
+    /// window's length in elements), where the pass takes that form.
+    window: Option<(&'a [usize], &'a [T], usize)>,
     dst: &'a mut [O],
+}
+
+/// Rows per block of a [`Windows`] window: its elements are whole vectors of eight lanes
+/// for any row length `C` (blocks of `8·C` elements).
+const WINDOW_ROWS: usize = 8;
+
+/// A pass over a dim whose rows are short and dense (the innermost dim, or a channels-last
+/// image's pixels: `C ≤ 4` elements each, the next row right after), with many taps (an
+/// antialiased shrink): each output reads one contiguous window of rows, a multiple of
+/// [`WINDOW_ROWS`] long, against weights expanded to every element of it (zero outside its
+/// taps; a tap repeated by clamping at an edge adds its weights). The window's products are
+/// then whole-vector multiply-adds into `8·C` lanes, summed per element of the row at the
+/// end, instead of `C` scalar multiply-adds per tap.
+struct Windows<T> {
+    /// Each output's first row.
+    start: Vec<usize>,
+    /// Each output's `len` weights, one per element of its window.
+    weight: Vec<T>,
+    /// Elements per window: rows × `C`.
+    len: usize,
+}
+
+impl<T: Real> Windows<T> {
+    /// The windows of `taps` over `len_in` rows, or `None` where the pass does not take this
+    /// form: rows not short and dense, too few taps to gain (under 6: the gathers are
+    /// cheaper), or a window longer than the dim.
+    fn new(taps: &Taps, len_in: usize, walk: &Walk) -> Option<Windows<T>> {
+        let (c, per) = (walk.inner, taps.per);
+        let dense = walk.sl == c as isize && (c == 1 || walk.si == 1);
+        let rows = per.div_ceil(WINDOW_ROWS) * WINDOW_ROWS;
+        if !(1..=4).contains(&c) || !dense || per < 6 || rows > len_in {
+            return None;
+        }
+        let n = taps.len();
+        let mut start = Vec::with_capacity(n);
+        let mut weight = vec![T::default(); n * rows * c];
+        let mut wide = vec![0.0f64; rows];
+        for (j, (idx, w)) in taps
+            .index
+            .chunks(per)
+            .zip(taps.weight.chunks(per))
+            .enumerate()
+        {
+            let (lo, hi) = (idx.iter().min()?, idx.iter().max()?);
+            if hi - lo >= rows {
+                return None;
+            }
+            let s0 = (*lo).min(len_in - rows);
+            wide.fill(0.0);
+            for (&i, &w) in idx.iter().zip(w) {
+                wide[i - s0] += w;
+            }
+            let out = &mut weight[j * rows * c..][..rows * c];
+            for (o, &w) in out.chunks_mut(c).zip(&wide) {
+                o.fill(T::from_f64(w));
+            }
+            start.push(s0);
+        }
+        Some(Windows {
+            start,
+            weight,
+            len: rows * c,
+        })
+    }
 }
 
 impl<I: Px<T>, T: Real, O: Px<T>> SimdBody for Segment<'_, I, T, O> {
@@ -329,9 +400,18 @@ impl<I: Px<T>, T: Real, O: Px<T>> SimdBody for Segment<'_, I, T, O> {
             per,
             idx,
             w,
+            window,
             dst,
         } = self;
         let at = |i: usize| row0.wrapping_offset(i as isize * sl);
+        if let Some((start, weight, len)) = window {
+            return match inner {
+                1 => window_sums::<I, T, O, 1>(at, start, weight, len, dst),
+                2 => window_sums::<I, T, O, 2>(at, start, weight, len, dst),
+                3 => window_sums::<I, T, O, 3>(at, start, weight, len, dst),
+                _ => window_sums::<I, T, O, 4>(at, start, weight, len, dst),
+            };
+        }
         if inner == 1 {
             match per {
                 2 => gather::<I, T, O, 2>(at, idx, w, dst),
@@ -397,6 +477,58 @@ fn gather<I: Px<T>, T: Real, O: Px<T>, const K: usize>(
         }
         *d = O::put(s);
     }
+}
+
+/// Output rows of `C` elements from [`Windows`]: each a window of `len` contiguous elements
+/// (from row `start[j]`) times its weights, summed in `C` vectors of [`WINDOW_ROWS`] lanes
+/// (element `k` of a block of `8·C` in lane `k % 8` of vector `k / 8`; written as separate
+/// 8-lane sums, which compile to whole vectors where one `8·C`-lane array did not), then
+/// per element of the row (`k % C`).
+#[inline(always)]
+fn window_sums<I: Px<T>, T: Real, O: Px<T>, const C: usize>(
+    at: impl Fn(usize) -> *const I,
+    start: &[usize],
+    weight: &[T],
+    len: usize,
+    dst: &mut [O],
+) {
+    const L: usize = WINDOW_ROWS;
+    let (dst, _) = dst.as_chunks_mut::<C>();
+    for ((d, &s0), w) in dst.iter_mut().zip(start).zip(weight.chunks(len)) {
+        // SAFETY: rows `s0..s0 + len / C` are in the dim (`Windows::new`) and dense (each
+        // row's `C` elements followed directly by the next row's), so the window is `len`
+        // contiguous readable elements from row `s0`.
+        let xs = unsafe { std::slice::from_raw_parts(at(s0), len) };
+        let mut s = [[T::default(); L]; C];
+        for (x, w) in xs
+            .as_chunks::<L>()
+            .0
+            .chunks_exact(C)
+            .zip(w.as_chunks::<L>().0.chunks_exact(C))
+        {
+            for v in 0..C {
+                for l in 0..L {
+                    s[v][l] = s[v][l] + w[v][l] * x[v][l].get();
+                }
+            }
+        }
+        for (d, &t) in d.iter_mut().zip(&fold_lanes(&s)) {
+            *d = O::put(t);
+        }
+    }
+}
+
+/// The per-element sums of [`window_sums`]' lanes (element `k % C` of lane `k`). Not
+/// inlined on purpose: seen together with the lanes' loop, LLVM's SLP vectoriser built its
+/// vectors from this reduction (lanes `c, c + C, …`: strided pairs and scalars) instead of
+/// the loop's eight consecutive lanes (measured: the loop ran as scalar and 2-lane ops).
+#[inline(never)]
+fn fold_lanes<T: Real, const C: usize>(s: &[[T; WINDOW_ROWS]; C]) -> [T; C] {
+    let mut t = [T::default(); C];
+    for (k, &v) in s.as_flattened().iter().enumerate() {
+        t[k % C] = t[k % C] + v;
+    }
+    t
 }
 
 /// The block of a long contiguous inner run whose sums stay in registers across the taps:
