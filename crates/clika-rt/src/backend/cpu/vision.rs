@@ -98,11 +98,15 @@ impl Real for f32 {
     fn from_f64(v: f64) -> Self {
         v as f32
     }
+    #[inline(always)]
     fn round_u8(self) -> u8 {
-        // Clamped first, `x + 0.5` truncated is round-half-away for the non-negative values
-        // left, and vectorises (`round` is a libm call per element); NaN stays NaN through
-        // `clamp` and the saturating `as` maps it to 0.
-        (self.clamp(0.0, 255.0) + 0.5) as u8
+        // Clamped first (NaN fails `>=` and gives 0), `x + 0.5` truncated is round-half-away
+        // for the values in 0..=255 left; truncated without `as`'s saturation, which
+        // vectorises (`round` is a libm call per element, and the saturating casts were
+        // scalarised, with a NaN test each: most of a uint8 resize's last pass).
+        let v = if self >= 0.0 { self.min(255.0) } else { 0.0 };
+        // SAFETY: `v + 0.5` is finite and in 0.5..=255.5, so it fits an `i32`.
+        unsafe { (v + 0.5).to_int_unchecked::<i32>() as u8 }
     }
 }
 
@@ -125,11 +129,15 @@ impl Real for f64 {
     fn from_f64(v: f64) -> Self {
         v
     }
+    #[inline(always)]
     fn round_u8(self) -> u8 {
-        // Clamped first, `x + 0.5` truncated is round-half-away for the non-negative values
-        // left, and vectorises (`round` is a libm call per element); NaN stays NaN through
-        // `clamp` and the saturating `as` maps it to 0.
-        (self.clamp(0.0, 255.0) + 0.5) as u8
+        // Clamped first (NaN fails `>=` and gives 0), `x + 0.5` truncated is round-half-away
+        // for the values in 0..=255 left; truncated without `as`'s saturation, which
+        // vectorises (`round` is a libm call per element, and the saturating casts were
+        // scalarised, with a NaN test each: most of a uint8 resize's last pass).
+        let v = if self >= 0.0 { self.min(255.0) } else { 0.0 };
+        // SAFETY: `v + 0.5` is finite and in 0.5..=255.5, so it fits an `i32`.
+        unsafe { (v + 0.5).to_int_unchecked::<i32>() as u8 }
     }
 }
 
@@ -708,6 +716,35 @@ fn pool_at<T: Real>(p: &PoolPlan, src: &[T], h: usize, w: usize, oy: usize, ox: 
                 }
             }
             sum / T::from_usize((y1 - y0) * (x1 - x0))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Real;
+
+    #[test]
+    fn round_u8_rounds_halves_away_and_saturates() {
+        let cases = [
+            (f64::NEG_INFINITY, 0u8),
+            (-1.0, 0),
+            (-0.0, 0),
+            (0.49, 0),
+            (0.5, 1),
+            (1.5, 2),
+            (2.5, 3),
+            (254.5, 255),
+            (254.4, 254),
+            (255.4, 255),
+            (255.5, 255),
+            (1e12, 255),
+            (f64::INFINITY, 255),
+            (f64::NAN, 0),
+        ];
+        for (v, want) in cases {
+            assert_eq!((v as f32).round_u8(), want, "f32 {v}");
+            assert_eq!(v.round_u8(), want, "f64 {v}");
         }
     }
 }
