@@ -118,22 +118,36 @@ def test_every_dtype_and_layout_round_trips_through_a_child(method):
         np.testing.assert_array_equal(values(back), values(t))
 
 
-def _maps_inode(pid, inode):
+def _segment_id(fd):
+    """The segment's file identity: (device, inode). An inode number alone is not unique: a
+    mapped library on the root file system can carry the same number as the memfd."""
+    st = os.fstat(fd)
+    return st.st_dev, st.st_ino
+
+
+def _maps_segment(pid, segment):
+    dev, inode = segment
     try:
         lines = Path(f"/proc/{pid}/maps").read_text().splitlines()
     except FileNotFoundError:
         return False
-    return any(len(f := line.split()) > 4 and f[4] == str(inode) for line in lines)
+    for line in lines:
+        f = line.split()
+        if len(f) > 4 and f[4] == str(inode):
+            major, minor = (int(x, 16) for x in f[3].split(":"))
+            if (major, minor) == (os.major(dev), os.minor(dev)):
+                return True
+    return False
 
 
-def _fds_inode(pid, inode):
+def _fds_segment(pid, segment):
     n = 0
     for fd in os.listdir(f"/proc/{pid}/fd"):
         try:
-            if os.stat(f"/proc/{pid}/fd/{fd}").st_ino == inode:
-                n += 1
+            st = os.stat(f"/proc/{pid}/fd/{fd}")
         except FileNotFoundError:
-            pass
+            continue
+        n += (st.st_dev, st.st_ino) == segment
     return n
 
 
@@ -142,19 +156,19 @@ def test_a_killed_consumer_leaks_no_segment(method):
     ctx = mp.get_context(method)
     q_in, q_out = ctx.Queue(), ctx.Queue()
     t = crt.arange(1000, dtype=crt.int64).share_memory_()
-    inode = os.fstat(t._shared_region()[0]).st_ino
+    segment = _segment_id(t._shared_region()[0])
     p = _start(ctx, _child_hold, q_in, q_out)
     q_in.put(t)
     assert q_out.get(timeout=TIMEOUT) == 0
-    assert _maps_inode(p.pid, inode), "the consumer maps the very segment"
+    assert _maps_segment(p.pid, segment), "the consumer maps the very segment"
     os.kill(p.pid, signal.SIGKILL)
     p.join(TIMEOUT)
     assert p.exitcode == -signal.SIGKILL
     del t
     # Nobody maps or holds the segment any more: the kernel has freed it (a memfd has no
     # name to leak under /dev/shm).
-    assert not _maps_inode(os.getpid(), inode)
-    assert _fds_inode(os.getpid(), inode) == 0
+    assert not _maps_segment(os.getpid(), segment)
+    assert _fds_segment(os.getpid(), segment) == 0
 
 
 def test_plain_pickle_of_a_shared_tensor_is_an_ordinary_pickle():
