@@ -345,3 +345,121 @@ fn var_of_too_few_elements_is_nan_or_inf_as_pytorch() {
     let inf = Tensor::from_data(&[1.0f32, f32::INFINITY], &[2]).unwrap();
     assert!(full(ReduceOp::Std { correction: 1 }, &inf).is_nan());
 }
+
+/// The products along `dim` of `t` computed in `f64` over its (dtype-rounded) values, and
+/// the runtime's, as `f64`.
+fn products(t: &Tensor, dim: usize) -> (Vec<f64>, Vec<f64>) {
+    let (outer, inner, lane) = lanes(t, dim);
+    let want = (0..outer)
+        .flat_map(|o| (0..inner).map(move |i| (o, i)))
+        .map(|(o, i)| lane(o, i).iter().product())
+        .collect();
+    let got = t.prod_dims(&[dim as isize], false).unwrap();
+    (got.to_f64_vec().unwrap(), want)
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "large inputs are slow under Miri")]
+fn float_products_agree_on_row_and_column_paths_in_every_float_type() {
+    // Factors near 1 so 8000 of them stay finite; each type's result is the f64 product
+    // rounded once.
+    let near_one: Vec<f32> = bounded(8000 * 20, 9)
+        .iter()
+        .map(|x| 1.0 + x / 2000.0)
+        .collect();
+    for (dtype, rtol) in [
+        (DType::Float32, 1e-6),
+        (DType::Float64, 1e-12),
+        (DType::Float16, 1e-3),
+        (DType::BFloat16, 8e-3),
+    ] {
+        let tall = Tensor::from_data(&near_one, &[8000, 20])
+            .unwrap()
+            .to_dtype(dtype)
+            .unwrap();
+        // Columns (the outer path; 8000 steps on two threads split into spans), a short
+        // block of columns, the transpose's strided rows and a contiguous copy's rows (the
+        // inner path).
+        let short = tall.narrow(0, 0, 150).unwrap();
+        let cases = [
+            (tall.clone(), 0),
+            (short.clone(), 0),
+            (tall.t(), 1),
+            (tall.t().contiguous().unwrap(), 1),
+            (short.t().contiguous().unwrap(), 1),
+        ];
+        for (t, dim) in cases {
+            let (got, want) = products(&t, dim);
+            for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+                assert!(
+                    (g - w).abs() <= rtol * w.abs(),
+                    "{dtype} {:?} dim {dim} output {k}: {g} vs {w}",
+                    t.shape()
+                );
+            }
+        }
+    }
+    // Zero times infinity is NaN, NaN spreads, and an overflow is infinite, on both paths.
+    let mut v = vec![1.5f32; 40 * 20];
+    v[3 * 20] = 0.0;
+    v[7 * 20] = f32::INFINITY;
+    v[5 * 20 + 1] = f32::NAN;
+    v[2] = 1e30;
+    v[20 + 2] = 1e30;
+    let t = Tensor::from_data(&v, &[40, 20]).unwrap();
+    for r in [
+        t.prod_dims(&[0], false).unwrap(),
+        t.t().contiguous().unwrap().prod_dims(&[1], false).unwrap(),
+    ] {
+        let r = r.to_vec::<f32>().unwrap();
+        assert!(r[0].is_nan() && r[1].is_nan(), "{r:?}");
+        assert_eq!(r[2], f32::INFINITY);
+        assert_eq!(r[3], 1.5f32.powi(40));
+    }
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "thousands of elements are slow under Miri")]
+fn integer_products_wrap_like_i64_on_row_and_column_paths() {
+    let mut s = 11u64;
+    let mut next = |m: u64| {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (s >> 33) % m
+    };
+    // Factors up to ±1000 over 300 steps wrap many times past 2^63.
+    let v: Vec<i32> = (0..300 * 24).map(|_| next(2001) as i32 - 1000).collect();
+    let bytes: Vec<u8> = (0..300 * 24).map(|_| next(256) as u8).collect();
+    let wants = |xs: &[i64], dim: usize, t: &Tensor| -> Vec<i64> {
+        let (r, c) = (t.shape()[0], t.shape()[1]);
+        let (outer, n) = if dim == 0 { (c, r) } else { (r, c) };
+        (0..outer)
+            .map(|o| {
+                (0..n).fold(1i64, |p, j| {
+                    let k = if dim == 0 { j * c + o } else { o * c + j };
+                    p.wrapping_mul(xs[k])
+                })
+            })
+            .collect()
+    };
+    for t in [
+        Tensor::from_data(&v, &[300, 24]).unwrap(),
+        Tensor::from_data(&bytes, &[300, 24]).unwrap(),
+    ] {
+        let xs: Vec<i64> = t.to_dtype(DType::Int64).unwrap().to_vec::<i64>().unwrap();
+        for (view, dim) in [(t.clone(), 0), (t.clone(), 1)] {
+            let got = view.prod_dims(&[dim as isize], false).unwrap();
+            assert_eq!(got.dtype(), DType::Int64);
+            assert_eq!(
+                got.to_vec::<i64>().unwrap(),
+                wants(&xs, dim, &t),
+                "dim {dim}"
+            );
+        }
+        // The transpose's columns are strided (a gathered outer path).
+        let tt = t.t();
+        let got = tt.prod_dims(&[1], false).unwrap().to_vec::<i64>().unwrap();
+        assert_eq!(got, wants(&xs, 0, &t));
+    }
+}

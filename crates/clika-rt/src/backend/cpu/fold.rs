@@ -49,6 +49,18 @@ pub(crate) trait RedElem: Element + Num {
     fn arg_into<const MAX: bool>(acc: &mut [Self::W], idx: &mut [i64], xs: &[Self], step: i64);
     /// `acc[i] += xs[i]` in the accumulator type.
     fn acc_add(acc: &mut [Self::A], xs: &[Self]);
+    /// `acc[i] *= xs[i]` in `f64`: running column products of floats.
+    #[inline(always)]
+    fn acc_mul_f(acc: &mut [f64], xs: &[Self]) {
+        acc.iter_mut().zip(xs).for_each(|(a, &x)| *a *= x.to_f64());
+    }
+    /// `acc[i] *= xs[i]` wrapping in `i64`: running column products of integers.
+    #[inline(always)]
+    fn acc_mul_i(acc: &mut [i64], xs: &[Self]) {
+        acc.iter_mut()
+            .zip(xs)
+            .for_each(|(a, &x)| *a = a.wrapping_mul(x.to_i64()));
+    }
     /// The mean and the sum of squared deviations from it of a chunk whose mean is about
     /// `m` (the variance's second pass, over a chunk still in cache): `Σ(x − c)` and
     /// `Σ(x − c)²` in the type's lanes (`f32` for `f32` and the half types, `f64`

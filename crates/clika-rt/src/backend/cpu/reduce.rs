@@ -492,7 +492,7 @@ pub(crate) fn reduce(rp: &ReducePlan, t: &Tensor) -> Result<Tensor> {
         Kind::Max | Kind::Min => best::<S, S>(kind, t, &plan, &out)?,
         Kind::ArgMax | Kind::ArgMin => best::<S, i64>(kind, t, &plan, &out)?,
         Kind::Var { .. } | Kind::Std { .. } => {
-            if use_outer(kind, &plan) {
+            if use_outer(&plan) {
                 // SAFETY: `out` is fresh and exclusive with one element per kept index.
                 unsafe { reduce_outer::<S, f64>(kind, t, &plan, &out) };
             } else {
@@ -506,7 +506,7 @@ pub(crate) fn reduce(rp: &ReducePlan, t: &Tensor) -> Result<Tensor> {
 /// Sums, means and products of `src` (type `S`) into `out` (type `D`).
 fn sums<S: RedElem, D: Element>(kind: Kind, src: &Tensor, plan: &Plan, out: &Tensor) -> Result<()> {
     debug_assert_eq!((S::DTYPE, D::DTYPE), (src.dtype(), out.dtype()));
-    if use_outer(kind, plan) {
+    if use_outer(plan) {
         // SAFETY: `out` is fresh and exclusive with one element per kept index.
         unsafe { reduce_outer::<S, D>(kind, src, plan, out) };
         return Ok(());
@@ -526,7 +526,7 @@ fn sums<S: RedElem, D: Element>(kind: Kind, src: &Tensor, plan: &Plan, out: &Ten
 /// Max/min (`D = S`) and argmax/argmin (`D = i64`) of `src` into `out`.
 fn best<S: RedElem, D: Element>(kind: Kind, src: &Tensor, plan: &Plan, out: &Tensor) -> Result<()> {
     debug_assert_eq!((S::DTYPE, D::DTYPE), (src.dtype(), out.dtype()));
-    if use_outer(kind, plan) {
+    if use_outer(plan) {
         // SAFETY: `out` is fresh and exclusive with one element per kept index.
         unsafe { reduce_outer::<S, D>(kind, src, plan, out) };
         return Ok(());

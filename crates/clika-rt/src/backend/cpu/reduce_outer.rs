@@ -12,17 +12,14 @@ use crate::{DType, Tensor};
 
 /// Whether to reduce "outer" dimensions by streaming whole kept rows into accumulators
 /// (column sums of a row-major matrix) instead of walking each output's strided lane.
-pub(super) fn use_outer(kind: Kind, plan: &Plan) -> bool {
+pub(super) fn use_outer(plan: &Plan) -> bool {
     let [ks] = plan.kept.inner_strides();
     let [rs] = plan.red.inner_strides();
-    kind != Kind::Prod
-        && plan.kept.inner() >= 16
-        && plan.count > 1
-        && ks.unsigned_abs() < rs.unsigned_abs()
+    plan.kept.inner() >= 16 && plan.count > 1 && ks.unsigned_abs() < rs.unsigned_abs()
 }
 
-/// Per-column partial results of one span of reduced steps: sums (`f`, `i`), compared values
-/// (`w`, with indices in `i`), or means (`f`) and squared deviations (`m2`).
+/// Per-column partial results of one span of reduced steps: sums or products (`f`, `i`),
+/// compared values (`w`, with indices in `i`), or means (`f`) and squared deviations (`m2`).
 struct ColAcc<W> {
     f: Vec<f64>,
     i: Vec<i64>,
@@ -34,7 +31,8 @@ struct ColAcc<W> {
 /// stay in cache) and, when that gives few tasks, the reduced steps into spans, so both
 /// cores stream contiguous kept rows whatever the shape. A task adds each reduced slice of
 /// its block into accumulators of the type's natural lanes (sums: `f32` for 64 steps, then
-/// `f64`; integers `i64`; max/min in the compared type, with `i64` indices); spans are then
+/// `f64`; integers `i64`; float products `f64`, in step order; max/min in the compared type,
+/// with `i64` indices); spans are then
 /// merged in order. The split depends on the shape only, so results do not depend on the
 /// number of threads.
 ///
@@ -128,6 +126,23 @@ pub(super) unsafe fn reduce_outer<S: RedElem, D: Element>(
                     k = end;
                 }
             }
+            Kind::Prod => {
+                let (f, i) = (&mut acc.f, &mut acc.i);
+                if float {
+                    *f = vec![1f64; len];
+                } else {
+                    *i = vec![1i64; len];
+                }
+                for k in k_lo..k_hi {
+                    slice_at(k, &mut |xs| {
+                        if float {
+                            dispatch_avx2(simd, Call(|| S::acc_mul_f(f, xs)))
+                        } else {
+                            dispatch_avx2(simd, Call(|| S::acc_mul_i(i, xs)))
+                        }
+                    });
+                }
+            }
             Kind::Max | Kind::Min | Kind::ArgMax | Kind::ArgMin => {
                 acc.w.reserve(len);
                 slice_at(k_lo, &mut |xs| acc.w.extend(xs.iter().map(|&x| S::w_of(x))));
@@ -166,7 +181,6 @@ pub(super) unsafe fn reduce_outer<S: RedElem, D: Element>(
                 }
             }
             Kind::Var { .. } | Kind::Std { .. } => unreachable!("var/std write f64"),
-            Kind::Prod => unreachable!("products never take the outer path"),
         }
         acc
     };
@@ -201,6 +215,12 @@ pub(super) unsafe fn reduce_outer<S: RedElem, D: Element>(
                         .zip(&later.i)
                         .for_each(|(a, b)| *a = a.wrapping_add(*b));
                 }
+                Kind::Prod => {
+                    f.iter_mut().zip(&later.f).for_each(|(a, b)| *a *= b);
+                    i.iter_mut()
+                        .zip(&later.i)
+                        .for_each(|(a, b)| *a = a.wrapping_mul(*b));
+                }
                 Kind::Max => fold::keep_into_w::<S::W, true>(&mut w, &later.w),
                 Kind::Min => fold::keep_into_w::<S::W, false>(&mut w, &later.w),
                 _ => {
@@ -222,9 +242,9 @@ pub(super) unsafe fn reduce_outer<S: RedElem, D: Element>(
         let k0 = row * ki + start;
         for j in 0..width.min(ki - start) {
             let v = match kind {
-                Kind::Sum | Kind::Mean if !float => D::from_i64(i[j]),
+                Kind::Sum | Kind::Mean | Kind::Prod if !float => D::from_i64(i[j]),
                 Kind::Mean => D::from_f64(f[j] / plan.count as f64),
-                Kind::Sum => D::from_f64(f[j]),
+                Kind::Sum | Kind::Prod => D::from_f64(f[j]),
                 Kind::ArgMax | Kind::ArgMin => D::from_i64(i[j]),
                 Kind::Var { correction } if D::DTYPE == DType::Float64 => {
                     D::from_f64(Moments::value(m2[j], plan.count, correction, false))

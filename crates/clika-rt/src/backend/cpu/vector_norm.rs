@@ -41,7 +41,7 @@ pub(crate) fn vector_norm(rp: &ReducePlan, p: f64, t: &Tensor) -> Option<Result<
         return None;
     };
     let plan = plan(rp, t);
-    if use_outer(ReduceOp::Sum, &plan) {
+    if use_outer(&plan) {
         return None;
     }
     Some((|| {
