@@ -198,6 +198,20 @@ pub(crate) trait Backend: Send + Sync {
         ))
     }
 
+    /// [`Backend::scatter`] that adds instead of writing (`+=`, wrapping for integers, `or`
+    /// for Bool), repeated positions accumulating in row-major order.
+    ///
+    /// # Safety
+    /// As for [`Backend::scatter`].
+    unsafe fn scatter_add(&self, plan: &IndexPlan, value: &Tensor) -> Result<()> {
+        let _ = value;
+        Err(unsupported(
+            "scatter_add",
+            plan.src.device(),
+            "any dtype yet",
+        ))
+    }
+
     /// The inverse of [`Backend::gather`]: `plan.src[offsets[b] + r..] = value[b, r..]`
     /// (`value` of `plan.gathered_shape()` and the source's dtype, any strides).
     ///

@@ -333,19 +333,73 @@ pub fn index_select(t: &Tensor, dim: isize, indices: &Tensor) -> Result<Tensor> 
 }
 
 /// The elements of `t` where `mask` (broadcast to `t`'s shape) is true, as a 1-D tensor in
-/// row-major order.
+/// row-major order: one walk over the mask gives the element offset of every hit, which the
+/// backend gathers (no per-dim index vectors).
 pub fn masked_select(t: &Tensor, mask: &Tensor) -> Result<Tensor> {
     let shape = broadcast_shapes(t.shape(), mask.shape())?;
     let sizes: DimVec<isize> = shape.iter().map(|&d| d as isize).collect();
-    let m = mask.to_dtype(DType::Bool)?.expand(&sizes)?;
-    index(&t.expand(&sizes)?, &[TensorIndex::Tensor(m)])
+    let src = t.expand(&sizes)?;
+    let flags = mask
+        .to(Device::cpu())?
+        .to_dtype(DType::Bool)?
+        .expand(&sizes)?
+        .to_dtype(DType::UInt8)?
+        .contiguous()?
+        .to_vec::<u8>()?;
+    let mut offsets = Vec::new();
+    for_each_offset(&shape, src.strides(), |i, o| {
+        if flags[i] != 0 {
+            offsets.push(o);
+        }
+    });
+    let plan = IndexPlan {
+        indexed: src.ndim(),
+        batch: std::iter::once(offsets.len()).collect(),
+        offsets,
+        place: 0,
+        src,
+    };
+    let out = Tensor::alloc(&plan.gathered_shape(), t.dtype(), t.device(), false)?;
+    if out.numel() > 0 {
+        // SAFETY: `out` is fresh, exclusive, contiguous, of the gathered shape and `t`'s
+        // dtype, on `t`'s device; every offset is an element of the (expanded) source.
+        unsafe { backend(t.device())?.gather(&plan, &out)? };
+    }
+    Ok(out)
 }
 
-/// A copy of `t` with `value` where `mask` (broadcast to `t`'s shape) is true.
+/// Calls `f(i, offset)` for every position of `shape` in row-major order: `i` its flat index,
+/// `offset` its element offset under `strides`.
+pub(super) fn for_each_offset(shape: &[usize], strides: &[isize], mut f: impl FnMut(usize, isize)) {
+    let n: usize = shape.iter().product();
+    let mut at: DimVec<usize> = std::iter::repeat_n(0, shape.len()).collect();
+    let mut o = 0isize;
+    for i in 0..n {
+        f(i, o);
+        for k in (0..shape.len()).rev() {
+            at[k] += 1;
+            o += strides[k];
+            if at[k] < shape[k] {
+                break;
+            }
+            o -= strides[k] * shape[k] as isize;
+            at[k] = 0;
+        }
+    }
+}
+
+/// A copy of `t` with `value` where `mask` (broadcast to `t`'s shape; non-zero is true) is
+/// true: one elementwise select (`where`), no index lists.
 pub fn masked_fill(t: &Tensor, mask: &Tensor, value: super::Scalar) -> Result<Tensor> {
-    let mut out = t.contiguous_copy()?;
-    out.masked_fill_(mask, value)?;
-    Ok(out)
+    let shape = broadcast_shapes(t.shape(), mask.shape())?;
+    if shape.as_slice() != t.shape() {
+        return Err(Error::ShapeMismatch {
+            op: "masked_fill (the mask must broadcast to the tensor's shape)",
+            expected: dims_i64(t.shape()),
+            got: dims_i64(mask.shape()),
+        });
+    }
+    super::where_(mask, &value.to_tensor(t.dtype())?, t)
 }
 
 impl Tensor {
@@ -361,11 +415,10 @@ impl Tensor {
     /// # Safety
     /// As for [`index_put_shared`].
     pub unsafe fn masked_fill_shared(&self, mask: &Tensor, value: super::Scalar) -> Result<()> {
-        let sizes: DimVec<isize> = self.shape().iter().map(|&d| d as isize).collect();
-        let m = mask.to_dtype(DType::Bool)?.expand(&sizes)?;
-        let v = value.to_tensor(self.dtype())?;
-        // SAFETY: forwarded from the caller.
-        unsafe { index_put_shared(self, &[TensorIndex::Tensor(m)], &v) }
+        self.ensure_writable()?;
+        let filled = masked_fill(self, mask, value)?;
+        // SAFETY: forwarded from the caller; `filled` is fresh memory.
+        unsafe { self.copy_shared(&filled) }
     }
 }
 

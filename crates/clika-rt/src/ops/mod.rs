@@ -7,6 +7,7 @@ mod arith;
 mod binary;
 mod copy;
 mod elementwise_more;
+mod gather;
 mod index;
 mod inplace;
 mod join;
@@ -38,6 +39,7 @@ pub(crate) use binary::{as_operand, BinaryPlan};
 pub use copy::{contiguous, to_dtype};
 pub(crate) use elementwise_more::{binary_dtypes_owned, divides};
 pub use elementwise_more::{can_cast_in_place, check_in_place, round_decimals, tril, triu};
+pub use gather::{gather, scatter, scatter_add, scatter_add_shared, scatter_shared};
 pub(crate) use index::IndexPlan;
 pub use index::{
     index, index_put_, index_put_shared, index_select, masked_fill, masked_select, nonzero,

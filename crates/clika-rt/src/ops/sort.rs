@@ -208,17 +208,25 @@ pub fn median(t: &Tensor) -> Result<Tensor> {
 /// The maximum along `dim` and the index of its first occurrence (PyTorch's `max(dim)`;
 /// NaN propagates and its first index is returned).
 pub fn max_dim(t: &Tensor, dim: isize, keepdim: bool) -> Result<ValuesIndices> {
-    Ok(ValuesIndices {
-        values: reduce(ReduceOp::Max, t, Some(&[dim]), keepdim)?,
-        indices: reduce(ReduceOp::ArgMax, t, Some(&[dim]), keepdim)?,
-    })
+    best_dim(ReduceOp::ArgMax, t, dim, keepdim)
 }
 
 /// The minimum along `dim` and the index of its first occurrence (see [`max_dim`]).
 pub fn min_dim(t: &Tensor, dim: isize, keepdim: bool) -> Result<ValuesIndices> {
+    best_dim(ReduceOp::ArgMin, t, dim, keepdim)
+}
+
+/// One pass over `t`: the arg-reduction `op` (which finds the best values to compare them),
+/// then the values gathered at those indices, one element per output.
+fn best_dim(op: ReduceOp, t: &Tensor, dim: isize, keepdim: bool) -> Result<ValuesIndices> {
+    let indices = reduce(op, t, Some(&[dim]), true)?;
+    let values = super::gather(t, dim, &indices)?;
+    if keepdim || t.ndim() == 0 {
+        return Ok(ValuesIndices { values, indices });
+    }
     Ok(ValuesIndices {
-        values: reduce(ReduceOp::Min, t, Some(&[dim]), keepdim)?,
-        indices: reduce(ReduceOp::ArgMin, t, Some(&[dim]), keepdim)?,
+        values: values.squeeze(Some(dim))?,
+        indices: indices.squeeze(Some(dim))?,
     })
 }
 

@@ -232,6 +232,12 @@ impl Backend for Cpu {
         Ok(())
     }
 
+    unsafe fn scatter_add(&self, plan: &IndexPlan, value: &Tensor) -> Result<()> {
+        // SAFETY: forwarded from the trait's contract.
+        unsafe { index::scatter_add(plan, value) };
+        Ok(())
+    }
+
     fn select_rows(&self, op: RowSelect, rows: &Tensor) -> Result<(Tensor, Tensor)> {
         sort::select_rows(op, rows)
     }

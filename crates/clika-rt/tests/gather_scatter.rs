@@ -1,0 +1,252 @@
+//! `gather`, `scatter` and `scatter_add` along a dim against a model with the coordinates
+//! written out: every element size, contiguous and transposed tensors, indices smaller than
+//! the tensor off `dim`, negative and repeated indices, empty indices, 0-d tensors, and the
+//! errors.
+
+use clika_rt::ops;
+use clika_rt::{DType, ErrorKind, Tensor};
+use proptest::prelude::*;
+
+/// Row-major coordinates of flat position `i` in `shape`.
+fn coords(shape: &[usize], mut i: usize) -> Vec<usize> {
+    let mut c = vec![0; shape.len()];
+    for d in (0..shape.len()).rev() {
+        c[d] = i % shape[d];
+        i /= shape[d];
+    }
+    c
+}
+
+fn flat(shape: &[usize], c: &[usize]) -> usize {
+    c.iter().zip(shape).fold(0, |a, (&x, &n)| a * n + x)
+}
+
+/// `vals` (row-major over `shape`) as `dtype`, transposed in memory when `transposed`: the
+/// values are laid out reversed and viewed back through a permutation.
+fn tensor(vals: &[f64], shape: &[usize], dtype: DType, transposed: bool) -> Tensor {
+    let t = Tensor::from_data(vals, shape)
+        .unwrap()
+        .to_dtype(dtype)
+        .unwrap();
+    if !transposed || shape.len() < 2 {
+        return t;
+    }
+    let rev: Vec<isize> = (0..shape.len() as isize).rev().collect();
+    let stored = t.permute(&rev).unwrap().contiguous().unwrap();
+    let v = stored.permute(&rev).unwrap();
+    let trivial = shape.contains(&0) || shape.iter().filter(|&&n| n > 1).count() < 2;
+    assert!(!v.is_contiguous() || trivial);
+    v
+}
+
+/// A bool target ors; every other dtype adds (exactly, with these small values).
+fn add(dtype: DType, a: f64, b: f64) -> f64 {
+    if dtype == DType::Bool {
+        f64::from(a != 0.0 || b != 0.0)
+    } else {
+        a + b
+    }
+}
+
+fn dtype() -> impl Strategy<Value = DType> {
+    prop::sample::select(vec![
+        DType::Float32,
+        DType::Float64,
+        DType::Float16,
+        DType::BFloat16,
+        DType::Int8,
+        DType::Int32,
+        DType::Int64,
+        DType::UInt8,
+        DType::UInt16,
+        DType::Bool,
+    ])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 6 } else { 96 }))]
+
+    #[test]
+    fn gather_and_scatters_match_the_model(
+        shape in prop::collection::vec(1usize..5, 1..4),
+        dim in 0usize..3,
+        shrink in prop::collection::vec(0usize..2, 3),
+        along in 0usize..6,
+        dtype in dtype(),
+        transposed in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        let nd = shape.len();
+        let dim = dim % nd;
+        // The index: off `dim` at most the tensor's size, along it any length.
+        let ishape: Vec<usize> = (0..nd)
+            .map(|k| if k == dim { along } else { shape[k] - shrink[k].min(shape[k] - 1) })
+            .collect();
+        let mut s = seed;
+        let mut next = |m: u64| {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (s >> 33) % m
+        };
+        let n: usize = shape.iter().product();
+        let ni: usize = ishape.iter().product();
+        let size = shape[dim] as i64;
+        // Small values, exact in every dtype (a Bool holds 0 or 1).
+        let top = if dtype == DType::Bool { 2 } else { 4 };
+        let vals: Vec<f64> = (0..n).map(|_| next(top) as f64).collect();
+        let idx: Vec<i64> = (0..ni).map(|_| next(2 * size as u64) as i64 - size).collect();
+        // `src` is one longer than the index in dim 0: only its leading part is used.
+        let mut sshape = ishape.clone();
+        sshape[0] += 1;
+        let ns: usize = sshape.iter().product();
+        let svals: Vec<f64> = (0..ns).map(|_| next(top) as f64).collect();
+
+        let t = tensor(&vals, &shape, dtype, transposed);
+        let index = tensor(&idx.iter().map(|&i| i as f64).collect::<Vec<_>>(), &ishape, DType::Int64, transposed);
+        let src = tensor(&svals, &sshape, dtype, false);
+        let target = |p: usize| -> (Vec<usize>, usize) {
+            let mut c = coords(&ishape, p);
+            let j = idx[p];
+            c[dim] = (if j < 0 { j + size } else { j }) as usize;
+            let sc = c.clone();
+            (sc.clone(), flat(&shape, &sc))
+        };
+
+        let d = dim as isize;
+        let g = t.gather(d, &index).unwrap();
+        prop_assert_eq!(g.shape(), &ishape[..]);
+        prop_assert_eq!(g.dtype(), dtype);
+        let want: Vec<f64> = (0..ni).map(|p| vals[target(p).1]).collect();
+        prop_assert_eq!(g.to_f64_vec().unwrap(), want);
+
+        let src_at = |p: usize| svals[flat(&sshape, &coords(&ishape, p))];
+        let mut put = vals.clone();
+        let mut acc = vals.clone();
+        for p in 0..ni {
+            let q = target(p).1;
+            put[q] = src_at(p);
+            acc[q] = add(dtype, acc[q], src_at(p));
+        }
+        let r = ops::scatter(&t, d, &index, &src).unwrap();
+        prop_assert_eq!(r.to_f64_vec().unwrap(), put.clone());
+        let r = ops::scatter_add(&t, d, &index, &src).unwrap();
+        prop_assert_eq!(r.to_f64_vec().unwrap(), acc);
+        // In place, through the transposed view: the same elements change.
+        let mut inplace = tensor(&vals, &shape, dtype, transposed);
+        inplace.scatter_(d, &index, &src).unwrap();
+        prop_assert_eq!(inplace.to_f64_vec().unwrap(), put);
+        // A 0-d value is written at every target.
+        let one = Tensor::from_data(&[1.0f64], &[]).unwrap();
+        let mut filled = vals.clone();
+        for p in 0..ni {
+            filled[target(p).1] = 1.0;
+        }
+        prop_assert_eq!(ops::scatter(&t, d, &index, &one).unwrap().to_f64_vec().unwrap(), filled);
+    }
+}
+
+#[test]
+fn repeated_targets_add_in_order_and_the_last_write_wins() {
+    let t = Tensor::zeros(&[2, 3], DType::Int64).unwrap();
+    let index = Tensor::from_data(&[2i64, 2, 0, 1, 1, 1], &[2, 3]).unwrap();
+    let src = Tensor::from_data(&[1i64, 2, 3, 4, 5, 6], &[2, 3]).unwrap();
+    // Along dim 1, row 0 hits column 2 twice (1 then 2) and column 0 once.
+    let r = ops::scatter(&t, 1, &index, &src).unwrap();
+    assert_eq!(r.to_vec::<i64>().unwrap(), [3, 0, 2, 0, 6, 0]);
+    let r = ops::scatter_add(&t, 1, &index, &src).unwrap();
+    assert_eq!(r.to_vec::<i64>().unwrap(), [3, 0, 3, 0, 15, 0]);
+    // Integers wrap.
+    let bytes = Tensor::from_data(&[250u8], &[1]).unwrap();
+    let ten = Tensor::from_data(&[10u8], &[1]).unwrap();
+    let zero = Tensor::from_data(&[0i64], &[1]).unwrap();
+    let r = ops::scatter_add(&bytes, 0, &zero, &ten).unwrap();
+    assert_eq!(r.to_vec::<u8>().unwrap(), [4]);
+}
+
+#[test]
+fn empty_and_zero_d_indices() {
+    let t = Tensor::from_data(&[1.0f32, 2.0, 3.0, 4.0], &[2, 2]).unwrap();
+    let none = Tensor::zeros(&[2, 0], DType::Int64).unwrap();
+    assert_eq!(t.gather(1, &none).unwrap().shape(), &[2, 0]);
+    assert_eq!(
+        ops::scatter_add(&t, 1, &none, &t)
+            .unwrap()
+            .to_vec::<f32>()
+            .unwrap(),
+        [1.0, 2.0, 3.0, 4.0]
+    );
+    let s = Tensor::from_data(&[7.0f32], &[]).unwrap();
+    let i = Tensor::from_data(&[0i64], &[]).unwrap();
+    assert_eq!(s.gather(0, &i).unwrap().item::<f32>().unwrap(), 7.0);
+    assert_eq!(s.gather(-1, &i).unwrap().shape(), &[] as &[usize]);
+    // An empty dim cannot be indexed, but an empty index over it is fine.
+    let e = Tensor::zeros(&[2, 0], DType::Float32).unwrap();
+    assert_eq!(e.gather(1, &none).unwrap().shape(), &[2, 0]);
+    let one = Tensor::zeros(&[2, 1], DType::Int64).unwrap();
+    assert_eq!(e.gather(1, &one).unwrap_err().kind(), ErrorKind::Index);
+}
+
+#[test]
+fn bad_indices_are_refused_naming_the_fix() {
+    let t = Tensor::zeros(&[2, 3], DType::Float32).unwrap();
+    let f = Tensor::zeros(&[2, 1], DType::Float32).unwrap();
+    let e = t.gather(1, &f).unwrap_err();
+    assert!(e.to_string().contains(".to(int64)"), "{e}");
+    let flat = Tensor::zeros(&[2], DType::Int64).unwrap();
+    let e = t.gather(1, &flat).unwrap_err();
+    assert!(e.to_string().contains("unsqueeze"), "{e}");
+    let tall = Tensor::zeros(&[3, 1], DType::Int64).unwrap();
+    assert_eq!(
+        t.gather(1, &tall).unwrap_err().kind(),
+        ErrorKind::InvalidShape
+    );
+    let far = Tensor::from_data(&[3i64, -4], &[2, 1]).unwrap();
+    assert_eq!(t.gather(1, &far).unwrap_err().kind(), ErrorKind::Index);
+    assert_eq!(t.gather(2, &tall).unwrap_err().kind(), ErrorKind::Index);
+    // A src smaller than the index, or of another rank.
+    let index = Tensor::zeros(&[2, 2], DType::Int64).unwrap();
+    let small = Tensor::zeros(&[2, 1], DType::Float32).unwrap();
+    assert_eq!(
+        ops::scatter(&t, 1, &index, &small).unwrap_err().kind(),
+        ErrorKind::InvalidShape
+    );
+    let flat_src = Tensor::zeros(&[4], DType::Float32).unwrap();
+    assert_eq!(
+        ops::scatter_add(&t, 1, &index, &flat_src)
+            .unwrap_err()
+            .kind(),
+        ErrorKind::InvalidShape
+    );
+    // A failed scatter leaves the target as it was.
+    let mut kept = Tensor::from_data(&[1.0f32, 2.0], &[1, 2]).unwrap();
+    let bad = Tensor::from_data(&[0i64, 5], &[1, 2]).unwrap();
+    assert!(kept.scatter_add_(1, &bad, &kept.clone()).is_err());
+    assert_eq!(kept.to_vec::<f32>().unwrap(), [1.0, 2.0]);
+}
+
+#[test]
+fn max_and_min_along_a_dim_are_the_values_at_their_indices() {
+    let v = [3.0f32, f32::NAN, 1.0, 5.0, 5.0, -2.0];
+    let t = Tensor::from_data(&v, &[2, 3]).unwrap();
+    let r = ops::max_dim(&t, 1, false).unwrap();
+    let (vals, idx) = (
+        r.values.to_vec::<f32>().unwrap(),
+        r.indices.to_vec::<i64>().unwrap(),
+    );
+    assert!(vals[0].is_nan() && vals[1] == 5.0, "{vals:?}");
+    assert_eq!(idx, [1, 0]);
+    let r = ops::min_dim(&t.t(), 0, true).unwrap();
+    assert_eq!(r.values.shape(), &[1, 2]);
+    assert_eq!(r.indices.to_vec::<i64>().unwrap(), [1, 2]);
+    let s = Tensor::from_data(&[4i32], &[]).unwrap();
+    let r = ops::max_dim(&s, 0, false).unwrap();
+    assert_eq!(
+        (
+            r.values.item::<i32>().unwrap(),
+            r.indices.item::<i64>().unwrap()
+        ),
+        (4, 0)
+    );
+    let empty = Tensor::zeros(&[0, 3], DType::Float32).unwrap();
+    assert!(ops::max_dim(&empty, 0, false).is_err());
+    assert_eq!(ops::max_dim(&empty, 1, false).unwrap().values.shape(), &[0]);
+}
