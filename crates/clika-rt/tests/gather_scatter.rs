@@ -250,3 +250,14 @@ fn max_and_min_along_a_dim_are_the_values_at_their_indices() {
     assert!(ops::max_dim(&empty, 0, false).is_err());
     assert_eq!(ops::max_dim(&empty, 1, false).unwrap().values.shape(), &[0]);
 }
+
+#[test]
+fn extreme_index_values_are_refused_without_overflow() {
+    let t = Tensor::zeros(&[2, 3], DType::Float32).unwrap();
+    for v in [i64::MAX, i64::MIN, 3, -4] {
+        let idx = Tensor::from_data(&[0i64, v], &[1, 2]).unwrap();
+        let e = t.gather(1, &idx).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Index, "{v}: {e}");
+        assert!(e.to_string().contains(&v.to_string()), "{e}");
+    }
+}

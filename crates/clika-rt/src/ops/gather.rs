@@ -7,7 +7,7 @@
 //! index position, so the backend's advanced-indexing copies (and its accumulating scatter)
 //! do the work.
 
-use super::index::{for_each_offset, IndexPlan};
+use super::index::{for_each_row, IndexPlan};
 use crate::backend::backend;
 use crate::error::dims_i64;
 use crate::layout::{normalize_dim, DimVec};
@@ -66,25 +66,41 @@ fn along(op: &'static str, t: &Tensor, dim: isize, index: &Tensor) -> Result<Ind
         .to(Device::cpu())?
         .to_dtype(DType::Int64)?
         .contiguous()?;
-    let values = values.to_vec::<i64>()?;
-    // Each position's offset off `dim` (its coordinates under `t`'s strides, `dim`'s zeroed),
-    // plus the index value's along it.
+    let values = values.as_slice::<i64>()?;
+    // Each position's offset: its coordinates off `dim` under `t`'s strides (`dim`'s
+    // zeroed), plus the index value's along `dim`; a row of the index at a time. Out-of-range
+    // values are noted without a branch and reported after the loop.
     let mut walk: DimVec<isize> = strides.iter().copied().collect();
     if nd > 0 {
         walk[d] = 0;
     }
-    let mut offsets = Vec::with_capacity(n);
-    let mut bad = None;
-    for_each_offset(&batch, &walk, |p, base| {
-        let i = values[p];
-        let j = if i < 0 { i + size as i64 } else { i };
-        if (0..size as i64).contains(&j) {
-            offsets.push(base + j as isize * stride);
-        } else {
-            bad = bad.or(Some(i));
+    let (inner, step) = match (batch.last(), walk.last()) {
+        (Some(&n), Some(&s)) => (n, s),
+        _ => (1, 0),
+    };
+    let mut offsets = vec![0isize; n];
+    let mut bad = false;
+    let (size_i, stride) = (size as i64, stride as i64);
+    for_each_row(&batch, &walk, t.layout().offset(), |i0, base| {
+        // Locals, not the captured references: the stores below would make the compiler
+        // reload those every element.
+        let (size_i, stride, step, mut row_bad) = (size_i, stride, step as i64, false);
+        let row = values[i0..i0 + inner]
+            .iter()
+            .zip(&mut offsets[i0..i0 + inner]);
+        for (j, (&i, o)) in (0..inner as i64).zip(row) {
+            let k = i + (size_i & (i >> 63));
+            row_bad |= k as u64 >= size_i as u64;
+            // Wrapping: a value out of range (reported below) must not trap here.
+            *o = (base as i64 + j * step).wrapping_add(k.wrapping_mul(stride)) as isize;
         }
+        bad |= row_bad;
     });
-    if let Some(index) = bad {
+    if bad {
+        let index = *values
+            .iter()
+            .find(|&&i| !(-size_i..size_i).contains(&i))
+            .expect("a value was out of range");
         return Err(Error::IndexOutOfRange {
             index,
             dim: d,

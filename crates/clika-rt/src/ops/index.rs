@@ -344,13 +344,21 @@ pub fn masked_select(t: &Tensor, mask: &Tensor) -> Result<Tensor> {
         .to_dtype(DType::Bool)?
         .expand(&sizes)?
         .to_dtype(DType::UInt8)?
-        .contiguous()?
-        .to_vec::<u8>()?;
+        .contiguous()?;
+    let flags = flags.as_slice::<u8>()?;
+    let (inner, step) = match (shape.last(), src.strides().last()) {
+        (Some(&n), Some(&s)) => (n, s),
+        _ => (1, 0),
+    };
     let mut offsets = Vec::new();
-    for_each_offset(&shape, src.strides(), |i, o| {
-        if flags[i] != 0 {
-            offsets.push(o);
-        }
+    for_each_row(&shape, src.strides(), src.layout().offset(), |i0, base| {
+        let row = &flags[i0..i0 + inner];
+        offsets.extend(
+            (0..inner as isize)
+                .zip(row)
+                .filter(|(_, &f)| f != 0)
+                .map(|(j, _)| base + j * step),
+        );
     });
     let plan = IndexPlan {
         indexed: src.ndim(),
@@ -368,24 +376,27 @@ pub fn masked_select(t: &Tensor, mask: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
-/// Calls `f(i, offset)` for every position of `shape` in row-major order: `i` its flat index,
-/// `offset` its element offset under `strides`.
-pub(super) fn for_each_offset(shape: &[usize], strides: &[isize], mut f: impl FnMut(usize, isize)) {
-    let n: usize = shape.iter().product();
-    let mut at: DimVec<usize> = std::iter::repeat_n(0, shape.len()).collect();
-    let mut o = 0isize;
-    for i in 0..n {
-        f(i, o);
-        for k in (0..shape.len()).rev() {
-            at[k] += 1;
-            o += strides[k];
-            if at[k] < shape[k] {
-                break;
-            }
-            o -= strides[k] * shape[k] as isize;
-            at[k] = 0;
-        }
+/// Calls `f(i0, base)` for every row of `shape`'s innermost dim, in row-major order: `i0` is
+/// the flat index of the row's first position and `base` its offset under `strides` from
+/// element `[0, …, 0]`, which lies at absolute offset `start` (so every offset walked is a
+/// reachable element's). A 0-d shape is one row of one position.
+pub(crate) fn for_each_row(
+    shape: &[usize],
+    strides: &[isize],
+    start: usize,
+    mut f: impl FnMut(usize, isize),
+) {
+    let nd = shape.len();
+    let inner = shape.last().copied().unwrap_or(1);
+    let outer = nd.saturating_sub(1);
+    if inner == 0 {
+        return;
     }
+    let mut i0 = 0;
+    super::strided::walk(&shape[..outer], &strides[..outer], start, |o| {
+        f(i0, o as isize - start as isize);
+        i0 += inner;
+    });
 }
 
 /// A copy of `t` with `value` where `mask` (broadcast to `t`'s shape; non-zero is true) is

@@ -184,8 +184,9 @@ impl ReducePlan {
             .map(|d| if reduced[d] { 1 } else { shape[d] })
             .collect();
         let count = (0..nd).filter(|&d| reduced[d]).map(|d| shape[d]).product();
-        let out_numel: usize = (0..nd).filter(|&d| !reduced[d]).map(|d| shape[d]).product();
-        if count == 0 && out_numel > 0 && !op.has_identity() {
+        // An empty reduced dim has no max (mean, …) even when the output is empty too:
+        // numpy and PyTorch refuse `max` over dim 0 of a 0×0 matrix.
+        if count == 0 && !op.has_identity() {
             return Err(Error::EmptyReduction { op: op.name() });
         }
         Ok(ReducePlan {

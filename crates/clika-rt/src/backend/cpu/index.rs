@@ -56,16 +56,6 @@ fn dense_strides(shape: &[usize]) -> Vec<isize> {
     s
 }
 
-/// The offset of batch position `b` in a layout whose leading `strides` walk the batch.
-fn batch_offset(batch: &[usize], strides: &[isize], mut b: usize) -> isize {
-    let mut o = 0isize;
-    for d in (0..batch.len()).rev() {
-        o += (b % batch[d]) as isize * strides[d];
-        b /= batch[d];
-    }
-    o
-}
-
 /// Runs `$body` with `$T` an unsigned integer of `$size` bytes (every dtype's size is 1, 2,
 /// 4 or 8), so each element moves as one load and one store instead of a `memcpy` call.
 macro_rules! by_size {
@@ -92,8 +82,8 @@ macro_rules! by_size {
     };
 }
 
-/// Index positions per parallel task of a gather.
-const GATHER_TASK: usize = 1 << 14;
+/// Elements per parallel task of a gather (whole index positions).
+const TASK_ELEMS: usize = 1 << 15;
 
 /// See `Backend::gather`.
 ///
@@ -116,12 +106,24 @@ unsafe fn gather_as<T: Copy>(plan: &IndexPlan, out: &Tensor) {
     let rest_strides = &src.strides()[plan.indexed..];
     let dst_strides = dense_strides(rest);
     let per_block: usize = rest.iter().product();
+    // A block's innermost dim moves as one copy when the source has it contiguous.
+    let k = rest.len();
+    let (row, outer, outer_strides, outer_dst) = match rest_strides.last() {
+        Some(1) => (
+            rest[k - 1],
+            &rest[..k - 1],
+            &rest_strides[..k - 1],
+            &dst_strides[..k - 1],
+        ),
+        _ => (1, rest, rest_strides, &dst_strides[..]),
+    };
     let first = src.layout().offset() as isize;
     let base = SendPtr(src.storage().as_ptr().cast::<T>());
     let dst = SendPtr(out.data_ptr().cast::<T>());
     let n = plan.offsets.len();
+    let per_task = (TASK_ELEMS / per_block.max(1)).max(1);
     let task = |t: usize| {
-        let (lo, hi) = (t * GATHER_TASK, ((t + 1) * GATHER_TASK).min(n));
+        let (lo, hi) = (t * per_task, ((t + 1) * per_task).min(n));
         let (base, dst) = (base.get().cast_const(), dst.get());
         if rest.is_empty() {
             // One element per index position (gather along a dim, or every dim indexed).
@@ -138,16 +140,21 @@ unsafe fn gather_as<T: Copy>(plan: &IndexPlan, out: &Tensor) {
         }
         for (b, &o) in (lo..hi).zip(&plan.offsets[lo..hi]) {
             let d0 = (b * per_block) as isize;
-            walk2(rest, rest_strides, first + o, &dst_strides, d0, |s, d| {
-                // SAFETY: `s` is an element of the source and `d` one of `out`, as above.
+            walk2(outer, outer_strides, first + o, outer_dst, d0, |s, d| {
+                // SAFETY: the `row` elements from `s` are elements of the source (contiguous
+                // when `row > 1`) and those from `d` of `out`, as above; copied as bytes, which
+                // need no alignment.
                 unsafe {
-                    dst.offset(d)
-                        .write_unaligned(base.offset(s).read_unaligned())
+                    std::ptr::copy_nonoverlapping(
+                        base.offset(s).cast::<u8>(),
+                        dst.offset(d).cast::<u8>(),
+                        row * std::mem::size_of::<T>(),
+                    )
                 }
             });
         }
     };
-    for_each_item(n.div_ceil(GATHER_TASK), GATHER_TASK * per_block, task);
+    for_each_item(n.div_ceil(per_task), per_task * per_block, task);
 }
 
 /// Calls `f(d, s)` with the destination and value element offsets of every element `plan`
@@ -160,11 +167,23 @@ fn scatter_walk(plan: &IndexPlan, value: &Tensor, mut f: impl FnMut(isize, isize
     let rest_strides = &dst.strides()[plan.indexed..];
     let (vb, vr) = value.strides().split_at(nb);
     let first = dst.layout().offset() as isize;
-    let v0 = value.layout().offset() as isize;
-    for (b, &o) in plan.offsets.iter().enumerate() {
-        let vo = v0 + batch_offset(&plan.batch, vb, b);
-        walk2(rest, rest_strides, first + o, vr, vo, &mut f);
-    }
+    let v0 = value.layout().offset();
+    // The value's offset of each index position, a row of the index at a time.
+    let (inner, vstep) = match (plan.batch.last(), vb.last()) {
+        (Some(&n), Some(&s)) => (n, s),
+        _ => (1, 0),
+    };
+    crate::ops::for_each_row(&plan.batch, vb, v0, |i0, vbase| {
+        let vbase = v0 as isize + vbase;
+        for (j, &o) in (0..inner as isize).zip(&plan.offsets[i0..i0 + inner]) {
+            let (d, s) = (first + o, vbase + j * vstep);
+            if rest.is_empty() {
+                f(d, s);
+            } else {
+                walk2(rest, rest_strides, d, vr, s, &mut f);
+            }
+        }
+    });
 }
 
 /// See `Backend::scatter`.
@@ -175,7 +194,7 @@ pub(crate) unsafe fn scatter(plan: &IndexPlan, value: &Tensor) {
     by_size!(plan.src.dtype().size(), T => {
         let base = plan.src.storage().as_ptr().cast::<T>();
         let src = value.storage().as_ptr().cast::<T>();
-        scatter_walk(plan, value, |d, s| {
+        scatter_walk(plan, value, move |d, s| {
             // SAFETY: `d` is an element of the destination and `s` of `value` (each in
             // bounds by L3 and the plan's checks); they do not overlap.
             unsafe { base.offset(d).write_unaligned(src.offset(s).read_unaligned()) }
@@ -192,7 +211,7 @@ pub(crate) unsafe fn scatter_add(plan: &IndexPlan, value: &Tensor) {
     crate::dispatch_num!(plan.src.dtype(), T => {
         let base = plan.src.storage().as_ptr().cast::<T>();
         let src = value.storage().as_ptr().cast::<T>();
-        scatter_walk(plan, value, |d, s| {
+        scatter_walk(plan, value, move |d, s| {
             // SAFETY: as in `scatter`.
             unsafe {
                 let at = base.offset(d);
@@ -203,7 +222,7 @@ pub(crate) unsafe fn scatter_add(plan: &IndexPlan, value: &Tensor) {
         // Booleans are bytes 0 or 1: their sum saturates, an `or`.
         let base = plan.src.storage().as_ptr();
         let src = value.storage().as_ptr();
-        scatter_walk(plan, value, |d, s| {
+        scatter_walk(plan, value, move |d, s| {
             // SAFETY: as in `scatter`.
             unsafe { *base.offset(d) |= *src.offset(s) }
         })
