@@ -32,6 +32,25 @@ def rows(n):
     cr8 = crt.from_numpy(rows8)
     tr8 = torch.from_numpy(rows8) if torch is not None else None
     k = max(n // 16, 1)
+    # gather/scatter: half a row of picks per row; scatter_add: a histogram of n bins
+    picks = rng.integers(0, n, size=(n, max(n // 2, 1))).astype(np.int64)
+    vals = rng.standard_normal(picks.shape).astype(np.float32)
+    bins = (ints % n).astype(np.int64)
+    ones = np.ones(bins.shape, np.float32)
+    rows_idx = rng.integers(0, n, size=max(n // 2, 1)).astype(np.int64)
+    cp, cv, cb, co, crows = (crt.from_numpy(x) for x in (picks, vals, bins, ones, rows_idx))
+    tp, tv, tb, to, trows = (torch.from_numpy(x) for x in (picks, vals, bins, ones, rows_idx)) if torch is not None else (None,) * 5
+
+    def np_scatter():
+        b = a.copy()
+        np.put_along_axis(b, picks, vals, 1)
+        return b
+
+    def np_hist():
+        h = np.zeros(n, np.float32)
+        np.add.at(h, bins, ones)
+        return h
+
     T = torch  # shorthand in the lambdas
     return [
         ("sort(dim=-1)", lambda: np.sort(a, axis=-1), t is not None and (lambda: T.sort(t, dim=-1)), lambda: c.sort(-1)),
@@ -48,6 +67,15 @@ def rows(n):
         ("unique(counts)", lambda: np.unique(ints, return_counts=True), ti is not None and (lambda: T.unique(ti, return_counts=True)), lambda: ci.unique(return_counts=True)),
         ("unique(dim=0) rows", lambda: np.unique(rows8, axis=0), t is not None and (lambda: T.unique(tr8, dim=0)), lambda: cr8.unique(dim=0)),
         ("roll(3, dims=1)", lambda: np.roll(a, 3, axis=1), t is not None and (lambda: T.roll(t, 3, 1)), lambda: c.roll(3, 1)),
+        ("gather(dim=1)", lambda: np.take_along_axis(a, picks, 1), t is not None and (lambda: T.gather(t, 1, tp)), lambda: c.gather(1, cp)),
+        ("scatter(dim=1)", np_scatter, t is not None and (lambda: t.scatter(1, tp, tv)), lambda: c.scatter(1, cp, cv)),
+        ("scatter_add histogram", np_hist, t is not None and (lambda: T.zeros(n).scatter_add_(0, tb, to)), lambda: crt.zeros(n).scatter_add_(0, cb, co)),
+        ("index_select(dim=0)", lambda: np.take(a, rows_idx, 0), t is not None and (lambda: T.index_select(t, 0, trows)), lambda: crt.index_select(c, 0, crows)),
+        ("masked_select(a > 0)", lambda: a[a > 0], t is not None and (lambda: T.masked_select(t, t > 0)), lambda: crt.masked_select(c, c > 0)),
+        ("masked_fill(a > 0, 0)", lambda: np.where(a > 0, np.float32(0), a), t is not None and (lambda: t.masked_fill(t > 0, 0.0)), lambda: c.masked_fill(c > 0, 0.0)),
+        ("nonzero(a > 1)", lambda: np.argwhere(a > 1), t is not None and (lambda: T.nonzero(t > 1)), lambda: crt.nonzero(c > 1)),
+        ("amax(dim=0)", lambda: a.max(0), t is not None and (lambda: T.amax(t, 0)), lambda: c.amax(0)),
+        ("prod(dim=0)", lambda: a.prod(0), t is not None and (lambda: t.prod(0)), lambda: c.prod(0)),
         ("linspace", lambda: np.linspace(0, 1, n * n, dtype=np.float32), t is not None and (lambda: T.linspace(0, 1, n * n)), lambda: crt.linspace(0, 1, n * n)),
         ("eye", lambda: np.eye(n, dtype=np.float32), t is not None and (lambda: T.eye(n)), lambda: crt.eye(n)),
         ("rand", lambda: np.random.default_rng(1).random((n, n), dtype=np.float32), t is not None and (lambda: T.rand(n, n)), lambda: crt.rand(n, n)),

@@ -23,6 +23,7 @@ mod dtype;
 mod error;
 mod files;
 mod functions;
+mod gather;
 mod indexing;
 mod int_range;
 mod memory_stats;
@@ -74,6 +75,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     vision::register(m)?;
     norm::register(m)?;
     algorithms::register(m)?;
+    gather::register(m)?;
     creation::register(m)?;
     random::register(m)?;
     printing::register(m)?;

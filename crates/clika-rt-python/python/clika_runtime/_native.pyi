@@ -2,7 +2,7 @@
 import builtins
 import os
 import sys
-from typing import Any, ClassVar, Dict, Iterator, List, Optional, SupportsFloat, SupportsIndex, Sequence, Tuple, Union, final, overload
+from typing import Any, ClassVar, Dict, Iterator, List, Literal, Optional, SupportsFloat, SupportsIndex, Sequence, Tuple, Union, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -192,6 +192,15 @@ __all__ = [
     "max_pool2d",
     "normalize_image",
     "pad",
+    "gather",
+    "scatter",
+    "scatter_add",
+    "index_select",
+    "masked_select",
+    "masked_fill",
+    "nonzero",
+    "amax",
+    "amin",
 ]
 
 _DTypeLike = Union["DType", npt.DTypeLike]
@@ -201,6 +210,7 @@ _Shape = Union[SupportsIndex, Sequence[SupportsIndex]]
 # array or scalar (copied into a tensor).
 _Operand = Union["Tensor", builtins.bool, int, float, np.ndarray[Any, Any], np.generic[Any]]
 _Dims = Union[None, int, Sequence[int]]
+_Scalar = Union[builtins.bool, int, float]
 
 class ClikaError(Exception): ...
 class NullPointerError(ClikaError, ValueError): ...
@@ -2969,6 +2979,210 @@ class Tensor:
         --------
         >>> crt.tensor([0, 1, 2]).logical_xor(crt.tensor([1, 1, 0])).tolist()
         [True, False, True]
+        """
+    def gather(self, dim: int, index: Any) -> Tensor:
+        """Picks elements along a dimension by index (PyTorch's `gather`, numpy's `take_along_axis`).
+
+        `t.gather(dim, index)` is `crt.gather(t, dim, index)`; see `crt.gather` for the rules.
+
+        Returns
+        -------
+        Tensor
+            As `crt.gather`.
+
+        Examples
+        --------
+        >>> crt.tensor([[1, 2], [3, 4]]).gather(1, crt.tensor([[1], [0]])).tolist()
+        [[2], [3]]
+        """
+    def scatter(self, dim: int, index: Any, src: Optional[Any] = None, *, value: Optional[_Scalar] = None) -> Tensor:
+        """A copy of `input` with `src`'s values written where `index` points along `dim`
+        (PyTorch's `scatter`, numpy's `put_along_axis`).
+
+        `t.scatter(dim, index, src)` is `crt.scatter(t, dim, index, src)`; see `crt.scatter` for the rules.
+
+        Returns
+        -------
+        Tensor
+            As `crt.scatter`.
+
+        Examples
+        --------
+        >>> crt.zeros(3).scatter(0, crt.tensor([2]), crt.tensor([9.0])).tolist()
+        [0.0, 0.0, 9.0]
+        """
+    def scatter_(self, dim: int, index: Any, src: Optional[Any] = None, *, value: Optional[_Scalar] = None) -> Tensor:
+        """Writes `src`'s values where `index` points along `dim`, in place (PyTorch's `scatter_`).
+
+        `t.scatter_(dim, index, src)` writes what `crt.scatter` would return into `t` itself
+        (through shared memory, such as a numpy array `t` borrows); see `crt.scatter` for the rules. Memory lent read-only raises
+        `ReadOnlyError` and is left as it was.
+
+        Returns
+        -------
+        Tensor
+            This tensor.
+
+        Examples
+        --------
+        >>> t = crt.zeros(2, 2)
+        >>> t.scatter_(1, crt.tensor([[1], [0]]), 5.0).tolist()
+        [[0.0, 5.0], [5.0, 0.0]]
+        """
+    def scatter_add(self, dim: int, index: Any, src: Any) -> Tensor:
+        """A copy of `input` with `src`'s values added where `index` points along `dim`
+        (PyTorch's `scatter_add`, numpy's `np.add.at` along an axis).
+
+        `t.scatter_add(dim, index, src)` is `crt.scatter_add(t, dim, index, src)`; see `crt.scatter_add` for the rules.
+
+        Returns
+        -------
+        Tensor
+            As `crt.scatter_add`.
+
+        Examples
+        --------
+        >>> crt.zeros(3).scatter_add(0, crt.tensor([2, 2]), crt.tensor([1.0, 2.0])).tolist()
+        [0.0, 0.0, 3.0]
+        """
+    def scatter_add_(self, dim: int, index: Any, src: Any) -> Tensor:
+        """Adds `src`'s values where `index` points along `dim`, in place (PyTorch's `scatter_add_`).
+
+        `t.scatter_add_(dim, index, src)` writes what `crt.scatter_add` would return into `t` itself
+        (through shared memory, such as a numpy array `t` borrows); see `crt.scatter_add` for the rules. Memory lent read-only raises
+        `ReadOnlyError` and is left as it was.
+
+        Returns
+        -------
+        Tensor
+            This tensor.
+
+        Examples
+        --------
+        >>> t = crt.ones(3, dtype=crt.int64)
+        >>> t.scatter_add_(0, crt.tensor([0, 0, 2]), crt.tensor([1, 1, 5])).tolist()
+        [3, 1, 6]
+        """
+    def index_select(self, dim: int, index: Any) -> Tensor:
+        """The entries of `input` at `index` along `dim` (PyTorch's `index_select`, numpy's `take`
+        along an axis).
+
+        `t.index_select(dim, index)` is `crt.index_select(t, dim, index)`; see `crt.index_select` for the rules.
+
+        Returns
+        -------
+        Tensor
+            As `crt.index_select`.
+
+        Examples
+        --------
+        >>> crt.tensor([10, 20, 30]).index_select(0, crt.tensor([2, 2])).tolist()
+        [30, 30]
+        """
+    def masked_select(self, mask: Any) -> Tensor:
+        """The elements of `input` where `mask` is true, as a 1-D tensor in row-major order
+        (PyTorch's `masked_select`).
+
+        `t.masked_select(mask)` is `crt.masked_select(t, mask)`; see `crt.masked_select` for the rules.
+
+        Returns
+        -------
+        Tensor
+            As `crt.masked_select`.
+
+        Examples
+        --------
+        >>> t = crt.tensor([1, 2, 3])
+        >>> t.masked_select(t != 2).tolist()
+        [1, 3]
+        """
+    def masked_fill(self, mask: Any, value: Union[_Scalar, Tensor]) -> Tensor:
+        """A copy of `input` with `value` where `mask` is true (PyTorch's `masked_fill`, numpy's
+        `np.where(mask, value, a)` in `a`'s dtype).
+
+        `t.masked_fill(mask, value)` is `crt.masked_fill(t, mask, value)`; see `crt.masked_fill` for the rules.
+
+        Returns
+        -------
+        Tensor
+            As `crt.masked_fill`.
+
+        Examples
+        --------
+        >>> t = crt.tensor([1, 2, 3])
+        >>> t.masked_fill(t == 2, 0).tolist()
+        [1, 0, 3]
+        """
+    def masked_fill_(self, mask: Any, value: Union[_Scalar, Tensor]) -> Tensor:
+        """Sets the elements where `mask` is true to `value`, in place (PyTorch's `masked_fill_`).
+
+        `t.masked_fill_(mask, value)` writes what `crt.masked_fill` would return into `t` itself
+        (through shared memory, such as a numpy array `t` borrows); see `crt.masked_fill` for the rules. Memory lent read-only raises
+        `ReadOnlyError` and is left as it was.
+
+        Returns
+        -------
+        Tensor
+            This tensor.
+
+        Examples
+        --------
+        >>> a = np.array([1.0, -1.0], dtype=np.float32)
+        >>> t = crt.from_numpy(a)
+        >>> _ = t.masked_fill_(t < 0, 0.0)
+        >>> a.tolist()
+        [1.0, 0.0]
+        """
+    @overload
+    def nonzero(self, *, as_tuple: Literal[False] = False) -> Tensor:
+        """The indices of the non-zero elements (PyTorch's `nonzero`; numpy's `argwhere`, or with
+        `as_tuple=True` numpy's `nonzero`).
+
+        `t.nonzero(as_tuple=False)` is `crt.nonzero(t, as_tuple=as_tuple)`; see `crt.nonzero` for the rules.
+
+        Returns
+        -------
+        Tensor or tuple of Tensor
+            As `crt.nonzero`.
+
+        Examples
+        --------
+        >>> crt.tensor([0, 3, 0, 4]).nonzero().tolist()
+        [[1], [3]]
+        """
+    @overload
+    def nonzero(self, *, as_tuple: Literal[True]) -> Tuple[Tensor, ...]: ...
+    def amax(self, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+        """The largest values over the given dims (PyTorch's `amax`, numpy's `max`): values only, no
+        indices. NaN propagates.
+
+        `t.amax(dim=None, keepdim=False)` is `crt.amax(t, dim, keepdim)`; see `crt.amax` for the rules.
+
+        Returns
+        -------
+        Tensor
+            As `crt.amax`.
+
+        Examples
+        --------
+        >>> crt.tensor([[1, 5], [7, 2]]).amax(0).tolist()
+        [7, 5]
+        """
+    def amin(self, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+        """The smallest values over the given dims (PyTorch's `amin`, numpy's `min`): values only, no
+        indices. NaN propagates.
+
+        `t.amin(dim=None, keepdim=False)` is `crt.amin(t, dim, keepdim)`; see `crt.amin` for the rules.
+
+        Returns
+        -------
+        Tensor
+            As `crt.amin`.
+
+        Examples
+        --------
+        >>> crt.tensor([[1, 5], [7, 2]]).amin(0, keepdim=True).tolist()
+        [[1, 2]]
         """
     def tril(self, diagonal: int = 0) -> Tensor:
         """The lower triangle of the last two dimensions, the rest zeroed (the same as
@@ -9128,4 +9342,308 @@ def bernoulli(input: Any, p: Optional[float] = None, *, generator: Optional[Gene
     [0.0, 1.0, 1.0]
     >>> crt.bernoulli(crt.zeros(3), p=1.0).tolist()
     [1.0, 1.0, 1.0]
+    """
+
+def gather(input: Any, dim: int, index: Any) -> Tensor:
+    """Picks elements along a dimension by index (PyTorch's `gather`, numpy's `take_along_axis`).
+
+    `out[p] = input[p with p[dim] replaced by index[p]]` for every position `p` of `index`.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (anything but a tensor is copied as `crt.tensor` would).
+    dim : int
+        The dimension the index values point along (negative counts from the end).
+    index : Tensor, numpy array or list of ints
+        Integers, with `input`'s number of dims and, off `dim`, no larger than `input`.
+        Negative values count from the end (numpy; PyTorch refuses them).
+
+    Returns
+    -------
+    Tensor
+        A new tensor of `index`'s shape and `input`'s dtype.
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        An index value or `dim` is out of range.
+    ShapeError
+        `index` is larger than `input` off `dim`.
+    InvalidArgumentError
+        `index` is not an integer tensor, or has another number of dims.
+
+    Examples
+    --------
+    >>> t = crt.tensor([[1, 2], [3, 4]])
+    >>> crt.gather(t, 1, crt.tensor([[0, 0], [1, 0]])).tolist()
+    [[1, 1], [4, 3]]
+    >>> crt.gather(t, 0, [[1, 0]]).tolist()
+    [[3, 2]]
+    """
+def scatter(input: Any, dim: int, index: Any, src: Optional[Any] = None, *, value: Optional[_Scalar] = None) -> Tensor:
+    """A copy of `input` with `src`'s values written where `index` points along `dim`
+    (PyTorch's `scatter`, numpy's `put_along_axis`).
+
+    `out[p with p[dim] replaced by index[p]] = src[p]` for every position `p` of `index`; where
+    `index` repeats a target, the last write in row-major order wins.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values to start from.
+    dim : int
+        The dimension the index values point along.
+    index : Tensor, numpy array or list of ints
+        Integers, with `input`'s number of dims and, off `dim`, no larger than `input`;
+        negative values count from the end.
+    src : Tensor or number, optional
+        The values: a tensor at least as large as `index` in every dim (its leading part is
+        used), or a number; converted to `input`'s dtype.
+    value : number, optional
+        Keyword only. A number to write instead of `src` (PyTorch's form).
+
+    Returns
+    -------
+    Tensor
+        A new tensor of `input`'s shape and dtype.
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        An index value or `dim` is out of range.
+    ShapeError
+        `index` is larger than `input` off `dim`, or `src` smaller than `index`.
+    InvalidArgumentError
+        Both or neither of `src` and `value` are given.
+
+    Examples
+    --------
+    >>> t = crt.zeros(2, 3)
+    >>> crt.scatter(t, 1, crt.tensor([[2], [0]]), crt.tensor([[5.0], [7.0]])).tolist()
+    [[0.0, 0.0, 5.0], [7.0, 0.0, 0.0]]
+    >>> crt.scatter(t, 0, crt.tensor([[1, 0, 1]]), value=1.0).tolist()
+    [[0.0, 1.0, 0.0], [1.0, 0.0, 1.0]]
+    """
+def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Tensor:
+    """A copy of `input` with `src`'s values added where `index` points along `dim`
+    (PyTorch's `scatter_add`, numpy's `np.add.at` along an axis).
+
+    `out[p with p[dim] replaced by index[p]] += src[p]` for every position `p` of `index`;
+    repeated targets accumulate, in row-major order of `index` (so float results do not depend on
+    threads). Integers wrap; a bool target is or-ed.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values to start from.
+    dim : int
+        The dimension the index values point along.
+    index : Tensor, numpy array or list of ints
+        Integers, with `input`'s number of dims and, off `dim`, no larger than `input`;
+        negative values count from the end.
+    src : Tensor or number
+        The values to add: a tensor at least as large as `index` in every dim (its leading part
+        is used), or a number; converted to `input`'s dtype.
+
+    Returns
+    -------
+    Tensor
+        A new tensor of `input`'s shape and dtype.
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        An index value or `dim` is out of range.
+    ShapeError
+        `index` is larger than `input` off `dim`, or `src` smaller than `index`.
+
+    Examples
+    --------
+    >>> counts = crt.scatter_add(crt.zeros(4, dtype=crt.int64), 0, crt.tensor([1, 3, 1, 1]), 1)
+    >>> counts.tolist()
+    [0, 3, 0, 1]
+    >>> crt.scatter_add(crt.zeros(1, 2), 1, [[0, 0, 1]], crt.tensor([[1.0, 2.0, 4.0]])).tolist()
+    [[3.0, 4.0]]
+    """
+def index_select(input: Any, dim: int, index: Any) -> Tensor:
+    """The entries of `input` at `index` along `dim` (PyTorch's `index_select`, numpy's `take`
+    along an axis).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values.
+    dim : int
+        The dimension to pick along.
+    index : Tensor, numpy array or list of ints
+        Integers of any shape (PyTorch: 1-D); negative values count from the end.
+
+    Returns
+    -------
+    Tensor
+        A new tensor: `input`'s shape with dim `dim` replaced by `index`'s shape.
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        An index value or `dim` is out of range.
+
+    Examples
+    --------
+    >>> t = crt.tensor([[1, 2, 3], [4, 5, 6]])
+    >>> crt.index_select(t, 1, crt.tensor([2, 0])).tolist()
+    [[3, 1], [6, 4]]
+    >>> crt.index_select(t, 0, [-1]).tolist()
+    [[4, 5, 6]]
+    """
+def masked_select(input: Any, mask: Any) -> Tensor:
+    """The elements of `input` where `mask` is true, as a 1-D tensor in row-major order
+    (PyTorch's `masked_select`).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values.
+    mask : Tensor, numpy array or list of bools
+        Broadcast with `input` (both are broadcast to their common shape).
+
+    Returns
+    -------
+    Tensor
+        A new 1-D tensor of `input`'s dtype.
+
+    Raises
+    ------
+    ShapeError
+        `mask` and `input` do not broadcast.
+
+    Examples
+    --------
+    >>> t = crt.tensor([[1, 2], [3, 4]])
+    >>> crt.masked_select(t, t > 1).tolist()
+    [2, 3, 4]
+    >>> crt.masked_select(t, crt.tensor([True, False])).tolist()
+    [1, 3]
+    """
+def masked_fill(input: Any, mask: Any, value: Union[_Scalar, Tensor]) -> Tensor:
+    """A copy of `input` with `value` where `mask` is true (PyTorch's `masked_fill`, numpy's
+    `np.where(mask, value, a)` in `a`'s dtype).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values.
+    mask : Tensor, numpy array or list of bools
+        Broadcast to `input`'s shape.
+    value : number or one-element Tensor
+        Converted to `input`'s dtype (an integer out of its range raises).
+
+    Returns
+    -------
+    Tensor
+        A new tensor of `input`'s shape and dtype.
+
+    Raises
+    ------
+    ShapeError
+        `mask` does not broadcast to `input`'s shape.
+    InvalidArgumentError
+        `value` is a tensor of more than one element.
+
+    Examples
+    --------
+    >>> t = crt.tensor([1.0, -2.0, 3.0])
+    >>> crt.masked_fill(t, t < 0, 0.0).tolist()
+    [1.0, 0.0, 3.0]
+    """
+@overload
+def nonzero(input: Any, *, as_tuple: Literal[False] = False) -> Tensor:
+    """The indices of the non-zero elements (PyTorch's `nonzero`; numpy's `argwhere`, or with
+    `as_tuple=True` numpy's `nonzero`).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values (any dtype; true and non-zero count).
+    as_tuple : bool, optional
+        Keyword only. Return one 1-D index tensor per dim instead of one `[count, ndim]` tensor.
+
+    Returns
+    -------
+    Tensor or tuple of Tensor
+        An int64 tensor `[count, ndim]`, rows in row-major order; or a tuple of `ndim` int64
+        vectors of length `count`.
+
+    Examples
+    --------
+    >>> t = crt.tensor([[0, 5], [7, 0]])
+    >>> crt.nonzero(t).tolist()
+    [[0, 1], [1, 0]]
+    >>> [i.tolist() for i in crt.nonzero(t, as_tuple=True)]
+    [[0, 1], [1, 0]]
+    """
+@overload
+def nonzero(input: Any, *, as_tuple: Literal[True]) -> Tuple[Tensor, ...]: ...
+def amax(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+    """The largest values over the given dims (PyTorch's `amax`, numpy's `max`): values only, no
+    indices. NaN propagates.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values.
+    dim : int or tuple of int, optional
+        The dims to reduce; all of them when omitted or `()`.
+    keepdim : bool, optional
+        Keep the reduced dims with size 1.
+
+    Returns
+    -------
+    Tensor
+        The largest values, of `input`'s dtype.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A reduced dim is empty (there is no largest value).
+
+    Examples
+    --------
+    >>> t = crt.tensor([[1, 5], [7, 2]])
+    >>> crt.amax(t, dim=1).tolist()
+    [5, 7]
+    >>> crt.amax(t).item()
+    7
+    """
+def amin(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+    """The smallest values over the given dims (PyTorch's `amin`, numpy's `min`): values only, no
+    indices. NaN propagates.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values.
+    dim : int or tuple of int, optional
+        The dims to reduce; all of them when omitted or `()`.
+    keepdim : bool, optional
+        Keep the reduced dims with size 1.
+
+    Returns
+    -------
+    Tensor
+        The smallest values, of `input`'s dtype.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A reduced dim is empty (there is no smallest value).
+
+    Examples
+    --------
+    >>> t = crt.tensor([[1, 5], [7, 2]])
+    >>> crt.amin(t, dim=1).tolist()
+    [1, 2]
+    >>> crt.amin(t).item()
+    1
     """

@@ -1,0 +1,219 @@
+"""The named indexing functions against numpy: gather (take_along_axis), scatter
+(put_along_axis), scatter_add (np.add.at), index_select (take), masked_select, masked_fill and
+nonzero (argwhere / nonzero), and the values-only amax/amin, on contiguous, strided,
+transposed, broadcast (stride 0) and empty inputs; in-place forms write through borrowed
+memory and refuse memory lent read-only."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import clika_runtime as crt
+from test_ops import LAYOUTS, lay_out
+from test_reductions_more import ANY_DTYPE, small_arrays
+
+
+@st.composite
+def gather_case(draw):
+    """(array, dim, index): the index has the array's rank, is no larger off `dim`, and any
+    length along it; its values cover -size..size-1."""
+    shape = draw(hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=4))
+    a = draw(small_arrays(ANY_DTYPE, shape=st.just(shape), lo=-4, hi=4))
+    dim = draw(st.integers(-a.ndim, a.ndim - 1))
+    d = dim % a.ndim
+    ishape = tuple(draw(st.integers(0, 5)) if k == d else draw(st.integers(1, n)) for k, n in enumerate(shape))
+    size = shape[d]
+    index = draw(hnp.arrays(np.int64, ishape, elements=st.integers(-size, size - 1)))
+    return a, dim, index
+
+
+def arr(t):
+    return np.asarray(t.numpy())
+
+
+def model_scatter(a, dim, index, src, add):
+    """numpy's reference: the target of every index position, written (or added) in
+    row-major order."""
+    out = a.copy()
+    d = dim % a.ndim
+    for p in np.ndindex(*index.shape):
+        q = list(p)
+        q[d] = index[p]
+        q = tuple(q)
+        if add:
+            out[q] = np.logical_or(out[q], src[p]) if a.dtype == np.bool_ else out[q] + src[p]
+        else:
+            out[q] = src[p]
+    return out
+
+
+@given(gather_case(), st.sampled_from(LAYOUTS), st.sampled_from(LAYOUTS))
+def test_gather_matches_take_along_axis(case, layout, index_layout):
+    a, dim, index = case
+    na, ta = lay_out(a, layout)
+    ni, ti = lay_out(index, index_layout if index.size else "contiguous")
+    got = crt.gather(ta, dim, ti)
+    # numpy broadcasts a smaller index; PyTorch (and we) read the leading block instead.
+    lead = na[tuple(slice(0, n) if k != dim % a.ndim else slice(None) for k, n in enumerate(ni.shape))]
+    want = np.take_along_axis(lead, ni, axis=dim)
+    assert got.dtype == ta.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(arr(got), want)
+    np.testing.assert_array_equal(arr(ta.gather(dim, ni)), want)  # a numpy index is copied
+
+
+@given(gather_case(), st.sampled_from(LAYOUTS), st.booleans(), st.data())
+def test_scatter_and_scatter_add_match_the_model(case, layout, in_place, data):
+    a, dim, index = case
+    na, ta = lay_out(a, layout)
+    # src one longer than the index in its last dim: only the leading part is read.
+    sshape = index.shape[:-1] + (index.shape[-1] + 1,)
+    if a.dtype == np.bool_:
+        src = data.draw(hnp.arrays(np.bool_, sshape, elements=st.booleans()))
+    else:
+        src = data.draw(small_arrays([a.dtype.type], shape=st.just(sshape), lo=-4, hi=4))
+    for add in (False, True):
+        want = model_scatter(na, dim, index, src, add)
+        if in_place:
+            t = crt.tensor(na)  # a private copy to write into
+            r = (t.scatter_add_ if add else t.scatter_)(dim, crt.tensor(index), crt.tensor(src))
+            assert r is t
+            got = t
+        else:
+            f = crt.scatter_add if add else crt.scatter
+            got = f(ta, dim, crt.tensor(index), crt.tensor(src))
+            np.testing.assert_array_equal(arr(ta), na)  # the input is unchanged
+        assert got.dtype == ta.dtype and got.shape == na.shape
+        np.testing.assert_array_equal(arr(got), want)
+
+
+def test_scatter_takes_numbers_and_repeats_in_order():
+    t = crt.zeros(2, 3, dtype=crt.int32)
+    index = crt.tensor([[2, 2, 0], [1, 1, 1]])
+    src = crt.tensor([[1, 2, 3], [4, 5, 6]], dtype=crt.int32)
+    assert crt.scatter(t, 1, index, src).tolist() == [[3, 0, 2], [0, 6, 0]]  # last write wins
+    assert crt.scatter_add(t, 1, index, src).tolist() == [[3, 0, 3], [0, 15, 0]]
+    assert crt.scatter(t, 1, index, value=7).tolist() == [[7, 0, 7], [0, 7, 0]]
+    assert t.scatter(1, index, 9).tolist() == [[9, 0, 9], [0, 9, 0]]
+    # A histogram: np.add.at's job.
+    bins = crt.scatter_add(crt.zeros(5, dtype=crt.int64), 0, crt.tensor([4, 1, 4, 4]), 1)
+    want = np.zeros(5, np.int64)
+    np.add.at(want, [4, 1, 4, 4], 1)
+    np.testing.assert_array_equal(arr(bins), want)
+    with pytest.raises(crt.InvalidArgumentError, match="exactly one of src"):
+        crt.scatter(t, 1, index)
+    with pytest.raises(crt.InvalidArgumentError, match="exactly one of src"):
+        crt.scatter(t, 1, index, src, value=1)
+    with pytest.raises(OverflowError, match="out of bounds for uint8"):
+        crt.scatter(crt.zeros(2, dtype=crt.uint8), 0, crt.tensor([0]), 300)
+
+
+def test_in_place_forms_write_borrowed_memory_and_refuse_read_only():
+    a = np.zeros((2, 3), np.float32)
+    t = crt.from_numpy(a)
+    t.scatter_(1, crt.tensor([[1], [2]]), 4.0)
+    t.scatter_add_(0, crt.tensor([[1, 1, 1]]), crt.ones(1, 3))
+    t.masked_fill_(t == 0, -1.0)
+    np.testing.assert_array_equal(a, [[-1, 4, -1], [1, 1, 5]])
+    frozen = np.zeros(3, np.float32)
+    frozen.flags.writeable = False
+    r = crt.from_dlpack(frozen)  # borrowed read-only
+    for f in (
+        lambda: r.scatter_(0, crt.tensor([0]), 1.0),
+        lambda: r.scatter_add_(0, crt.tensor([0]), 1.0),
+        lambda: r.masked_fill_(crt.tensor([True, False, True]), 1.0),
+    ):
+        with pytest.raises(crt.ReadOnlyError):
+            f()
+    assert not frozen.any()
+
+
+def test_bad_indices_name_the_fix():
+    t = crt.zeros(2, 3)
+    with pytest.raises(crt.InvalidArgumentError, match="to\\(int64\\)"):
+        crt.gather(t, 1, crt.zeros(2, 1))
+    with pytest.raises(crt.InvalidArgumentError, match="unsqueeze"):
+        crt.gather(t, 1, crt.tensor([0, 1]))
+    with pytest.raises(crt.IndexOutOfRangeError):
+        crt.gather(t, 1, crt.tensor([[3], [0]]))
+    with pytest.raises(crt.IndexOutOfRangeError):
+        crt.gather(t, 2, crt.tensor([[0], [0]]))
+    with pytest.raises(crt.ShapeError):
+        crt.gather(t, 1, crt.zeros(3, 1, dtype=crt.int64))
+    with pytest.raises(crt.ShapeError):
+        crt.scatter(t, 1, crt.zeros(2, 2, dtype=crt.int64), crt.zeros(2, 1))
+    before = t.tolist()
+    with pytest.raises(crt.IndexOutOfRangeError):
+        t.scatter_add_(1, crt.tensor([[0, 5]]), crt.ones(1, 2))
+    assert t.tolist() == before
+
+
+@given(small_arrays(ANY_DTYPE, max_dims=3, lo=-3, hi=3), st.sampled_from(LAYOUTS), st.data())
+def test_index_select_masked_select_and_nonzero_match_numpy(a, layout, data):
+    na, ta = lay_out(a, layout)
+    np.testing.assert_array_equal(arr(crt.nonzero(ta)), np.argwhere(na))
+    np.testing.assert_array_equal(arr(ta.nonzero()), np.argwhere(na))
+    for got, want in zip(crt.nonzero(ta, as_tuple=True), np.nonzero(np.atleast_1d(na))):
+        np.testing.assert_array_equal(arr(got), want)
+    mask = na.astype(bool) if na.dtype != np.bool_ else ~na
+    np.testing.assert_array_equal(arr(crt.masked_select(ta, crt.tensor(mask))), na[mask])
+    np.testing.assert_array_equal(arr(ta.masked_select(mask)), na[mask])
+    filled = crt.masked_fill(ta, crt.tensor(mask), 1)
+    assert filled.dtype == ta.dtype
+    np.testing.assert_array_equal(arr(filled), np.where(mask, na.dtype.type(1), na))
+    np.testing.assert_array_equal(arr(ta.masked_fill(mask, crt.tensor(1))), np.where(mask, na.dtype.type(1), na))
+    if a.ndim:
+        dim = data.draw(st.integers(-a.ndim, a.ndim - 1))
+        n = a.shape[dim]
+        idx = data.draw(hnp.arrays(np.int64, st.integers(0, 4), elements=st.integers(-n, n - 1))) if n else np.zeros(0, np.int64)
+        want = np.take(na, idx, axis=dim)
+        np.testing.assert_array_equal(arr(crt.index_select(ta, dim, crt.tensor(idx))), want)
+        np.testing.assert_array_equal(arr(ta.index_select(dim, idx)), want)
+
+
+def test_masked_fill_broadcasts_the_mask_and_checks_the_value():
+    t = crt.arange(6).reshape(2, 3)
+    assert crt.masked_fill(t, crt.tensor([True, False, True]), -1).tolist() == [[-1, 1, -1], [-1, 4, -1]]
+    with pytest.raises(crt.InvalidArgumentError, match="crt.where"):
+        crt.masked_fill(t, t > 2, crt.tensor([1, 2]))
+    with pytest.raises(OverflowError, match="out of bounds for int8"):
+        crt.masked_fill(crt.zeros(2, dtype=crt.int8), crt.tensor([True, True]), 1000)
+
+
+@given(small_arrays(ANY_DTYPE, max_dims=3, lo=-5, hi=5), st.sampled_from(LAYOUTS), st.booleans(), st.data())
+def test_amax_amin_match_numpy_max_min(a, layout, keepdim, data):
+    na, ta = lay_out(a, layout)
+    dims = data.draw(st.lists(st.integers(0, max(a.ndim - 1, 0)), unique=True, max_size=a.ndim))
+    axis = tuple(dims) if dims else None
+    reduced = range(a.ndim) if axis is None else axis
+    if any(na.shape[d] == 0 for d in reduced):
+        # No maximum of nothing, even for an empty output (numpy and PyTorch raise too).
+        with pytest.raises(crt.InvalidArgumentError):
+            crt.amax(ta, tuple(dims), keepdim)
+        return
+    for ours, theirs in ((crt.amax, np.max), (crt.amin, np.min)):
+        got = ours(ta, dim=tuple(dims), keepdim=keepdim)
+        want = theirs(na, axis=axis, keepdims=keepdim)
+        assert got.dtype == ta.dtype and got.shape == np.shape(want)
+        np.testing.assert_array_equal(arr(got), want)
+    if dims:
+        np.testing.assert_array_equal(arr(ta.amax(dims[0])), np.max(na, axis=dims[0]))
+        np.testing.assert_array_equal(arr(ta.amin(dims[0], keepdim=True)), np.min(na, axis=dims[0], keepdims=True))
+
+
+def test_max_dim_values_sit_at_their_indices():
+    a = np.array([[3.0, np.nan, 1.0], [5.0, 5.0, -2.0]], np.float32)
+    t = crt.from_numpy(a)
+    v, i = t.max(1)
+    np.testing.assert_array_equal(arr(i), [1, 0])
+    np.testing.assert_array_equal(arr(v), [np.nan, 5.0])
+    v, i = crt.min(t.T, 0, keepdim=True)
+    assert v.shape == i.shape == (1, 2)
+    np.testing.assert_array_equal(arr(i), [[1, 2]])  # NaN is the minimum too
+    np.testing.assert_array_equal(arr(v), [[np.nan, -2.0]])
+    big = np.random.default_rng(0).standard_normal((300, 257)).astype(np.float32)
+    for dim in (0, 1):
+        v, i = crt.from_numpy(big).max(dim)
+        np.testing.assert_array_equal(arr(i), big.argmax(dim))
+        np.testing.assert_array_equal(arr(v), big.max(dim))
