@@ -1,6 +1,7 @@
-//! Indexing: gathering along a dim, boolean masks, the indices of non-zero elements, and
-//! writing through a mask. Results are new runtime-owned tensors (advanced indexing copies);
-//! `crt_tensor_masked_fill_` writes in place.
+//! Indexing: gathering along a dim (`index_select`, `gather`), boolean masks, the indices of
+//! non-zero elements, writing through a mask and scattering along a dim. Results are new
+//! runtime-owned tensors (advanced indexing copies); `crt_tensor_masked_fill_` and
+//! `crt_tensor_scatter_` write in place.
 
 use clika_rt::ops;
 
@@ -85,4 +86,93 @@ pub unsafe extern "C" fn crt_tensor_masked_fill_(
     };
     // SAFETY: forwarded contract.
     unsafe { in_place(tensor, err, f) }
+}
+
+/// The elements of `tensor` picked along `dim` by `index` (PyTorch's `gather`, numpy's
+/// `take_along_axis`): `out[p] = tensor[p with p[dim] = index[p]]` for every position `p` of
+/// `index`, which is an integer tensor of `tensor`'s rank no larger than it off `dim`
+/// (negative values count from the end). The result has `index`'s shape and `tensor`'s
+/// dtype. An index out of range is `CRT_STATUS_INDEX`; a larger `index`,
+/// `CRT_STATUS_INVALID_SHAPE`.
+///
+/// # Safety
+/// The header's pointer contract.
+#[no_mangle]
+pub unsafe extern "C" fn crt_tensor_gather(
+    tensor: *const crt_tensor,
+    dim: i64,
+    index: *const crt_tensor,
+    out: *mut *mut crt_tensor,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        derive2(tensor, index, out, err, |t, i| {
+            Ok(ops::gather(t, dim as isize, i)?)
+        })
+    }
+}
+
+/// `tensor[p with p[dim] = index[p]] = src[p]` (or, with `add` non-zero, `+=`: repeated targets
+/// accumulate in row-major order, integers wrap, Bool or-s) for every position `p` of `index`
+/// (PyTorch's `scatter_` / `scatter_add_`), in place, through memory other handles may share
+/// (as `crt_tensor_fill_`). `src` is at least as large as `index` in every dim (its leading
+/// part is used) or 0-d, converted to `tensor`'s dtype. Where `index` repeats a target
+/// without `add`, the last write in row-major order wins. Read-only memory is
+/// `CRT_STATUS_READ_ONLY`; on any error nothing is written.
+///
+/// # Safety
+/// As for `crt_tensor_fill_`.
+#[no_mangle]
+pub unsafe extern "C" fn crt_tensor_scatter_(
+    tensor: *const crt_tensor,
+    dim: i64,
+    index: *const crt_tensor,
+    src: *const crt_tensor,
+    add: u8,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    let f = |t: &clika_rt::Tensor| {
+        // SAFETY: P1 for `index` and `src`.
+        let (i, s) = unsafe { (arg(index, "index")?, arg(src, "src")?) };
+        // SAFETY: the caller excludes concurrent access to these elements.
+        Ok(unsafe {
+            if add != 0 {
+                ops::scatter_add_shared(t, dim as isize, &i.tensor, &s.tensor)
+            } else {
+                ops::scatter_shared(t, dim as isize, &i.tensor, &s.tensor)
+            }
+        }?)
+    };
+    // SAFETY: forwarded contract.
+    unsafe { in_place(tensor, err, f) }
+}
+
+/// A copy of `tensor` with `crt_tensor_scatter_` applied to it (`add` non-zero selects
+/// `scatter_add`); `tensor` itself is not written. The copy is contiguous, of `tensor`'s shape and dtype.
+///
+/// # Safety
+/// The header's pointer contract.
+#[no_mangle]
+pub unsafe extern "C" fn crt_tensor_scatter(
+    tensor: *const crt_tensor,
+    dim: i64,
+    index: *const crt_tensor,
+    src: *const crt_tensor,
+    add: u8,
+    out: *mut *mut crt_tensor,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    let f = |t: &clika_rt::Tensor, i: &clika_rt::Tensor| {
+        // SAFETY: P1 for `src`.
+        let s = unsafe { arg(src, "src") }?;
+        let d = dim as isize;
+        Ok(if add != 0 {
+            ops::scatter_add(t, d, i, &s.tensor)
+        } else {
+            ops::scatter(t, d, i, &s.tensor)
+        }?)
+    };
+    // SAFETY: forwarded contract.
+    unsafe { derive2(tensor, index, out, err, f) }
 }

@@ -64,7 +64,7 @@ fn dtype() -> impl Strategy<Value = DType> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 6 } else { 96 }))]
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 3 } else { 96 }))]
 
     #[test]
     fn gather_and_scatters_match_the_model(

@@ -1461,6 +1461,46 @@ inline const Tensor& masked_fill_(const Tensor& t, const Tensor& mask, Scalar va
     });
     return t;
 }
+/// The elements of `t` picked along `dim` by `index` (PyTorch's `gather`, numpy's
+/// `take_along_axis`): `out[p] = t[p with p[dim] = index[p]]`; `index` has `t`'s rank and,
+/// off `dim`, is no larger than `t`. A copy of `index`'s shape.
+inline Tensor gather(const Tensor& t, std::int64_t dim, const Tensor& index) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_gather(t.get(), dim, index.get(), out, err);
+    });
+}
+/// A copy of `t` with `src[p]` written at `p with p[dim] = index[p]` for every position `p`
+/// of `index` (PyTorch's `scatter`); `src` is at least as large as `index` or 0-d. Repeated
+/// targets: the last write in row-major order wins.
+inline Tensor scatter(const Tensor& t, std::int64_t dim, const Tensor& index, const Tensor& src) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_scatter(t.get(), dim, index.get(), src.get(), 0, out, err);
+    });
+}
+/// `scatter` that adds (PyTorch's `scatter_add`): repeated targets accumulate in row-major
+/// order; integers wrap.
+inline Tensor scatter_add(const Tensor& t, std::int64_t dim, const Tensor& index,
+                          const Tensor& src) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_scatter(t.get(), dim, index.get(), src.get(), 1, out, err);
+    });
+}
+/// `scatter` into `t` itself (through shared memory, as `fill_`). Returns `t`.
+inline const Tensor& scatter_(const Tensor& t, std::int64_t dim, const Tensor& index,
+                              const Tensor& src) {
+    detail::call([&](crt_error** err) {
+        return crt_tensor_scatter_(t.get(), dim, index.get(), src.get(), 0, err);
+    });
+    return t;
+}
+/// `scatter_add` into `t` itself (through shared memory, as `fill_`). Returns `t`.
+inline const Tensor& scatter_add_(const Tensor& t, std::int64_t dim, const Tensor& index,
+                                  const Tensor& src) {
+    detail::call([&](crt_error** err) {
+        return crt_tensor_scatter_(t.get(), dim, index.get(), src.get(), 1, err);
+    });
+    return t;
+}
 // ---- out= forms: the result written into an existing tensor (which may be a view: a
 // Tensor is a handle, so `out` is const and its elements change), nothing allocated when
 // `out` has the result's dtype (otherwise converted into it). Inputs may alias or overlap

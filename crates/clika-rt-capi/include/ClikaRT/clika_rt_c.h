@@ -2039,6 +2039,57 @@ crt_status crt_tensor_masked_fill_(const struct crt_tensor *tensor,
                                    struct crt_error **err);
 
 /**
+ * The elements of `tensor` picked along `dim` by `index` (PyTorch's `gather`, numpy's
+ * `take_along_axis`): `out[p] = tensor[p with p[dim] = index[p]]` for every position `p` of
+ * `index`, which is an integer tensor of `tensor`'s rank no larger than it off `dim`
+ * (negative values count from the end). The result has `index`'s shape and `tensor`'s
+ * dtype. An index out of range is `CRT_STATUS_INDEX`; a larger `index`,
+ * `CRT_STATUS_INVALID_SHAPE`.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_gather(const struct crt_tensor *tensor,
+                             int64_t dim,
+                             const struct crt_tensor *index,
+                             struct crt_tensor **out,
+                             struct crt_error **err);
+
+/**
+ * `tensor[p with p[dim] = index[p]] = src[p]` (or, with `add` non-zero, `+=`: repeated targets
+ * accumulate in row-major order, integers wrap, Bool or-s) for every position `p` of `index`
+ * (PyTorch's `scatter_` / `scatter_add_`), in place, through memory other handles may share
+ * (as `crt_tensor_fill_`). `src` is at least as large as `index` in every dim (its leading
+ * part is used) or 0-d, converted to `tensor`'s dtype. Where `index` repeats a target
+ * without `add`, the last write in row-major order wins. Read-only memory is
+ * `CRT_STATUS_READ_ONLY`; on any error nothing is written.
+ *
+ * # Safety
+ * As for `crt_tensor_fill_`.
+ */
+crt_status crt_tensor_scatter_(const struct crt_tensor *tensor,
+                               int64_t dim,
+                               const struct crt_tensor *index,
+                               const struct crt_tensor *src,
+                               uint8_t add,
+                               struct crt_error **err);
+
+/**
+ * A copy of `tensor` with `crt_tensor_scatter_` applied to it (`add` non-zero selects
+ * `scatter_add`); `tensor` itself is not written. The copy is contiguous, of `tensor`'s shape and dtype.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_scatter(const struct crt_tensor *tensor,
+                              int64_t dim,
+                              const struct crt_tensor *index,
+                              const struct crt_tensor *src,
+                              uint8_t add,
+                              struct crt_tensor **out,
+                              struct crt_error **err);
+
+/**
  * Loads every tensor of the safetensors file `path` without copying: the file is mapped
  * read-only once, and each tensor is a view into that mapping, which stays mapped until the
  * last tensor over it is freed (the list may be freed first). Supported dtypes: F32 F64 F16

@@ -678,6 +678,42 @@ static void test_matmul_join_select(void) {
         }
         CHECK(crt_tensor_masked_fill_(copy, NULL, int_scalar(0), NULL) ==
               CRT_STATUS_NULL_POINTER);
+        {
+            /* gather along dim 1, and scatter the picks back (in place, into a copy, adding). */
+            const int64_t gi[4] = {2, 2, 0, -1};
+            const int64_t gs[2] = {2, 2};
+            crt_tensor *g = NULL, *sc = NULL;
+            CHECK(crt_tensor_from_data(gi, sizeof gi, gs, 2, CRT_DTYPE_INT64, &g, NULL) ==
+                  CRT_STATUS_OK);
+            CHECK(crt_tensor_gather(a, 1, g, &r, NULL) == CRT_STATUS_OK);
+            {
+                const double want[4] = {2, 2, 3, 5};
+                CHECK(values_near(r, want, 4));
+            }
+            CHECK(crt_tensor_scatter(a, 1, g, r, 1, &sc, NULL) == CRT_STATUS_OK);
+            {
+                const double want[6] = {0, 1, 6, 6, 4, 10};
+                CHECK(values_near(sc, want, 6));
+            }
+            crt_tensor_free(sc);
+            CHECK(crt_tensor_scatter(a, 1, g, r, 0, &sc, NULL) == CRT_STATUS_OK);
+            {
+                const double want[6] = {0, 1, 2, 3, 4, 5};
+                CHECK(values_near(sc, want, 6));
+            }
+            crt_tensor_free(sc);
+            CHECK(crt_tensor_scatter_(copy, 1, g, r, 1, NULL) == CRT_STATUS_OK);
+            {
+                const double want[6] = {0, 1, 6, 2, -1, 4};
+                CHECK(values_near(copy, want, 6));
+            }
+            /* A 1-D index into a 2-D tensor: refused, nothing made. */
+            CHECK(crt_tensor_gather(a, 1, ix, &sc, NULL) == CRT_STATUS_INVALID_ARGUMENT &&
+                  sc == NULL);
+            CHECK(crt_tensor_scatter_(copy, 1, ix, r, 0, NULL) == CRT_STATUS_INVALID_ARGUMENT);
+            crt_tensor_free(r);
+            crt_tensor_free(g);
+        }
         crt_tensor_free(nz);
         crt_tensor_free(copy);
         crt_tensor_free(ix);

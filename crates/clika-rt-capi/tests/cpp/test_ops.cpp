@@ -168,6 +168,17 @@ void matmul_join_select() {
     const Tensor b = ops::contiguous(a) + 0.0F;
     ops::masked_fill_(b, b > 3, -1);
     CHECK(near(b, {0, 1, 2, 3, -1, -1}));
+    const Tensor gi = Tensor::from_data(std::vector<std::int64_t>{2, 2, 0, -1}, {2, 2});
+    const Tensor g = ops::gather(a, 1, gi);
+    CHECK(g.shape() == (Shape{2, 2}) && near(g, {2, 2, 3, 5}));
+    CHECK(near(ops::scatter_add(a, 1, gi, g), {0, 1, 6, 6, 4, 10}));
+    CHECK(near(ops::scatter(a, 1, gi, g), {0, 1, 2, 3, 4, 5}));
+    ops::scatter_add_(b, 1, gi, g);
+    CHECK(near(b, {0, 1, 6, 6, -1, 4}));
+    ops::scatter_(b, 1, gi, Tensor::from_data(std::vector<float>{9}, {}));
+    CHECK(near(b, {0, 1, 9, 9, -1, 9}));
+    CHECK_THROWS(ops::gather(a, 1, idx), Status::InvalidArgument);
+    CHECK_THROWS(ops::gather(a, 1, gi + 1), Status::Index);
     CHECK_THROWS(ops::index_select(a, 1, Tensor::from_data(std::vector<std::int64_t>{3}, {1})),
                  Status::Index);
     // More views and pieces: flip, movedim, mT, diagonal, split/chunk/unbind, repeat/tile.
