@@ -30,6 +30,7 @@ pub mod dlpack;
 pub mod elementwise_more;
 pub mod error;
 mod ffi;
+pub mod image;
 pub mod indexing;
 pub mod io;
 pub mod norm;

@@ -272,6 +272,23 @@ typedef struct crt_memory_stats {
 } crt_memory_stats;
 
 /**
+ * How `crt_tensor_interpolate` computes each output value: one of the
+ * `CRT_INTERPOLATE_*` numbers (stable).
+ */
+typedef uint32_t crt_interpolate_mode;
+
+/**
+ * Which conversion `crt_tensor_cvt_color` does: one of the `CRT_COLOR_*` numbers (stable),
+ * named as OpenCV's `COLOR_*` codes.
+ */
+typedef uint32_t crt_color_conversion;
+
+/**
+ * The YUV matrix of `crt_tensor_cvt_color`: one of the `CRT_YUV_*` numbers (stable).
+ */
+typedef uint32_t crt_yuv_matrix;
+
+/**
  * A deleter for adopted memory: called exactly once as `deleter(data, ctx)`, with the
  * pointer given to `crt_tensor_from_blob` and the context from the options, when the last
  * tensor over the memory is freed, on whichever thread frees it. It must not unwind: a C++
@@ -322,23 +339,6 @@ typedef uint32_t crt_conv_padding;
  * How `crt_tensor_pad` fills: one of the `CRT_PAD_*` numbers (stable).
  */
 typedef uint32_t crt_pad_mode;
-
-/**
- * How `crt_tensor_interpolate` computes each output value: one of the
- * `CRT_INTERPOLATE_*` numbers (stable).
- */
-typedef uint32_t crt_interpolate_mode;
-
-/**
- * Which conversion `crt_tensor_cvt_color` does: one of the `CRT_COLOR_*` numbers (stable),
- * named as OpenCV's `COLOR_*` codes.
- */
-typedef uint32_t crt_color_conversion;
-
-/**
- * The YUV matrix of `crt_tensor_cvt_color`: one of the `CRT_YUV_*` numbers (stable).
- */
-typedef uint32_t crt_yuv_matrix;
 
 /**
  * Success.
@@ -487,6 +487,86 @@ typedef uint32_t crt_yuv_matrix;
  * (`CRT_STATUS_DEVICE`, with the reason).
  */
 #define CRT_DEVICE_CUDA 3
+
+/**
+ * The element at `floor(dst * scale)` (PyTorch's `"nearest"`).
+ */
+#define CRT_INTERPOLATE_NEAREST 0
+
+/**
+ * The element whose centre is nearest (PyTorch's `"nearest-exact"`).
+ */
+#define CRT_INTERPOLATE_NEAREST_EXACT 1
+
+/**
+ * Linear along each spatial dim (PyTorch's `"linear"`, `"bilinear"`, `"trilinear"`).
+ */
+#define CRT_INTERPOLATE_LINEAR 2
+
+/**
+ * Cubic convolution (PyTorch's `"bicubic"`).
+ */
+#define CRT_INTERPOLATE_BICUBIC 3
+
+/**
+ * The mean of each output element's window (PyTorch's `"area"`).
+ */
+#define CRT_INTERPOLATE_AREA 4
+
+/**
+ * `(H, W, 3)` → `(H, W, 3)`, channels reversed (also BGR → RGB).
+ */
+#define CRT_COLOR_RGB2BGR 0
+
+/**
+ * `(H, W, 3)` RGB → `(H, W)` gray (0.299 R + 0.587 G + 0.114 B, OpenCV's rounding).
+ */
+#define CRT_COLOR_RGB2GRAY 1
+
+/**
+ * `(H, W, 3)` BGR → `(H, W)` gray.
+ */
+#define CRT_COLOR_BGR2GRAY 2
+
+/**
+ * `(H * 3 / 2, W)` NV12 → `(H, W, 3)` RGB.
+ */
+#define CRT_COLOR_YUV2RGB_NV12 3
+
+/**
+ * `(H * 3 / 2, W)` NV12 → `(H, W, 3)` BGR.
+ */
+#define CRT_COLOR_YUV2BGR_NV12 4
+
+/**
+ * `(H * 3 / 2, W)` I420 → `(H, W, 3)` RGB.
+ */
+#define CRT_COLOR_YUV2RGB_I420 5
+
+/**
+ * `(H * 3 / 2, W)` I420 → `(H, W, 3)` BGR.
+ */
+#define CRT_COLOR_YUV2BGR_I420 6
+
+/**
+ * `(H, W, 2)` YUYV → `(H, W, 3)` RGB.
+ */
+#define CRT_COLOR_YUV2RGB_YUYV 7
+
+/**
+ * `(H, W, 2)` YUYV → `(H, W, 3)` BGR.
+ */
+#define CRT_COLOR_YUV2BGR_YUYV 8
+
+/**
+ * ITU-R BT.601 (OpenCV's).
+ */
+#define CRT_YUV_BT601 0
+
+/**
+ * ITU-R BT.709.
+ */
+#define CRT_YUV_BT709 1
 
 /**
  * `a + b` (Bool: logical or).
@@ -889,86 +969,6 @@ typedef uint32_t crt_yuv_matrix;
  * The other end (wrap around); pads at most the size.
  */
 #define CRT_PAD_CIRCULAR 3
-
-/**
- * The element at `floor(dst * scale)` (PyTorch's `"nearest"`).
- */
-#define CRT_INTERPOLATE_NEAREST 0
-
-/**
- * The element whose centre is nearest (PyTorch's `"nearest-exact"`).
- */
-#define CRT_INTERPOLATE_NEAREST_EXACT 1
-
-/**
- * Linear along each spatial dim (PyTorch's `"linear"`, `"bilinear"`, `"trilinear"`).
- */
-#define CRT_INTERPOLATE_LINEAR 2
-
-/**
- * Cubic convolution (PyTorch's `"bicubic"`).
- */
-#define CRT_INTERPOLATE_BICUBIC 3
-
-/**
- * The mean of each output element's window (PyTorch's `"area"`).
- */
-#define CRT_INTERPOLATE_AREA 4
-
-/**
- * `(H, W, 3)` → `(H, W, 3)`, channels reversed (also BGR → RGB).
- */
-#define CRT_COLOR_RGB2BGR 0
-
-/**
- * `(H, W, 3)` RGB → `(H, W)` gray (0.299 R + 0.587 G + 0.114 B, OpenCV's rounding).
- */
-#define CRT_COLOR_RGB2GRAY 1
-
-/**
- * `(H, W, 3)` BGR → `(H, W)` gray.
- */
-#define CRT_COLOR_BGR2GRAY 2
-
-/**
- * `(H * 3 / 2, W)` NV12 → `(H, W, 3)` RGB.
- */
-#define CRT_COLOR_YUV2RGB_NV12 3
-
-/**
- * `(H * 3 / 2, W)` NV12 → `(H, W, 3)` BGR.
- */
-#define CRT_COLOR_YUV2BGR_NV12 4
-
-/**
- * `(H * 3 / 2, W)` I420 → `(H, W, 3)` RGB.
- */
-#define CRT_COLOR_YUV2RGB_I420 5
-
-/**
- * `(H * 3 / 2, W)` I420 → `(H, W, 3)` BGR.
- */
-#define CRT_COLOR_YUV2BGR_I420 6
-
-/**
- * `(H, W, 2)` YUYV → `(H, W, 3)` RGB.
- */
-#define CRT_COLOR_YUV2RGB_YUYV 7
-
-/**
- * `(H, W, 2)` YUYV → `(H, W, 3)` BGR.
- */
-#define CRT_COLOR_YUV2BGR_YUYV 8
-
-/**
- * ITU-R BT.601 (OpenCV's).
- */
-#define CRT_YUV_BT601 0
-
-/**
- * ITU-R BT.709.
- */
-#define CRT_YUV_BT709 1
 
 #ifdef __cplusplus
 extern "C" {
@@ -1988,6 +1988,63 @@ void crt_error_free(struct crt_error *err);
 const char *crt_status_name(crt_status status);
 
 /**
+ * PyTorch's `interpolate` of the spatial dims of `x` (`[N, C, L]`, `[N, C, H, W]` or
+ * `[N, C, D, H, W]`; float or uint8): give `size` (`nsize` values: one for every spatial
+ * dim or one per dim) or `scale_factor` (`nscale` values), the other NULL with 0. `mode` a
+ * `CRT_INTERPOLATE_*`; the flags (non-zero is true): `align_corners` and `antialias` for the
+ * linear and bicubic modes only, `recompute_scale_factor` derives the step from the sizes
+ * instead of the factor.
+ *
+ * # Safety
+ * The header's pointer contract; `size`/`scale_factor` readable for `nsize`/`nscale` values.
+ */
+crt_status crt_tensor_interpolate(const struct crt_tensor *x,
+                                  const int64_t *size,
+                                  size_t nsize,
+                                  const double *scale_factor,
+                                  size_t nscale,
+                                  crt_interpolate_mode mode,
+                                  uint8_t align_corners,
+                                  uint8_t antialias,
+                                  uint8_t recompute_scale_factor,
+                                  struct crt_tensor **out,
+                                  struct crt_error **err);
+
+/**
+ * Fused image normalization: a uint8 frame `x`, `(H, W, C)` or `(N, H, W, C)` in any
+ * strides (a pitched frame is read in place), to a new float32 `(C, H, W)` /
+ * `(N, C, H, W)` tensor of `(x / 255 - mean[c]) / stddev[c]`, in one pass. `mean` holds
+ * `nmean` values and `stddev` `nstd`: one per channel, or one for all; every `stddev`
+ * finite and non-zero.
+ *
+ * # Safety
+ * The header's pointer contract; `mean`/`stddev` are readable for `nmean`/`nstd` floats.
+ */
+crt_status crt_tensor_normalize_image(const struct crt_tensor *x,
+                                      const float *mean,
+                                      size_t nmean,
+                                      const float *stddev,
+                                      size_t nstd,
+                                      struct crt_tensor **out,
+                                      struct crt_error **err);
+
+/**
+ * Colour conversion of a uint8 frame like OpenCV's `cvtColor` (rounded to nearest,
+ * saturated): `code` a `CRT_COLOR_*`, `matrix` a `CRT_YUV_*`, `full_range` non-zero for YUV
+ * in 0..255 instead of the limited 16..235 (OpenCV's `COLOR_YUV2*` are BT.601 limited).
+ * The frame may be pitched (read in place); the result is a new contiguous uint8 tensor.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_cvt_color(const struct crt_tensor *x,
+                                crt_color_conversion code,
+                                crt_yuv_matrix matrix,
+                                int32_t full_range,
+                                struct crt_tensor **out,
+                                struct crt_error **err);
+
+/**
  * The entries of `tensor` along `dim` at `indices` (an integer tensor of any shape;
  * negative indices count from the end): the result's shape is `tensor`'s with `dim`
  * replaced by `indices`' shape (numpy's `take` along an axis; PyTorch's `index_select` for
@@ -2894,63 +2951,6 @@ crt_status crt_tensor_pad(const struct crt_tensor *x,
                           double value,
                           struct crt_tensor **out,
                           struct crt_error **err);
-
-/**
- * PyTorch's `interpolate` of the spatial dims of `x` (`[N, C, L]`, `[N, C, H, W]` or
- * `[N, C, D, H, W]`; float or uint8): give `size` (`nsize` values: one for every spatial
- * dim or one per dim) or `scale_factor` (`nscale` values), the other NULL with 0. `mode` a
- * `CRT_INTERPOLATE_*`; the flags (non-zero is true): `align_corners` and `antialias` for the
- * linear and bicubic modes only, `recompute_scale_factor` derives the step from the sizes
- * instead of the factor.
- *
- * # Safety
- * The header's pointer contract; `size`/`scale_factor` readable for `nsize`/`nscale` values.
- */
-crt_status crt_tensor_interpolate(const struct crt_tensor *x,
-                                  const int64_t *size,
-                                  size_t nsize,
-                                  const double *scale_factor,
-                                  size_t nscale,
-                                  crt_interpolate_mode mode,
-                                  uint8_t align_corners,
-                                  uint8_t antialias,
-                                  uint8_t recompute_scale_factor,
-                                  struct crt_tensor **out,
-                                  struct crt_error **err);
-
-/**
- * Fused image normalization: a uint8 frame `x`, `(H, W, C)` or `(N, H, W, C)` in any
- * strides (a pitched frame is read in place), to a new float32 `(C, H, W)` /
- * `(N, C, H, W)` tensor of `(x / 255 - mean[c]) / stddev[c]`, in one pass. `mean` holds
- * `nmean` values and `stddev` `nstd`: one per channel, or one for all; every `stddev`
- * finite and non-zero.
- *
- * # Safety
- * The header's pointer contract; `mean`/`stddev` are readable for `nmean`/`nstd` floats.
- */
-crt_status crt_tensor_normalize_image(const struct crt_tensor *x,
-                                      const float *mean,
-                                      size_t nmean,
-                                      const float *stddev,
-                                      size_t nstd,
-                                      struct crt_tensor **out,
-                                      struct crt_error **err);
-
-/**
- * Colour conversion of a uint8 frame like OpenCV's `cvtColor` (rounded to nearest,
- * saturated): `code` a `CRT_COLOR_*`, `matrix` a `CRT_YUV_*`, `full_range` non-zero for YUV
- * in 0..255 instead of the limited 16..235 (OpenCV's `COLOR_YUV2*` are BT.601 limited).
- * The frame may be pitched (read in place); the result is a new contiguous uint8 tensor.
- *
- * # Safety
- * The header's pointer contract.
- */
-crt_status crt_tensor_cvt_color(const struct crt_tensor *x,
-                                crt_color_conversion code,
-                                crt_yuv_matrix matrix,
-                                int32_t full_range,
-                                struct crt_tensor **out,
-                                struct crt_error **err);
 
 #ifdef __cplusplus
 }  // extern "C"

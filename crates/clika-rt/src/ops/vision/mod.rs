@@ -12,6 +12,7 @@ mod layers;
 mod norm;
 mod pool;
 mod resize;
+mod taps;
 
 pub(crate) use color::ColorPlan;
 pub use color::{cvt_color, ColorConversion, YuvMatrix, YuvRange};

@@ -1,179 +1,14 @@
-//! The CPU's convolution and pooling kernels. A convolution is im2col + GEMM per
-//! (image, group), through the `gemm` crate (a 1×1 stride-1 convolution multiplies the input
-//! in place); a transposed convolution is the mirror, GEMM (the weight transposed, read in
-//! place through its strides) + col2im, a scatter-add of each tap's row into the output.
-//! The (image, group) blocks, and the pooled planes, run in parallel on the runtime's pool. Inputs are made contiguous in the compute dtype first (`Float64` stays
-//! `Float64`, everything else computes in `Float32`; max pooling of integers in `Float64`,
-//! which holds them exactly).
-
-use std::ops::{Add, Div, Mul};
+//! Dense, grouped and transposed convolutions (im2col + GEMM, GEMM + col2im) and the direct
+//! depthwise kernel.
 
 use rayon::prelude::*;
 
-use super::iter::threads_available;
-use crate::ops::vision::{ConvPlan, PoolKind, PoolPlan, VisionPlan};
-use crate::{DType, Device, Result, Tensor};
+use super::super::iter::threads_available;
+use super::{dense, elems, fresh, Real};
+use crate::ops::vision::ConvPlan;
+use crate::{DType, Result, Tensor};
 
-/// Runs a planned convolution or pooling into a fresh tensor of the plan's dtype.
-pub(crate) fn run(plan: &VisionPlan) -> Result<Tensor> {
-    match plan {
-        VisionPlan::Conv(p) => {
-            let cd = compute_dtype(p.dtype);
-            let out = match (cd, p.transposed) {
-                (DType::Float64, false) => conv::<f64>(p, cd)?,
-                (_, false) => conv::<f32>(p, cd)?,
-                (DType::Float64, true) => conv_transpose::<f64>(p, cd)?,
-                (_, true) => conv_transpose::<f32>(p, cd)?,
-            };
-            out.to_dtype(p.dtype)
-        }
-        VisionPlan::Normalize(p) => super::image::normalize(p),
-        VisionPlan::Color(p) => super::image::cvt_color(p),
-        VisionPlan::Resize(p) => super::resize::resize(p),
-        VisionPlan::Norm(p) => super::norm::norm(p),
-        VisionPlan::Pool(p) => {
-            let cd = if p.kind == PoolKind::Max && !p.x.dtype().is_float() {
-                DType::Float64
-            } else {
-                compute_dtype(p.dtype)
-            };
-            let out = match cd {
-                DType::Float64 => pool::<f64>(p, cd)?,
-                _ => pool::<f32>(p, cd)?,
-            };
-            out.to_dtype(p.dtype)
-        }
-    }
-}
-
-fn compute_dtype(d: DType) -> DType {
-    if d == DType::Float64 {
-        DType::Float64
-    } else {
-        DType::Float32
-    }
-}
-
-/// The arithmetic the kernels need, for `f32` and `f64`.
-pub(super) trait Real:
-    'static
-    + Copy
-    + Send
-    + Sync
-    + Default
-    + PartialOrd
-    + Add<Output = Self>
-    + Mul<Output = Self>
-    + Div<Output = Self>
-    + From<f32>
-{
-    const NEG_INF: Self;
-    fn is_nan(self) -> bool;
-    fn from_usize(n: usize) -> Self;
-    fn from_f64(v: f64) -> Self;
-    /// Rounded to the nearest integer (halves away from zero) and saturated to `0..=255`
-    /// (NaN gives 0).
-    fn round_u8(self) -> u8;
-    /// `self · b + c`: one fused instruction where `F` (the CPU has FMA, see
-    /// `vmath::dispatch`), a multiply and an add otherwise (never a libm call).
-    fn fma<const F: bool>(self, b: Self, c: Self) -> Self;
-}
-
-impl Real for f32 {
-    const NEG_INF: Self = f32::NEG_INFINITY;
-    #[inline(always)]
-    fn fma<const F: bool>(self, b: Self, c: Self) -> Self {
-        if F {
-            self.mul_add(b, c)
-        } else {
-            self * b + c
-        }
-    }
-    fn is_nan(self) -> bool {
-        f32::is_nan(self)
-    }
-    fn from_usize(n: usize) -> Self {
-        n as f32
-    }
-    fn from_f64(v: f64) -> Self {
-        v as f32
-    }
-    #[inline(always)]
-    fn round_u8(self) -> u8 {
-        // Clamped first (NaN fails `>=` and gives 0), `x + 0.5` truncated is round-half-away
-        // for the values in 0..=255 left; truncated without `as`'s saturation, which
-        // vectorises (`round` is a libm call per element, and the saturating casts were
-        // scalarised, with a NaN test each: most of a uint8 resize's last pass).
-        let v = if self >= 0.0 { self.min(255.0) } else { 0.0 };
-        // SAFETY: `v + 0.5` is finite and in 0.5..=255.5, so it fits an `i32`.
-        unsafe { (v + 0.5).to_int_unchecked::<i32>() as u8 }
-    }
-}
-
-impl Real for f64 {
-    const NEG_INF: Self = f64::NEG_INFINITY;
-    #[inline(always)]
-    fn fma<const F: bool>(self, b: Self, c: Self) -> Self {
-        if F {
-            self.mul_add(b, c)
-        } else {
-            self * b + c
-        }
-    }
-    fn is_nan(self) -> bool {
-        f64::is_nan(self)
-    }
-    fn from_usize(n: usize) -> Self {
-        n as f64
-    }
-    fn from_f64(v: f64) -> Self {
-        v
-    }
-    #[inline(always)]
-    fn round_u8(self) -> u8 {
-        // Clamped first (NaN fails `>=` and gives 0), `x + 0.5` truncated is round-half-away
-        // for the values in 0..=255 left; truncated without `as`'s saturation, which
-        // vectorises (`round` is a libm call per element, and the saturating casts were
-        // scalarised, with a NaN test each: most of a uint8 resize's last pass).
-        let v = if self >= 0.0 { self.min(255.0) } else { 0.0 };
-        // SAFETY: `v + 0.5` is finite and in 0.5..=255.5, so it fits an `i32`.
-        unsafe { (v + 0.5).to_int_unchecked::<i32>() as u8 }
-    }
-}
-
-/// `t` in `cd`, contiguous (itself when it already is).
-fn dense(t: &Tensor, cd: DType) -> Result<Tensor> {
-    t.to_dtype(cd)?.contiguous()
-}
-
-/// The elements of a contiguous host tensor of `T`.
-///
-/// # Safety
-/// `t` is a contiguous CPU tensor of `T`'s dtype that nobody writes while the slice lives.
-pub(super) unsafe fn elems<T>(t: &Tensor) -> &[T] {
-    if t.numel() == 0 {
-        return &[];
-    }
-    // SAFETY: per the contract, `numel` initialised `T`s start at the (aligned) data pointer.
-    unsafe { std::slice::from_raw_parts(t.const_data_ptr().cast::<T>(), t.numel()) }
-}
-
-/// A fresh contiguous CPU tensor of `shape` in `cd`, and its elements for writing.
-fn fresh<'a, T>(shape: &[usize], cd: DType) -> Result<(Tensor, &'a mut [T])> {
-    let out = Tensor::alloc(shape, cd, Device::cpu(), false)?;
-    let n = out.numel();
-    let s = if n == 0 {
-        &mut []
-    } else {
-        // SAFETY: `out` is fresh from the pool, contiguous, of `n` initialised `T`s (its
-        // dtype is `cd`, `T`'s), and only the returned slice writes it until it is returned;
-        // the pool keeps the block alive as long as `out`, which the caller holds.
-        unsafe { std::slice::from_raw_parts_mut(out.data_ptr().cast::<T>(), n) }
-    };
-    Ok((out, s))
-}
-
-fn conv<T: Real>(p: &ConvPlan, cd: DType) -> Result<Tensor> {
+pub(super) fn conv<T: Real>(p: &ConvPlan, cd: DType) -> Result<Tensor> {
     let ops = ConvOperands::new(p, cd)?;
     let (x, w) = (&ops.x, &ops.w);
     let (n, c, h, wd) = (x.shape()[0], x.shape()[1], x.shape()[2], x.shape()[3]);
@@ -320,7 +155,7 @@ fn inner_parallelism(tasks: usize, work: usize) -> (bool, gemm::Parallelism) {
 /// added into the output at `stride · position + dilation · tap − pad` (col2im); the output
 /// starts as the bias (or zeros). A 1×1 kernel with stride 1, no padding and no output
 /// padding multiplies straight into the output.
-fn conv_transpose<T: Real>(p: &ConvPlan, cd: DType) -> Result<Tensor> {
+pub(super) fn conv_transpose<T: Real>(p: &ConvPlan, cd: DType) -> Result<Tensor> {
     let ops = ConvOperands::new(p, cd)?;
     let (x, w) = (&ops.x, &ops.w);
     let (n, c, h, wd) = (x.shape()[0], x.shape()[1], x.shape()[2], x.shape()[3]);
@@ -500,7 +335,7 @@ fn depthwise<T: Real>(
             pad: p.pad,
             dilation: p.dilation,
         };
-        super::vmath::dispatch(arch, body);
+        super::super::vmath::dispatch(arch, body);
     };
     if threads_available() && dst.len() * kh * kw >= 1 << 15 {
         crate::threads::install(|| dst.par_chunks_mut(ho * wo).enumerate().for_each(plane));
@@ -523,7 +358,7 @@ struct Plane<'a, T> {
     dilation: [usize; 2],
 }
 
-impl<T: Real> super::vmath::SimdBody for Plane<'_, T> {
+impl<T: Real> super::super::vmath::SimdBody for Plane<'_, T> {
     #[inline(always)]
     fn run<const F: bool>(self) {
         let [h, w] = self.src_hw;
@@ -625,126 +460,4 @@ fn im2col<T: Real>(x: &[T], g: &Geometry) -> Vec<T> {
         }
     }
     col
-}
-
-fn pool<T: Real>(p: &PoolPlan, cd: DType) -> Result<Tensor> {
-    let x = dense(&p.x, cd)?;
-    let (n, c, h, w) = (x.shape()[0], x.shape()[1], x.shape()[2], x.shape()[3]);
-    let [ho, wo] = p.out_hw;
-    let (out, dst) = fresh::<T>(&[n, c, ho, wo], cd)?;
-    if dst.is_empty() {
-        return Ok(out);
-    }
-    // SAFETY: `x` is a contiguous CPU tensor of `T` that nobody writes during the call.
-    let xs = unsafe { elems::<T>(&x) };
-    let plane = |(i, dst): (usize, &mut [T])| {
-        let src = &xs[i * h * w..][..h * w];
-        for oy in 0..ho {
-            for ox in 0..wo {
-                dst[oy * wo + ox] = pool_at(p, src, h, w, oy, ox);
-            }
-        }
-    };
-    if threads_available() && dst.len() * p.kernel[0].max(1) * p.kernel[1].max(1) >= 1 << 15 {
-        crate::threads::install(|| dst.par_chunks_mut(ho * wo).enumerate().for_each(plane));
-    } else {
-        dst.chunks_mut(ho * wo).enumerate().for_each(plane);
-    }
-    Ok(out)
-}
-
-/// One output element of a pooling of the `h`×`w` plane `src`.
-fn pool_at<T: Real>(p: &PoolPlan, src: &[T], h: usize, w: usize, oy: usize, ox: usize) -> T {
-    let at = |y: usize, x: usize| src[y * w + x];
-    match p.kind {
-        PoolKind::Max => {
-            let mut m = T::NEG_INF;
-            for ki in 0..p.kernel[0] {
-                let iy = (oy * p.stride[0] + ki * p.dilation[0]) as isize - p.pad[0] as isize;
-                if iy < 0 || iy >= h as isize {
-                    continue;
-                }
-                for kj in 0..p.kernel[1] {
-                    let ix = (ox * p.stride[1] + kj * p.dilation[1]) as isize - p.pad[1] as isize;
-                    if ix < 0 || ix >= w as isize {
-                        continue;
-                    }
-                    let v = at(iy as usize, ix as usize);
-                    if v > m || v.is_nan() {
-                        m = v;
-                    }
-                }
-            }
-            m
-        }
-        PoolKind::Avg { count_include_pad } => {
-            // PyTorch's windows: clipped to the padded input for the divisor with padding,
-            // to the input for the sum.
-            let window = |o: usize, d: usize, size: usize| {
-                let start = (o * p.stride[d]) as isize - p.pad[d] as isize;
-                let end = (start + p.kernel[d] as isize).min((size + p.pad[d]) as isize);
-                let padded = (end - start) as usize;
-                (
-                    start.max(0) as usize,
-                    end.min(size as isize) as usize,
-                    padded,
-                )
-            };
-            let (y0, y1, py) = window(oy, 0, h);
-            let (x0, x1, px) = window(ox, 1, w);
-            let mut sum = T::default();
-            for y in y0..y1 {
-                for x in x0..x1 {
-                    sum = sum + at(y, x);
-                }
-            }
-            let count = if count_include_pad {
-                py * px
-            } else {
-                (y1.saturating_sub(y0)) * (x1.saturating_sub(x0))
-            };
-            sum / T::from_usize(count)
-        }
-        PoolKind::AdaptiveAvg => {
-            let [th, tw] = p.out_hw;
-            let (y0, y1) = (oy * h / th, ((oy + 1) * h).div_ceil(th));
-            let (x0, x1) = (ox * w / tw, ((ox + 1) * w).div_ceil(tw));
-            let mut sum = T::default();
-            for y in y0..y1 {
-                for x in x0..x1 {
-                    sum = sum + at(y, x);
-                }
-            }
-            sum / T::from_usize((y1 - y0) * (x1 - x0))
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Real;
-
-    #[test]
-    fn round_u8_rounds_halves_away_and_saturates() {
-        let cases = [
-            (f64::NEG_INFINITY, 0u8),
-            (-1.0, 0),
-            (-0.0, 0),
-            (0.49, 0),
-            (0.5, 1),
-            (1.5, 2),
-            (2.5, 3),
-            (254.5, 255),
-            (254.4, 254),
-            (255.4, 255),
-            (255.5, 255),
-            (1e12, 255),
-            (f64::INFINITY, 255),
-            (f64::NAN, 0),
-        ];
-        for (v, want) in cases {
-            assert_eq!((v as f32).round_u8(), want, "f32 {v}");
-            assert_eq!(v.round_u8(), want, "f64 {v}");
-        }
-    }
 }

@@ -1,0 +1,310 @@
+//! The CPU's `interpolate`: one pass per resized dim, each applying that dim's taps
+//! (`ops::vision::resize`).
+//!
+//! A pass sees its input in memory order (dims by decreasing stride) as
+//! `[outer.., dim, inner]`, with the dims after `dim` coalesced into one `inner` run, and
+//! writes a fresh tensor dense in the same order (so a channels-last input stays channels-last
+//! and the last pass's result is the answer). Each output row `(outer, j)` of `inner` elements
+//! is `Σ_k w[j, k] · input row (outer, index[j, k])`: when `inner` is long (any dim but the
+//! innermost) that is a weighted sum of contiguous rows, which vectorises; when the innermost
+//! dim is resized, each output element gathers its few taps. A strided or pitched input is
+//! read in place; `UInt8` converts as it is read and rounds (saturating) as the last pass
+//! writes; the half types compute in `f32`.
+
+use rayon::prelude::*;
+
+use super::iter::{order_by_stride, threads_available, SendPtr, PARALLEL_MIN_ELEMS};
+use super::vision::Real;
+use super::vmath::{avx2, dispatch_avx2};
+use crate::ops::vision::{ResizePlan, Taps};
+use crate::{DType, Device, Error, Result, Tensor};
+
+mod segment;
+use segment::{Segment, Windows};
+
+/// Runs a planned interpolation into a fresh tensor of the input's dtype.
+pub(crate) fn resize(p: &ResizePlan) -> Result<Tensor> {
+    let dtype = p.x.dtype();
+    if p.passes.is_empty() {
+        // Every dim keeps its size and values: a fresh copy, as PyTorch returns.
+        return p.x.contiguous_copy();
+    }
+    if p.passes
+        .iter()
+        .all(|(_, t)| t.per == 1 && t.weight.iter().all(|&w| w == 1.0))
+    {
+        // Nearest: every pass moves elements as they are, in the input's own dtype.
+        let mut cur = p.x.clone();
+        for (dim, taps) in &p.passes {
+            cur = match dtype.size() {
+                1 => pass_copy::<u8>(&cur, *dim, taps)?,
+                2 => pass_copy::<u16>(&cur, *dim, taps)?,
+                4 => pass_copy::<u32>(&cur, *dim, taps)?,
+                _ => pass_copy::<u64>(&cur, *dim, taps)?,
+            };
+        }
+        return Ok(cur);
+    }
+    let (mut cur, cd) = match dtype {
+        DType::Float64 => (p.x.clone(), DType::Float64),
+        DType::Float32 | DType::UInt8 => (p.x.clone(), DType::Float32),
+        _ => (p.x.to_dtype(DType::Float32)?, DType::Float32),
+    };
+    for (k, (dim, taps)) in p.passes.iter().enumerate() {
+        let last = k + 1 == p.passes.len();
+        let od = if last && dtype == DType::UInt8 {
+            DType::UInt8
+        } else {
+            cd
+        };
+        cur = match cd {
+            DType::Float64 => pass::<f64>(&cur, *dim, taps, od)?,
+            _ => pass::<f32>(&cur, *dim, taps, od)?,
+        };
+    }
+    debug_assert_eq!(cur.shape(), &p.out_shape[..]);
+    if cur.dtype() == dtype {
+        Ok(cur)
+    } else {
+        cur.to_dtype(dtype)
+    }
+}
+
+/// An element a pass reads or writes, for compute type `T`.
+trait Px<T>: Copy + Send + Sync + 'static {
+    fn get(self) -> T;
+    fn put(v: T) -> Self;
+}
+
+impl Px<f32> for f32 {
+    #[inline(always)]
+    fn get(self) -> f32 {
+        self
+    }
+    #[inline(always)]
+    fn put(v: f32) -> f32 {
+        v
+    }
+}
+
+impl Px<f64> for f64 {
+    #[inline(always)]
+    fn get(self) -> f64 {
+        self
+    }
+    #[inline(always)]
+    fn put(v: f64) -> f64 {
+        v
+    }
+}
+
+impl<T: Real> Px<T> for u8 {
+    #[inline(always)]
+    fn get(self) -> T {
+        T::from(f32::from(self))
+    }
+    #[inline(always)]
+    fn put(v: T) -> u8 {
+        v.round_u8()
+    }
+}
+
+/// One pass over `dim` of `src` into a fresh tensor of `od` (`T`'s dtype or `UInt8`).
+fn pass<T: Real + Px<T>>(src: &Tensor, dim: usize, taps: &Taps, od: DType) -> Result<Tensor>
+where
+    u8: Px<T>,
+{
+    match (src.dtype() == DType::UInt8, od == DType::UInt8) {
+        (false, false) => pass_as::<T, T, T>(src, dim, taps, od),
+        (true, false) => pass_as::<u8, T, T>(src, dim, taps, od),
+        (false, true) => pass_as::<T, T, u8>(src, dim, taps, od),
+        (true, true) => pass_as::<u8, T, u8>(src, dim, taps, od),
+    }
+}
+
+/// The coalesced `(length, stride)` of `dims` (in memory order) of `t`, when they form one
+/// strided run.
+fn run_of(t: &Tensor, dims: &[usize]) -> Option<(usize, isize)> {
+    let (shape, strides) = (t.shape(), t.strides());
+    let mut len = 1usize;
+    let mut stride = 1isize;
+    for &d in dims.iter().rev().filter(|&&d| shape[d] != 1) {
+        if len == 1 {
+            stride = strides[d];
+        } else if strides[d] != stride * len as isize {
+            return None;
+        }
+        len *= shape[d];
+    }
+    Some((len, stride))
+}
+
+/// One pass's walk: `src` in memory order as `[outer.., dim, inner]`, and its fresh output.
+struct Walk {
+    out: Tensor,
+    /// The offset of each outer row of `src` (elements, from its data pointer).
+    offsets: Vec<isize>,
+    /// The inner run's length and stride in `src` (the output's inner stride is 1).
+    inner: usize,
+    si: isize,
+    /// `src`'s stride along `dim`, and the output's length there.
+    sl: isize,
+    lo: usize,
+}
+
+impl Walk {
+    /// Plans the pass over `dim` of `src` into `len` positions of `od`; `None` when the dims
+    /// after `dim` do not form one strided run (a rare view: the caller reads a dense copy).
+    fn new(src: &Tensor, dim: usize, len: usize, od: DType) -> Result<Option<Walk>> {
+        let order = order_by_stride(src.shape(), src.strides());
+        let at = order
+            .iter()
+            .position(|&d| d == dim)
+            .ok_or_else(|| Error::Internal {
+                message: format!("interpolate: dim {dim} of a {}-D input", src.ndim()),
+            })?;
+        let Some((inner, si)) = run_of(src, &order[at + 1..]) else {
+            return Ok(None);
+        };
+        let mut out_shape = src.shape().to_vec();
+        out_shape[dim] = len;
+        let dense: Vec<usize> = order.iter().map(|&d| out_shape[d]).collect();
+        let mut back = vec![0isize; order.len()];
+        for (k, &d) in order.iter().enumerate() {
+            back[d] = k as isize;
+        }
+        let out = Tensor::alloc(&dense, od, Device::cpu(), false)?.permute(&back)?;
+        let mut offsets = vec![0isize];
+        if out.numel() > 0 {
+            for &d in &order[..at] {
+                let (n, st) = (src.shape()[d], src.strides()[d]);
+                offsets = offsets
+                    .iter()
+                    .flat_map(|&o| (0..n as isize).map(move |i| o + i * st))
+                    .collect();
+            }
+        }
+        Ok(Some(Walk {
+            out,
+            offsets,
+            inner,
+            si,
+            sl: src.strides()[dim],
+            lo: len,
+        }))
+    }
+
+    /// Runs `segment(o, j0, rows)` over every output row, in tasks of whole rows (each about
+    /// 2^14 reads of `per` taps), in parallel when the pass is large.
+    fn drive<O: Send>(&self, per: usize, segment: impl Fn(usize, usize, &mut [O]) + Sync) {
+        let (n, inner, lo) = (self.out.numel(), self.inner, self.lo);
+        if n == 0 {
+            return;
+        }
+        // SAFETY: `out` is fresh, dense (in memory order) and exclusive: `n` elements of `O`
+        // (its dtype, the caller's) from its data pointer, written only through this slice.
+        let dst = unsafe { std::slice::from_raw_parts_mut(self.out.data_ptr().cast::<O>(), n) };
+        let rows_per_task = (1usize << 14).div_ceil(inner * per).max(1);
+        let task = |(t, chunk): (usize, &mut [O])| {
+            let (mut r, mut rest) = (t * rows_per_task, chunk);
+            while !rest.is_empty() {
+                let (o, j0) = (r / lo, r % lo);
+                let take = (lo - j0).min(rest.len() / inner);
+                let (now, later) = rest.split_at_mut(take * inner);
+                segment(o, j0, now);
+                (r, rest) = (r + take, later);
+            }
+        };
+        if threads_available() && n * per >= PARALLEL_MIN_ELEMS && n / inner > rows_per_task {
+            crate::threads::install(|| {
+                dst.par_chunks_mut(rows_per_task * inner)
+                    .enumerate()
+                    .for_each(task)
+            });
+        } else {
+            dst.chunks_mut(rows_per_task * inner)
+                .enumerate()
+                .for_each(task);
+        }
+    }
+}
+
+/// A pass whose taps each copy one input element (nearest, and identity-weighted taps):
+/// elements move as they are, in any dtype (`E` of the dtype's width).
+fn pass_copy<E: Copy + Send + Sync + 'static>(
+    src: &Tensor,
+    dim: usize,
+    taps: &Taps,
+) -> Result<Tensor> {
+    let Some(walk) = Walk::new(src, dim, taps.len(), src.dtype())? else {
+        return pass_copy::<E>(&src.contiguous_copy()?, dim, taps);
+    };
+    let base = SendPtr(src.const_data_ptr().cast::<E>().cast_mut());
+    let (inner, si, sl) = (walk.inner, walk.si, walk.sl);
+    walk.drive(1, |o, j0, dst: &mut [E]| {
+        let p = base.get().cast_const();
+        let o0 = walk.offsets[o];
+        if inner == 1 {
+            for (d, &i) in dst.iter_mut().zip(&taps.index[j0..]) {
+                // SAFETY: `o0 + i * sl` is element `i` (a tap index, below the dim's size)
+                // of outer row `o` of `src`; nobody writes `src` during the call.
+                *d = unsafe { *p.offset(o0 + i as isize * sl) };
+            }
+            return;
+        }
+        for (d, &i) in dst.chunks_mut(inner).zip(&taps.index[j0..]) {
+            // SAFETY: `o0 + i * sl` starts row `i` (a tap index, below the dim's size) of
+            // outer row `o` of `src`, whose `inner` elements lie at stride `si`; nobody
+            // writes `src` during the call.
+            let row = unsafe { p.offset(o0 + i as isize * sl) };
+            if si == 1 {
+                // SAFETY: as above; the run is contiguous.
+                d.copy_from_slice(unsafe { std::slice::from_raw_parts(row, inner) });
+            } else {
+                for (e, v) in d.iter_mut().enumerate() {
+                    // SAFETY: as above.
+                    *v = unsafe { *row.offset(e as isize * si) };
+                }
+            }
+        }
+    });
+    Ok(walk.out)
+}
+
+/// A weighted pass: reads `I`, sums in `T`, writes `O`.
+fn pass_as<I: Px<T>, T: Real, O: Px<T>>(
+    src: &Tensor,
+    dim: usize,
+    taps: &Taps,
+    od: DType,
+) -> Result<Tensor> {
+    let Some(walk) = Walk::new(src, dim, taps.len(), od)? else {
+        return pass_as::<I, T, O>(&src.contiguous_copy()?, dim, taps, od);
+    };
+    let weights: Vec<T> = taps.weight.iter().map(|&w| T::from_f64(w)).collect();
+    let per = taps.per;
+    let windows = Windows::new(taps, src.shape()[dim], &walk);
+    let base = SendPtr(src.const_data_ptr().cast::<I>().cast_mut());
+    let simd = avx2();
+    walk.drive(per, |o, j0, dst: &mut [O]| {
+        let body = Segment {
+            // Every read of the segment is of row `i` of outer row `o` of `src` (`i` a tap
+            // index, below `src.shape()[dim]`) at `row0 + i * sl`, or of the `inner`
+            // elements after it at stride `si` (that row's inner run); nobody writes `src`
+            // during the call.
+            row0: base.get().cast_const().wrapping_offset(walk.offsets[o]),
+            sl: walk.sl,
+            si: walk.si,
+            inner: walk.inner,
+            per,
+            idx: &taps.index[j0 * per..],
+            w: &weights[j0 * per..],
+            window: windows
+                .as_ref()
+                .map(|v| (&v.start[j0..], &v.weight[j0 * v.len..], v.len)),
+            dst,
+        };
+        dispatch_avx2(simd, body);
+    });
+    Ok(walk.out)
+}

@@ -1,0 +1,313 @@
+//! The weighted pass's row kernels: a segment of output rows, summed from contiguous rows
+//! (long rows), gathered taps (the innermost dim) or whole windows of short dense rows.
+
+use super::super::vision::Real;
+use super::super::vmath::SimdBody;
+use super::{Px, Walk};
+use crate::ops::vision::Taps;
+
+/// One segment of a pass: whole output rows of one outer row, written to `dst`. A
+/// [`SimdBody`] rather than a closure so that it compiles inside the AVX2+FMA dispatcher
+/// (the row sums then vectorise 8 wide); a closure there was not inlined and ran as SSE2.
+pub(super) struct Segment<'a, I, T, O> {
+    /// The outer row's first element in `src`.
+    pub(super) row0: *const I,
+    pub(super) sl: isize,
+    pub(super) si: isize,
+    pub(super) inner: usize,
+    pub(super) per: usize,
+    /// The segment's taps: `per` indices and weights for each output row.
+    pub(super) idx: &'a [usize],
+    pub(super) w: &'a [T],
+    /// The same taps as [`Windows`] (each output's first row, its window's weights, and the
+    /// window's length in elements), where the pass takes that form.
+    pub(super) window: Option<(&'a [usize], &'a [T], usize)>,
+    pub(super) dst: &'a mut [O],
+}
+
+/// Rows per block of a [`Windows`] window: its elements are whole vectors of eight lanes
+/// for any row length `C` (blocks of `8·C` elements).
+const WINDOW_ROWS: usize = 8;
+
+/// A pass over a dim whose rows are short and dense (the innermost dim, or a channels-last
+/// image's pixels: `C ≤ 4` elements each, the next row right after), with many taps (an
+/// antialiased shrink): each output reads one contiguous window of rows, a multiple of
+/// [`WINDOW_ROWS`] long, against weights expanded to every element of it (zero outside its
+/// taps; a tap repeated by clamping at an edge adds its weights). The window's products are
+/// then whole-vector multiply-adds into `8·C` lanes, summed per element of the row at the
+/// end, instead of `C` scalar multiply-adds per tap.
+pub(super) struct Windows<T> {
+    /// Each output's first row.
+    pub(super) start: Vec<usize>,
+    /// Each output's `len` weights, one per element of its window.
+    pub(super) weight: Vec<T>,
+    /// Elements per window: rows × `C`.
+    pub(super) len: usize,
+}
+
+impl<T: Real> Windows<T> {
+    /// The windows of `taps` over `len_in` rows, or `None` where the pass does not take this
+    /// form: rows not short and dense, too few taps to gain (under 6: the gathers are
+    /// cheaper), or a window longer than the dim.
+    pub(super) fn new(taps: &Taps, len_in: usize, walk: &Walk) -> Option<Windows<T>> {
+        let (c, per) = (walk.inner, taps.per);
+        let dense = walk.sl == c as isize && (c == 1 || walk.si == 1);
+        let rows = per.div_ceil(WINDOW_ROWS) * WINDOW_ROWS;
+        if !(1..=4).contains(&c) || !dense || per < 6 || rows > len_in {
+            return None;
+        }
+        let n = taps.len();
+        let mut start = Vec::with_capacity(n);
+        let mut weight = vec![T::default(); n * rows * c];
+        let mut wide = vec![0.0f64; rows];
+        for (j, (idx, w)) in taps
+            .index
+            .chunks(per)
+            .zip(taps.weight.chunks(per))
+            .enumerate()
+        {
+            let (lo, hi) = (idx.iter().min()?, idx.iter().max()?);
+            if hi - lo >= rows {
+                return None;
+            }
+            let s0 = (*lo).min(len_in - rows);
+            wide.fill(0.0);
+            for (&i, &w) in idx.iter().zip(w) {
+                wide[i - s0] += w;
+            }
+            let out = &mut weight[j * rows * c..][..rows * c];
+            for (o, &w) in out.chunks_mut(c).zip(&wide) {
+                o.fill(T::from_f64(w));
+            }
+            start.push(s0);
+        }
+        Some(Windows {
+            start,
+            weight,
+            len: rows * c,
+        })
+    }
+}
+
+impl<I: Px<T>, T: Real, O: Px<T>> SimdBody for Segment<'_, I, T, O> {
+    #[inline(always)]
+    fn run<const F: bool>(self) {
+        let Segment {
+            row0,
+            sl,
+            si,
+            inner,
+            per,
+            idx,
+            w,
+            window,
+            dst,
+        } = self;
+        let at = |i: usize| row0.wrapping_offset(i as isize * sl);
+        if let Some((start, weight, len)) = window {
+            return match inner {
+                1 => window_sums::<I, T, O, 1>(at, start, weight, len, dst),
+                2 => window_sums::<I, T, O, 2>(at, start, weight, len, dst),
+                3 => window_sums::<I, T, O, 3>(at, start, weight, len, dst),
+                _ => window_sums::<I, T, O, 4>(at, start, weight, len, dst),
+            };
+        }
+        if inner == 1 {
+            match per {
+                2 => gather::<I, T, O, 2>(at, idx, w, dst),
+                4 => gather::<I, T, O, 4>(at, idx, w, dst),
+                _ => {
+                    for ((d, idx), w) in dst.iter_mut().zip(idx.chunks(per)).zip(w.chunks(per)) {
+                        let mut s = T::default();
+                        for (&i, &w) in idx.iter().zip(w) {
+                            // SAFETY: `at(i)` is a readable element (see `pass_as`).
+                            s = s + w * unsafe { *at(i) }.get();
+                        }
+                        *d = O::put(s);
+                    }
+                }
+            }
+            return;
+        }
+        if si == 1 {
+            // Short contiguous runs (the channels of a channels-last image): unrolled.
+            match inner {
+                2 => return runs::<I, T, O, 2>(at, per, idx, w, dst),
+                3 => return runs::<I, T, O, 3>(at, per, idx, w, dst),
+                4 => return runs::<I, T, O, 4>(at, per, idx, w, dst),
+                _ => return rows::<I, T, O, ROW_BLOCK>(at, inner, per, idx, w, dst),
+            }
+        }
+        let mut acc = vec![T::default(); inner];
+        for ((d, idx), w) in dst
+            .chunks_mut(inner)
+            .zip(idx.chunks(per))
+            .zip(w.chunks(per))
+        {
+            for (k, (&i, &w)) in idx.iter().zip(w).enumerate() {
+                let row = at(i);
+                for (e, a) in acc.iter_mut().enumerate() {
+                    // SAFETY: element `e` of the inner run of a row (see `pass_as`).
+                    let x = unsafe { *row.offset(e as isize * si) }.get();
+                    *a = if k == 0 { w * x } else { *a + w * x };
+                }
+            }
+            d.iter_mut()
+                .zip(acc.iter())
+                .for_each(|(d, &a)| *d = O::put(a));
+        }
+    }
+}
+
+/// Output elements that each gather `K` taps (the innermost dim resized): unrolled over `K`.
+#[inline(always)]
+fn gather<I: Px<T>, T: Real, O: Px<T>, const K: usize>(
+    at: impl Fn(usize) -> *const I,
+    idx: &[usize],
+    w: &[T],
+    dst: &mut [O],
+) {
+    let (idx, _) = idx.as_chunks::<K>();
+    let (w, _) = w.as_chunks::<K>();
+    for ((d, idx), w) in dst.iter_mut().zip(idx).zip(w) {
+        let mut s = T::default();
+        for k in 0..K {
+            // SAFETY: `at` gives a readable element for every tap index (see the caller).
+            s = s + w[k] * unsafe { *at(idx[k]) }.get();
+        }
+        *d = O::put(s);
+    }
+}
+
+/// Output rows of `C` elements from [`Windows`]: each a window of `len` contiguous elements
+/// (from row `start[j]`) times its weights, summed in `C` vectors of [`WINDOW_ROWS`] lanes
+/// (element `k` of a block of `8·C` in lane `k % 8` of vector `k / 8`; written as separate
+/// 8-lane sums, which compile to whole vectors where one `8·C`-lane array did not), then
+/// per element of the row (`k % C`).
+#[inline(always)]
+fn window_sums<I: Px<T>, T: Real, O: Px<T>, const C: usize>(
+    at: impl Fn(usize) -> *const I,
+    start: &[usize],
+    weight: &[T],
+    len: usize,
+    dst: &mut [O],
+) {
+    const L: usize = WINDOW_ROWS;
+    let (dst, _) = dst.as_chunks_mut::<C>();
+    for ((d, &s0), w) in dst.iter_mut().zip(start).zip(weight.chunks(len)) {
+        // SAFETY: rows `s0..s0 + len / C` are in the dim (`Windows::new`) and dense (each
+        // row's `C` elements followed directly by the next row's), so the window is `len`
+        // contiguous readable elements from row `s0`.
+        let xs = unsafe { std::slice::from_raw_parts(at(s0), len) };
+        let mut s = [[T::default(); L]; C];
+        for (x, w) in xs
+            .as_chunks::<L>()
+            .0
+            .chunks_exact(C)
+            .zip(w.as_chunks::<L>().0.chunks_exact(C))
+        {
+            for v in 0..C {
+                for l in 0..L {
+                    s[v][l] = s[v][l] + w[v][l] * x[v][l].get();
+                }
+            }
+        }
+        for (d, &t) in d.iter_mut().zip(&fold_lanes(&s)) {
+            *d = O::put(t);
+        }
+    }
+}
+
+/// The per-element sums of [`window_sums`]' lanes (element `k % C` of lane `k`). Not
+/// inlined on purpose: seen together with the lanes' loop, LLVM's SLP vectoriser built its
+/// vectors from this reduction (lanes `c, c + C, …`: strided pairs and scalars) instead of
+/// the loop's eight consecutive lanes (measured: the loop ran as scalar and 2-lane ops).
+#[inline(never)]
+fn fold_lanes<T: Real, const C: usize>(s: &[[T; WINDOW_ROWS]; C]) -> [T; C] {
+    let mut t = [T::default(); C];
+    for (k, &v) in s.as_flattened().iter().enumerate() {
+        t[k % C] = t[k % C] + v;
+    }
+    t
+}
+
+/// The block of a long contiguous inner run whose sums stay in registers across the taps:
+/// 32 `f32` are four AVX2 vectors (eight of `f64`).
+const ROW_BLOCK: usize = 32;
+
+/// Output rows of `inner` contiguous elements (stride 1), each a weighted sum of `per`
+/// contiguous input rows, in blocks of `B` elements summed over every tap in registers
+/// (one write of the output, not a read and write of an accumulator row per tap); the
+/// first tap is a product, as the rest are added to it.
+#[inline(always)]
+fn rows<I: Px<T>, T: Real, O: Px<T>, const B: usize>(
+    at: impl Fn(usize) -> *const I,
+    inner: usize,
+    per: usize,
+    idx: &[usize],
+    w: &[T],
+    dst: &mut [O],
+) {
+    for ((d, idx), w) in dst
+        .chunks_mut(inner)
+        .zip(idx.chunks(per))
+        .zip(w.chunks(per))
+    {
+        let (blocks, tail) = d.as_chunks_mut::<B>();
+        for (b, out) in blocks.iter_mut().enumerate() {
+            // SAFETY: `at(i)` starts a contiguous run of `inner` readable elements (see
+            // `pass_as`), of which this block's `B` start at `b * B`.
+            let block = |i: usize| unsafe { &*at(i).add(b * B).cast::<[I; B]>() };
+            let (x0, w0) = (block(idx[0]), w[0]);
+            let mut s = [T::default(); B];
+            for c in 0..B {
+                s[c] = w0 * x0[c].get();
+            }
+            for (&i, &w) in idx[1..].iter().zip(&w[1..]) {
+                let xs = block(i);
+                for c in 0..B {
+                    s[c] = s[c] + w * xs[c].get();
+                }
+            }
+            for c in 0..B {
+                out[c] = O::put(s[c]);
+            }
+        }
+        let e0 = blocks.len() * B;
+        for (e, out) in tail.iter_mut().enumerate() {
+            let mut s = T::default();
+            for (k, (&i, &w)) in idx.iter().zip(w).enumerate() {
+                // SAFETY: element `e0 + e < inner` of a readable contiguous run (as above).
+                let x = unsafe { *at(i).add(e0 + e) }.get();
+                s = if k == 0 { w * x } else { s + w * x };
+            }
+            *out = O::put(s);
+        }
+    }
+}
+
+/// Output rows of `C` contiguous elements (`inner == C`, stride 1), each a weighted sum of
+/// `per` input rows: unrolled over `C`.
+#[inline(always)]
+fn runs<I: Px<T>, T: Real, O: Px<T>, const C: usize>(
+    at: impl Fn(usize) -> *const I,
+    per: usize,
+    idx: &[usize],
+    w: &[T],
+    dst: &mut [O],
+) {
+    let (dst, _) = dst.as_chunks_mut::<C>();
+    for ((d, idx), w) in dst.iter_mut().zip(idx.chunks(per)).zip(w.chunks(per)) {
+        let mut s = [T::default(); C];
+        for (&i, &w) in idx.iter().zip(w) {
+            // SAFETY: `at(i)` starts a contiguous run of `C` readable elements (the caller).
+            let x = unsafe { &*at(i).cast::<[I; C]>() };
+            for c in 0..C {
+                s[c] = s[c] + w * x[c].get();
+            }
+        }
+        for c in 0..C {
+            d[c] = O::put(s[c]);
+        }
+    }
+}
