@@ -16,7 +16,7 @@
 //! C and Python doors state the same contract in their documentation.
 
 pub mod dlpack;
-mod duplicate_keys;
+mod header;
 mod mapped;
 mod safetensors;
 

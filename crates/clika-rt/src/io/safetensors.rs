@@ -4,21 +4,19 @@ use std::path::Path;
 use std::sync::Arc;
 
 use safetensors::tensor::{Metadata, TensorInfo};
-use safetensors::{Dtype, SafeTensors};
+use safetensors::Dtype;
 
+use super::header::{self, HEADER_LEN_BYTES};
 use super::mapped::{open, Mapping};
 use crate::{DType, Error, Result, Tensor};
-
-/// Bytes of the little-endian header length that opens a safetensors file.
-const HEADER_LEN_BYTES: usize = 8;
 
 /// Loads every tensor of the safetensors file `path`, in file order (by data offset), as
 /// `(name, tensor)` pairs, without reading or copying the data.
 ///
 /// The file is mapped read-only once; each tensor is a view into that one mapping, which
 /// stays mapped until the last tensor (or clone or view) drops, however long after the
-/// returned `Vec`. The header is parsed and validated by the `safetensors` crate (sizes,
-/// contiguous in-bounds offsets, the file length). Dtypes `F32 F64 F16 BF16 I8 I16 I32 I64
+/// returned `Vec`. The header is read once and validated by the `safetensors` crate's `Metadata` (sizes,
+/// contiguous in-bounds offsets) and against the file's length; a name given twice is refused. Dtypes `F32 F64 F16 BF16 I8 I16 I32 I64
 /// U8 U16 U32 U64 BOOL` are supported; any other gives [`Error::UnsupportedFileDType`]. The tensors are
 /// read-only.
 ///
@@ -64,17 +62,8 @@ unsafe fn load(path: &Path, copy: bool) -> Result<Vec<(String, Tensor)>> {
         // SAFETY: the caller upholds the mapping contract.
         unsafe { Mapping::new(&file, 0, len, path) }?
     };
-    let (header, metadata) = SafeTensors::read_metadata(mapping.bytes())
-        .map_err(|e| format_error(path, e.to_string()))?;
+    let (header, metadata) = header::read(mapping.bytes()).map_err(|e| format_error(path, e))?;
     let data_start = HEADER_LEN_BYTES + header;
-    if let Some(name) =
-        super::duplicate_keys::first_duplicate(&mapping.bytes()[HEADER_LEN_BYTES..data_start])
-    {
-        return Err(format_error(
-            path,
-            format!("the header names {name:?} twice; each tensor must appear once (rewrite the file with one entry per name)"),
-        ));
-    }
     metadata
         .offset_keys()
         .into_iter()
@@ -101,7 +90,7 @@ fn load_one(
         tensor: name.to_string(),
         dtype: format!("{:?}", info.dtype),
     })?;
-    // `read_metadata` checked that the offsets tile the data and end at the file's end.
+    // `header::read` checked that the offsets tile the data and end at the file's end.
     let (begin, end) = info.data_offsets;
     let start = data_start + begin;
     let aligned = (mapping.bytes().as_ptr() as usize + start).is_multiple_of(dtype.size());
