@@ -261,3 +261,66 @@ fn extreme_index_values_are_refused_without_overflow() {
         assert!(e.to_string().contains(&v.to_string()), "{e}");
     }
 }
+
+/// `nonzero` against the coordinates written out, for masks of several densities and
+/// shapes (0-d, empty, one dim, rows long enough to span blocks, and enough rows to span
+/// the kernel's parallel tasks), contiguous and transposed, of a float and a bool dtype.
+#[test]
+fn nonzero_lists_the_set_coordinates_in_row_major_order() {
+    let mut shapes: Vec<Vec<usize>> = vec![
+        vec![],
+        vec![0],
+        vec![3, 0, 2],
+        vec![7],
+        vec![2, 3],
+        vec![2, 300],
+        vec![2, 3, 4, 5],
+    ];
+    // Miri runs the small shapes (rows across the 256-position blocks included); natively,
+    // enough elements for several parallel tasks too.
+    if !cfg!(miri) {
+        shapes.extend([vec![5, 600], vec![70_000], vec![3, 70_000], vec![600, 300]]);
+    }
+    let densities: &[f64] = if cfg!(miri) {
+        &[0.0, 0.5]
+    } else {
+        &[0.0, 0.1, 0.5, 1.0]
+    };
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for shape in &shapes {
+        let n: usize = shape.iter().product();
+        for &density in densities {
+            let vals: Vec<f64> = (0..n)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    f64::from(u8::from(
+                        ((seed >> 11) as f64 / (1u64 << 53) as f64) < density,
+                    ))
+                })
+                .collect();
+            let want: Vec<i64> = (0..n)
+                .filter(|&i| vals[i] != 0.0)
+                .flat_map(|i| coords(shape, i).into_iter().map(|c| c as i64))
+                .collect();
+            for (dtype, transposed) in [(DType::Float32, false), (DType::Bool, true)] {
+                let t = tensor(&vals, shape, dtype, transposed);
+                let got = ops::nonzero(&t).unwrap();
+                let count = want.len() / shape.len().max(1);
+                let count = if shape.is_empty() {
+                    usize::from(vals[0] != 0.0)
+                } else {
+                    count
+                };
+                assert_eq!(got.shape(), &[count, shape.len()], "{shape:?} {density}");
+                assert_eq!(got.dtype(), DType::Int64);
+                assert_eq!(
+                    got.to_vec::<i64>().unwrap(),
+                    want,
+                    "{shape:?} {density} {dtype}"
+                );
+            }
+        }
+    }
+}

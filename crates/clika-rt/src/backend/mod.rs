@@ -227,6 +227,12 @@ pub(crate) trait Backend: Send + Sync {
         ))
     }
 
+    /// The coordinates of the set elements of `mask`, a contiguous `Bool` tensor on this
+    /// device: a fresh `Int64` tensor `[count, ndim]` on this device, rows in row-major order.
+    fn nonzero(&self, mask: &Tensor) -> Result<Tensor> {
+        Err(unsupported("nonzero", mask.device(), "any dtype yet"))
+    }
+
     /// Sorting or selection `op` along each row of `rows`, a contiguous `[r, n]` tensor of
     /// any dtype but `Bool` on this device: values (`rows`' dtype) and `Int64` indices into
     /// the row, both `[r, m]`.

@@ -135,9 +135,9 @@ fn expand_ellipsis(t: &Tensor, idx: &[TensorIndex]) -> Result<Vec<TensorIndex>> 
     Ok(out)
 }
 
-/// `mask`'s `True` positions as one `Int64` index vector per dim (logical order).
+/// `mask`'s `True` positions as one host `Int64` index vector per dim (logical order).
 fn mask_indices(mask: &Tensor) -> Result<Vec<Tensor>> {
-    let hits = nonzero(mask)?;
+    let hits = nonzero(&mask.to(Device::cpu())?)?;
     (0..mask.ndim())
         .map(|d| hits.select(1, d as isize)?.contiguous())
         .collect()
@@ -433,29 +433,18 @@ impl Tensor {
     }
 }
 
-/// The indices of `t`'s non-zero elements: an `Int64` tensor `[count, ndim]`, rows in
-/// row-major order (PyTorch's `nonzero`; numpy's `argwhere`).
+/// The indices of `t`'s non-zero elements: an `Int64` tensor `[count, ndim]` on `t`'s
+/// device, rows in row-major order (PyTorch's `nonzero`; numpy's `argwhere`).
 pub fn nonzero(t: &Tensor) -> Result<Tensor> {
-    let host = t.to(Device::cpu())?.to_dtype(DType::Bool)?;
-    let nd = host.ndim();
-    let flags = host.to_dtype(DType::UInt8)?.contiguous()?.to_vec::<u8>()?;
-    let mut out: Vec<i64> = Vec::new();
-    let mut at = vec![0i64; nd];
-    for &f in &flags {
-        if f != 0 {
-            out.extend_from_slice(&at);
+    let on_device = t
+        .to_dtype(DType::Bool)
+        .and_then(|m| m.contiguous())
+        .and_then(|m| backend(m.device())?.nonzero(&m));
+    match on_device {
+        // A device without the kernel: on the host, the answer moved back.
+        Err(Error::UnsupportedOnDevice { .. }) if !t.device().is_cpu() => {
+            nonzero(&t.to(Device::cpu())?)?.to(t.device())
         }
-        for d in (0..nd).rev() {
-            at[d] += 1;
-            if at[d] < host.shape()[d] as i64 {
-                break;
-            }
-            at[d] = 0;
-        }
+        r => r,
     }
-    let count = out
-        .len()
-        .checked_div(nd)
-        .unwrap_or_else(|| flags.iter().filter(|&&f| f != 0).count());
-    Tensor::from_vec(out, &[count, nd])
 }

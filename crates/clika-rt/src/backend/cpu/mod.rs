@@ -16,6 +16,7 @@ mod index;
 pub(crate) mod iter;
 pub(crate) mod kernel;
 mod matmul;
+mod nonzero;
 mod norm;
 pub(crate) mod num;
 mod reduce;
@@ -236,6 +237,10 @@ impl Backend for Cpu {
         // SAFETY: forwarded from the trait's contract.
         unsafe { index::scatter_add(plan, value) };
         Ok(())
+    }
+
+    fn nonzero(&self, mask: &Tensor) -> Result<Tensor> {
+        nonzero::nonzero(mask)
     }
 
     fn select_rows(&self, op: RowSelect, rows: &Tensor) -> Result<(Tensor, Tensor)> {
