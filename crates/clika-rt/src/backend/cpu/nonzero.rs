@@ -38,10 +38,7 @@ pub(crate) fn nonzero(mask: &Tensor) -> Result<Tensor> {
     let counts = SendPtr(starts[1..].as_mut_ptr());
     for_each_item(tasks, per_task * inner, |k| {
         let (r0, r1) = span(k);
-        let c = flags[r0 * inner..r1 * inner]
-            .iter()
-            .filter(|&&f| f != 0)
-            .count();
+        let c = count_set(&flags[r0 * inner..r1 * inner]);
         // SAFETY: `k < tasks`, and each task writes only its own slot of `starts[1..]`.
         unsafe { counts.get().add(k).write(c) };
     });
@@ -73,13 +70,18 @@ pub(crate) fn nonzero(mask: &Tensor) -> Result<Tensor> {
             for (b, block) in flags[r * inner..(r + 1) * inner].chunks(BLOCK).enumerate() {
                 let mut m = 0;
                 for (j, &f) in block.iter().enumerate() {
-                    pos[m] = j as u32;
+                    // `m <= j < BLOCK`: the mask only lets the compiler drop the bounds check.
+                    pos[m & (BLOCK - 1)] = j as u32;
                     m += usize::from(f != 0);
                 }
                 for &j in &pos[..m] {
-                    // SAFETY: one of this task's rows of `out` (above): `nd` elements.
+                    // SAFETY: one of this task's rows of `out` (above): `nd` elements. The
+                    // outer coordinates are stored one by one: `nd` is small, and a copy of
+                    // a run-time length would be a `memcpy` call per row of the result.
                     unsafe {
-                        std::ptr::copy_nonoverlapping(at.as_ptr(), w, nd - 1);
+                        for (d, &c) in at[..nd - 1].iter().enumerate() {
+                            w.add(d).write(c);
+                        }
                         w.add(nd - 1).write((b * BLOCK) as i64 + i64::from(j));
                         w = w.add(nd);
                     }
@@ -95,4 +97,13 @@ pub(crate) fn nonzero(mask: &Tensor) -> Result<Tensor> {
         }
     });
     Ok(out)
+}
+
+/// The number of non-zero bytes of `flags`, counted in byte lanes (blocks of 255, so a lane
+/// cannot overflow), which vectorises to whole-register compares and adds.
+fn count_set(flags: &[u8]) -> usize {
+    flags
+        .chunks(255)
+        .map(|c| usize::from(c.iter().fold(0u8, |n, &f| n + u8::from(f != 0))))
+        .sum()
 }
