@@ -25,8 +25,7 @@ pub(crate) fn nonzero(mask: &Tensor) -> Result<Tensor> {
         unsafe { std::slice::from_raw_parts(mask.const_data_ptr(), n) }
     };
     if nd == 0 {
-        let count = flags.iter().filter(|&&f| f != 0).count();
-        return Tensor::alloc(&[count, 0], DType::Int64, Device::cpu(), false);
+        return Tensor::alloc(&[count_set(flags), 0], DType::Int64, Device::cpu(), false);
     }
     let inner = shape[nd - 1];
     let rows = n.checked_div(inner).unwrap_or(0);
