@@ -324,3 +324,116 @@ fn nonzero_lists_the_set_coordinates_in_row_major_order() {
         }
     }
 }
+
+/// Inputs large enough for the kernels' parallel split, along each dim: a float
+/// `scatter_add` whose result depends on the order of the additions (1e8 swallows a 1 added
+/// after it, not one added before) matches a model that adds in row-major order, on any
+/// thread count; `scatter` keeps the last write; `gather` matches. Index dtypes other than
+/// Int64 give the same result.
+#[test]
+fn large_scatters_keep_row_major_order_on_every_thread() {
+    let (rows, cols) = if cfg!(miri) { (3, 5) } else { (300, 700) };
+    let shape = [rows, cols];
+    let n = rows * cols;
+    let mut s = 7u64;
+    let mut next = |m: u64| {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (s >> 33) % m
+    };
+    let src: Vec<f32> = (0..n)
+        .map(|_| if next(4) == 0 { 1e8 } else { 1.0 })
+        .collect();
+    let base: Vec<f32> = (0..n).map(|i| (i % 7) as f32).collect();
+    let t = Tensor::from_data(&base, &shape).unwrap();
+    let src_t = Tensor::from_data(&src, &shape).unwrap();
+    for dim in 0..2 {
+        let size = shape[dim] as u64;
+        // Few distinct targets per line, so most are repeated.
+        let idx: Vec<i64> = (0..n).map(|_| next(size.min(5)) as i64).collect();
+        let index = Tensor::from_data(&idx, &shape).unwrap();
+        let (mut put, mut acc) = (base.clone(), base.clone());
+        let mut got = vec![0f32; n];
+        for p in 0..n {
+            let mut c = coords(&shape, p);
+            c[dim] = idx[p] as usize;
+            let q = flat(&shape, &c);
+            put[q] = src[p];
+            acc[q] += src[p];
+            got[p] = base[q];
+        }
+        for dtype in [DType::Int64, DType::Int32, DType::Int16, DType::UInt8] {
+            let index = index.to_dtype(dtype).unwrap();
+            let d = dim as isize;
+            assert_eq!(t.gather(d, &index).unwrap().to_vec::<f32>().unwrap(), got);
+            let r = ops::scatter(&t, d, &index, &src_t).unwrap();
+            assert_eq!(r.to_vec::<f32>().unwrap(), put, "scatter dim {dim} {dtype}");
+            let r = ops::scatter_add(&t, d, &index, &src_t).unwrap();
+            assert_eq!(
+                r.to_vec::<f32>().unwrap(),
+                acc,
+                "scatter_add dim {dim} {dtype}"
+            );
+        }
+    }
+}
+
+/// An index that is a view of the target is read before the target is written, and a
+/// target whose elements overlap (an expanded view) takes the writes in row-major order.
+#[test]
+fn scatters_through_aliased_and_overlapping_views() {
+    // The target transposed, as the index of a scatter along dim 1: the additions change
+    // the values later positions read as their index, unless the index is read first.
+    let t = Tensor::from_data(&[0i64, 1, 0, 1], &[2, 2]).unwrap();
+    let index = t.t();
+    let ones = Tensor::full(&[2, 2], 1.0, DType::Int64).unwrap();
+    // SAFETY: nobody else uses `t` during the call.
+    unsafe { ops::scatter_add_shared(&t, 1, &index, &ones).unwrap() };
+    assert_eq!(t.to_vec::<i64>().unwrap(), [2, 1, 0, 3]);
+    // Every row of the expanded view is the same memory: the last row's write wins.
+    let row = Tensor::zeros(&[3], DType::Float32).unwrap();
+    let wide = row.unsqueeze(0).unwrap().expand(&[4, 3]).unwrap();
+    let index = Tensor::from_data(&[0i64, 1, 2, 0, 1, 2, 0, 1, 2, 2, 1, 0], &[4, 3]).unwrap();
+    let vals: Vec<f32> = (0..12).map(|v| v as f32).collect();
+    let vals = Tensor::from_data(&vals, &[4, 3]).unwrap();
+    // SAFETY: nobody else uses `row` during the call.
+    unsafe { ops::scatter_shared(&wide, 1, &index, &vals).unwrap() };
+    assert_eq!(row.to_vec::<f32>().unwrap(), [11.0, 10.0, 9.0]);
+}
+
+/// A histogram: a target much smaller than the index, here a strided view (every other
+/// element of a buffer). The counts match the model, and an out-of-range value anywhere,
+/// even last, leaves the target and its neighbours as they were.
+#[test]
+fn histograms_into_a_small_view_are_all_or_nothing() {
+    let buf = Tensor::from_data(&[0.5f32; 10], &[5, 2]).unwrap();
+    let bins = buf.select(1, 0).unwrap();
+    let n = if cfg!(miri) { 64 } else { 4000 };
+    let idx: Vec<i64> = (0..n).map(|i| (i * 7 % 10) as i64 - 5).collect();
+    let index = Tensor::from_data(&idx, &[n]).unwrap();
+    let ones = Tensor::full(&[n], 1.0, DType::Float32).unwrap();
+    let mut want = [0.5f32; 10];
+    for &i in &idx {
+        want[(if i < 0 { i + 5 } else { i }) as usize * 2] += 1.0;
+    }
+    // SAFETY: nobody else uses `buf` during the calls.
+    unsafe { ops::scatter_add_shared(&bins, 0, &index, &ones).unwrap() };
+    assert_eq!(buf.to_vec::<f32>().unwrap(), want);
+    let mut bad = idx.clone();
+    *bad.last_mut().unwrap() = 5;
+    let bad = Tensor::from_data(&bad, &[n]).unwrap();
+    for write in [false, true] {
+        // SAFETY: as above.
+        let e = unsafe {
+            if write {
+                ops::scatter_shared(&bins, 0, &bad, &ones)
+            } else {
+                ops::scatter_add_shared(&bins, 0, &bad, &ones)
+            }
+        }
+        .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Index);
+        assert_eq!(buf.to_vec::<f32>().unwrap(), want);
+    }
+}

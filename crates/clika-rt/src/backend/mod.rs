@@ -24,7 +24,8 @@ use crate::error::{Error, Result};
 use crate::memory::{Event, Pool};
 use crate::ops::vision::VisionPlan;
 use crate::ops::{
-    matmul::Plan as MatmulPlan, BinaryPlan, IndexPlan, ReducePlan, RowSelect, ScanOp, UnaryPlan,
+    matmul::Plan as MatmulPlan, AlongPlan, BinaryPlan, IndexPlan, ReducePlan, RowSelect, ScanOp,
+    ScatterMode, UnaryPlan,
 };
 use crate::{Device, DeviceKind, Tensor};
 
@@ -198,20 +199,6 @@ pub(crate) trait Backend: Send + Sync {
         ))
     }
 
-    /// [`Backend::scatter`] that adds instead of writing (`+=`, wrapping for integers, `or`
-    /// for Bool), repeated positions accumulating in row-major order.
-    ///
-    /// # Safety
-    /// As for [`Backend::scatter`].
-    unsafe fn scatter_add(&self, plan: &IndexPlan, value: &Tensor) -> Result<()> {
-        let _ = value;
-        Err(unsupported(
-            "scatter_add",
-            plan.src.device(),
-            "any dtype yet",
-        ))
-    }
-
     /// The inverse of [`Backend::gather`]: `plan.src[offsets[b] + r..] = value[b, r..]`
     /// (`value` of `plan.gathered_shape()` and the source's dtype, any strides).
     ///
@@ -225,6 +212,37 @@ pub(crate) trait Backend: Send + Sync {
             plan.src.device(),
             "any dtype yet",
         ))
+    }
+
+    /// A gather along one dim: `out[p] = plan.t[p with p[dim] = index[p]]` for every position
+    /// `p` of the index (a negative value counting from the end), or
+    /// [`Error::IndexOutOfRange`] for a value outside `-size..size`.
+    ///
+    /// # Safety
+    /// `out` is of the index's shape and `plan.t`'s dtype, on this device, writable, not
+    /// accessed by anyone else during the call, and disjoint from `plan.t`.
+    unsafe fn gather_along(&self, plan: &AlongPlan, out: &Tensor) -> Result<()> {
+        let _ = out;
+        Err(unsupported("gather", plan.t.device(), "any dtype yet"))
+    }
+
+    /// A scatter along one dim: `plan.t[p with p[dim] = index[p]] (=, +=) value[p]` for every
+    /// position `p` of the index, in row-major order (so a repeated target ends with the
+    /// last write, or the sum in that order); [`Error::IndexOutOfRange`] with nothing
+    /// written when a value is outside `-size..size`.
+    ///
+    /// # Safety
+    /// `plan.t`'s memory is writable and nobody else reads or writes the elements the plan
+    /// reaches during the call; `value`, of the index's shape and `plan.t`'s dtype on this
+    /// device, does not share `plan.t`'s memory.
+    unsafe fn scatter_along(
+        &self,
+        plan: &AlongPlan,
+        value: &Tensor,
+        mode: ScatterMode,
+    ) -> Result<()> {
+        let _ = (value, mode);
+        Err(unsupported("scatter", plan.t.device(), "any dtype yet"))
     }
 
     /// The coordinates of the set elements of `mask`, a contiguous `Bool` tensor on this

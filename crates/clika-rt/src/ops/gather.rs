@@ -3,20 +3,44 @@
 //! source's rank picks, for each of its positions, the element at that position with the
 //! coordinate along `dim` replaced by the index value.
 //!
-//! Each is planned as an [`IndexPlan`] whose every dim is indexed: one element offset per
-//! index position, so the backend's advanced-indexing copies (and its accumulating scatter)
-//! do the work.
+//! Each is planned as an [`AlongPlan`] (the shapes checked, the index on the tensor's device
+//! in a dtype the backend reads); the backend walks the index and checks its values.
 
-use super::index::{for_each_row, IndexPlan};
 use crate::backend::backend;
 use crate::error::dims_i64;
 use crate::layout::{normalize_dim, DimVec};
-use crate::{DType, Device, Error, Result, Tensor};
+use crate::{DType, Error, Result, Tensor};
+
+/// A gather or scatter along one dim, checked but for the index values (the backend checks
+/// those): `index` has `t`'s rank, at least 1, an `Int32` or `Int64` dtype, lives on `t`'s
+/// device, does not share `t`'s memory and, off `dim`, is no larger than `t`; `t`'s `dim` is
+/// not empty unless `index` is.
+#[derive(Debug)]
+pub(crate) struct AlongPlan {
+    /// The tensor gathered from or scattered into.
+    pub(crate) t: Tensor,
+    /// The dim the index values pick along.
+    pub(crate) dim: usize,
+    /// The index, of `t`'s rank.
+    pub(crate) index: Tensor,
+    /// Whether `t` is a private copy its caller discards on error, so a scatter may write
+    /// before every index value is checked.
+    pub(crate) fresh: bool,
+}
+
+/// How a scatter combines each value with its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ScatterMode {
+    /// `target = value` (`scatter_`).
+    Write,
+    /// `target += value` (`scatter_add_`; wrapping for integers, `or` for Bool).
+    Add,
+}
 
 /// The plan of `index` along `dim` of `t`: `index` has `t`'s rank and, off `dim`, is no
 /// larger than `t` (PyTorch's rule); its values lie in `-size..size` of `t`'s `dim`
 /// (negative values count from the end, as numpy's).
-fn along(op: &'static str, t: &Tensor, dim: isize, index: &Tensor) -> Result<IndexPlan> {
+fn along(op: &'static str, t: &Tensor, dim: isize, index: &Tensor) -> Result<AlongPlan> {
     if !index.dtype().is_integer() {
         return Err(Error::InvalidArgument {
             what: format!(
@@ -38,7 +62,7 @@ fn along(op: &'static str, t: &Tensor, dim: isize, index: &Tensor) -> Result<Ind
     }
     let nd = t.ndim();
     let d = normalize_dim(dim, nd.max(1))?;
-    let (shape, strides) = (t.shape(), t.strides());
+    let shape = t.shape();
     for k in (0..nd).filter(|&k| k != d) {
         if index.shape()[k] > shape[k] {
             return Err(Error::ShapeMismatch {
@@ -48,13 +72,8 @@ fn along(op: &'static str, t: &Tensor, dim: isize, index: &Tensor) -> Result<Ind
             });
         }
     }
-    let batch: DimVec<usize> = index.shape().iter().copied().collect();
-    let n: usize = batch.iter().product();
-    let (size, stride) = if nd == 0 {
-        (1, 0)
-    } else {
-        (shape[d], strides[d])
-    };
+    let n = index.numel();
+    let size = if nd == 0 { 1 } else { shape[d] };
     if n > 0 && size == 0 {
         return Err(Error::IndexOutOfRange {
             index: 0,
@@ -62,57 +81,25 @@ fn along(op: &'static str, t: &Tensor, dim: isize, index: &Tensor) -> Result<Ind
             size,
         });
     }
-    let values = index
-        .to(Device::cpu())?
-        .to_dtype(DType::Int64)?
-        .contiguous()?;
-    let values = values.as_slice::<i64>()?;
-    // Each position's offset: its coordinates off `dim` under `t`'s strides (`dim`'s
-    // zeroed), plus the index value's along `dim`; a row of the index at a time. Out-of-range
-    // values are noted without a branch and reported after the loop.
-    let mut walk: DimVec<isize> = strides.iter().copied().collect();
-    if nd > 0 {
-        walk[d] = 0;
-    }
-    let (inner, step) = match (batch.last(), walk.last()) {
-        (Some(&n), Some(&s)) => (n, s),
-        _ => (1, 0),
+    // The backend reads Int32 and Int64 indices as they are; others are converted.
+    let mut index = match index.dtype() {
+        DType::Int32 | DType::Int64 => index.to(t.device())?,
+        _ => index.to(t.device())?.to_dtype(DType::Int64)?,
     };
-    let mut offsets = vec![0isize; n];
-    let mut bad = false;
-    let (size_i, stride) = (size as i64, stride as i64);
-    for_each_row(&batch, &walk, t.layout().offset(), |i0, base| {
-        // Locals, not the captured references: the stores below would make the compiler
-        // reload those every element.
-        let (size_i, stride, step, mut row_bad) = (size_i, stride, step as i64, false);
-        let row = values[i0..i0 + inner]
-            .iter()
-            .zip(&mut offsets[i0..i0 + inner]);
-        for (j, (&i, o)) in (0..inner as i64).zip(row) {
-            let k = i + (size_i & (i >> 63));
-            row_bad |= k as u64 >= size_i as u64;
-            // Wrapping: a value out of range (reported below) must not trap here.
-            *o = (base as i64 + j * step).wrapping_add(k.wrapping_mul(stride)) as isize;
-        }
-        bad |= row_bad;
-    });
-    if bad {
-        let index = *values
-            .iter()
-            .find(|&&i| !(-size_i..size_i).contains(&i))
-            .expect("a value was out of range");
-        return Err(Error::IndexOutOfRange {
-            index,
-            dim: d,
-            size,
-        });
+    if index.storage().same_as(t.storage()) {
+        // A scatter must not read indices it has overwritten.
+        index = index.contiguous_copy()?;
     }
-    Ok(IndexPlan {
-        src: t.clone(),
-        indexed: nd,
-        batch,
-        offsets,
-        place: 0,
+    let (t, index) = if nd == 0 {
+        (t.unsqueeze(0)?, index.unsqueeze(0)?)
+    } else {
+        (t.clone(), index)
+    };
+    Ok(AlongPlan {
+        t,
+        dim: d,
+        index,
+        fresh: false,
     })
 }
 
@@ -124,9 +111,14 @@ pub fn gather(t: &Tensor, dim: isize, index: &Tensor) -> Result<Tensor> {
     let plan = along("gather", t, dim, index)?;
     let out = Tensor::alloc(index.shape(), t.dtype(), t.device(), false)?;
     if out.numel() > 0 {
-        // SAFETY: `out` is fresh, exclusive, contiguous, of the gathered shape (the index's)
-        // and `t`'s dtype, on `t`'s device.
-        unsafe { backend(t.device())?.gather(&plan, &out)? };
+        let view = if t.ndim() == 0 {
+            out.unsqueeze(0)?
+        } else {
+            out.clone()
+        };
+        // SAFETY: `out` is fresh, exclusive, of the index's shape (`view` as the plan's) and
+        // `t`'s dtype, on `t`'s device.
+        unsafe { backend(t.device())?.gather_along(&plan, &view)? };
     }
     Ok(out)
 }
@@ -157,7 +149,7 @@ fn scatter_values(op: &'static str, t: &Tensor, index: &Tensor, src: &Tensor) ->
         }
         v
     };
-    v = v.to_dtype(t.dtype())?;
+    v = v.to(t.device())?.to_dtype(t.dtype())?;
     if v.storage().same_as(t.storage()) {
         v = v.contiguous_copy()?;
     }
@@ -170,15 +162,8 @@ fn scatter_values(op: &'static str, t: &Tensor, index: &Tensor, src: &Tensor) ->
 /// `t`'s memory must be writable, and no other thread may read or write the elements the
 /// scatter reaches during the call.
 pub unsafe fn scatter_shared(t: &Tensor, dim: isize, index: &Tensor, src: &Tensor) -> Result<()> {
-    t.ensure_writable()?;
-    let plan = along("scatter", t, dim, index)?;
-    let value = scatter_values("scatter", t, index, src)?;
-    if plan.offsets.is_empty() {
-        return Ok(());
-    }
-    // SAFETY: forwarded from the caller; `value` has the index's shape and `t`'s dtype and
-    // does not share `t`'s memory.
-    unsafe { backend(t.device())?.scatter(&plan, &value) }
+    // SAFETY: forwarded from the caller.
+    unsafe { scatter_as("scatter", ScatterMode::Write, t, dim, index, src, false) }
 }
 
 /// [`Tensor::scatter_add_`] through a possibly shared `t`.
@@ -191,22 +176,47 @@ pub unsafe fn scatter_add_shared(
     index: &Tensor,
     src: &Tensor,
 ) -> Result<()> {
+    // SAFETY: forwarded from the caller.
+    unsafe { scatter_as("scatter_add", ScatterMode::Add, t, dim, index, src, false) }
+}
+
+/// A scatter of `mode` through a possibly shared `t`; `fresh` when `t` is a private copy
+/// the caller drops on error (so it may be left half-written).
+///
+/// # Safety
+/// As for [`scatter_shared`].
+unsafe fn scatter_as(
+    op: &'static str,
+    mode: ScatterMode,
+    t: &Tensor,
+    dim: isize,
+    index: &Tensor,
+    src: &Tensor,
+    fresh: bool,
+) -> Result<()> {
     t.ensure_writable()?;
-    let plan = along("scatter_add", t, dim, index)?;
-    let value = scatter_values("scatter_add", t, index, src)?;
-    if plan.offsets.is_empty() {
+    let plan = AlongPlan {
+        fresh,
+        ..along(op, t, dim, index)?
+    };
+    let mut value = scatter_values(op, t, index, src)?;
+    if plan.index.numel() == 0 {
         return Ok(());
     }
-    // SAFETY: as in `scatter_shared`.
-    unsafe { backend(t.device())?.scatter_add(&plan, &value) }
+    if t.ndim() == 0 {
+        value = value.unsqueeze(0)?;
+    }
+    // SAFETY: forwarded from the caller; `value` has the index's shape and `t`'s dtype, lives
+    // on `t`'s device and does not share its memory.
+    unsafe { backend(t.device())?.scatter_along(&plan, &value, mode) }
 }
 
 /// A copy of `t` with `src`'s elements written where `index` points along `dim` (see
 /// [`Tensor::scatter_`]).
 pub fn scatter(t: &Tensor, dim: isize, index: &Tensor, src: &Tensor) -> Result<Tensor> {
     let out = t.contiguous_copy()?;
-    // SAFETY: `out` is a fresh copy nobody else sees.
-    unsafe { scatter_shared(&out, dim, index, src)? };
+    // SAFETY: `out` is a fresh copy nobody else sees, dropped on error.
+    unsafe { scatter_as("scatter", ScatterMode::Write, &out, dim, index, src, true)? };
     Ok(out)
 }
 
@@ -214,8 +224,8 @@ pub fn scatter(t: &Tensor, dim: isize, index: &Tensor, src: &Tensor) -> Result<T
 /// [`Tensor::scatter_add_`]).
 pub fn scatter_add(t: &Tensor, dim: isize, index: &Tensor, src: &Tensor) -> Result<Tensor> {
     let out = t.contiguous_copy()?;
-    // SAFETY: `out` is a fresh copy nobody else sees.
-    unsafe { scatter_add_shared(&out, dim, index, src)? };
+    // SAFETY: `out` is a fresh copy nobody else sees, dropped on error.
+    unsafe { scatter_as("scatter_add", ScatterMode::Add, &out, dim, index, src, true)? };
     Ok(out)
 }
 

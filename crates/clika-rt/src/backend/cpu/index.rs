@@ -1,9 +1,8 @@
 //! The CPU's advanced-indexing copies: whole elements moved as unsigned integers of their
 //! size (no per-dtype code), one block per index position, walking the dims that are not
-//! indexed; and the accumulating scatter (`scatter_add`), per dtype.
+//! indexed; and their inverse, the advanced-indexing scatter.
 
 use super::iter::{for_each_item, SendPtr};
-use super::num::Num;
 use crate::layout::MAX_DIMS;
 use crate::ops::IndexPlan;
 use crate::Tensor;
@@ -54,32 +53,6 @@ fn dense_strides(shape: &[usize]) -> Vec<isize> {
         acc *= shape[d] as isize;
     }
     s
-}
-
-/// Runs `$body` with `$T` an unsigned integer of `$size` bytes (every dtype's size is 1, 2,
-/// 4 or 8), so each element moves as one load and one store instead of a `memcpy` call.
-macro_rules! by_size {
-    ($size:expr, $T:ident => $body:expr) => {
-        match $size {
-            1 => {
-                type $T = u8;
-                $body
-            }
-            2 => {
-                type $T = u16;
-                $body
-            }
-            4 => {
-                type $T = u32;
-                $body
-            }
-            8 => {
-                type $T = u64;
-                $body
-            }
-            other => unreachable!("no dtype is {other} bytes"),
-        }
-    };
 }
 
 /// Elements per parallel task of a gather (whole index positions).
@@ -198,33 +171,6 @@ pub(crate) unsafe fn scatter(plan: &IndexPlan, value: &Tensor) {
             // SAFETY: `d` is an element of the destination and `s` of `value` (each in
             // bounds by L3 and the plan's checks); they do not overlap.
             unsafe { base.offset(d).write_unaligned(src.offset(s).read_unaligned()) }
-        })
-    })
-}
-
-/// See `Backend::scatter_add`.
-///
-/// # Safety
-/// As for `Backend::scatter_add`, on the host; `value` has the destination's dtype.
-pub(crate) unsafe fn scatter_add(plan: &IndexPlan, value: &Tensor) {
-    debug_assert_eq!(plan.src.dtype(), value.dtype());
-    crate::dispatch_num!(plan.src.dtype(), T => {
-        let base = plan.src.storage().as_ptr().cast::<T>();
-        let src = value.storage().as_ptr().cast::<T>();
-        scatter_walk(plan, value, move |d, s| {
-            // SAFETY: as in `scatter`.
-            unsafe {
-                let at = base.offset(d);
-                at.write_unaligned(Num::add(at.read_unaligned(), src.offset(s).read_unaligned()));
-            }
-        })
-    }, bool => {
-        // Booleans are bytes 0 or 1: their sum saturates, an `or`.
-        let base = plan.src.storage().as_ptr();
-        let src = value.storage().as_ptr();
-        scatter_walk(plan, value, move |d, s| {
-            // SAFETY: as in `scatter`.
-            unsafe { *base.offset(d) |= *src.offset(s) }
         })
     })
 }

@@ -6,8 +6,37 @@
 //! - `num`: arithmetic per element type;
 //! - `elementwise`, `reduce`, `matmul`: the kernels behind [`Backend`]'s methods;
 //! - `vmath`: vectorised transcendental functions (lane kernels dispatched with `pulp`);
-//! - `softmax`: fused softmax / log_softmax rows.
+//! - `softmax`: fused softmax / log_softmax rows;
+//! - `along`, `index`: gathers and scatters along a dim, and advanced indexing.
 
+/// Runs `$body` with `$T` an unsigned integer of `$size` bytes (every dtype's size is 1, 2,
+/// 4 or 8), so a kernel that only moves elements does it with one load and one store each,
+/// whatever the dtype. Defined before the kernel modules, which use it.
+macro_rules! by_size {
+    ($size:expr, $T:ident => $body:expr) => {
+        match $size {
+            1 => {
+                type $T = u8;
+                $body
+            }
+            2 => {
+                type $T = u16;
+                $body
+            }
+            4 => {
+                type $T = u32;
+                $body
+            }
+            8 => {
+                type $T = u64;
+                $body
+            }
+            other => unreachable!("no dtype is {other} bytes"),
+        }
+    };
+}
+
+mod along;
 mod elementwise;
 mod elementwise_more;
 mod fold;
@@ -45,8 +74,8 @@ use crate::error::Result;
 use crate::memory::{CpuAllocator, Event, ManualEvent, Pool};
 use crate::ops::vision::VisionPlan;
 use crate::ops::{
-    as_operand, matmul::Plan as MatmulPlan, BinaryPlan, IndexPlan, ReducePlan, RowSelect, ScanOp,
-    UnaryPlan,
+    as_operand, matmul::Plan as MatmulPlan, AlongPlan, BinaryPlan, IndexPlan, ReducePlan,
+    RowSelect, ScanOp, ScatterMode, UnaryPlan,
 };
 use crate::{Device, Tensor};
 
@@ -233,10 +262,19 @@ impl Backend for Cpu {
         Ok(())
     }
 
-    unsafe fn scatter_add(&self, plan: &IndexPlan, value: &Tensor) -> Result<()> {
+    unsafe fn gather_along(&self, plan: &AlongPlan, out: &Tensor) -> Result<()> {
         // SAFETY: forwarded from the trait's contract.
-        unsafe { index::scatter_add(plan, value) };
-        Ok(())
+        unsafe { along::gather(plan, out) }
+    }
+
+    unsafe fn scatter_along(
+        &self,
+        plan: &AlongPlan,
+        value: &Tensor,
+        mode: ScatterMode,
+    ) -> Result<()> {
+        // SAFETY: forwarded from the trait's contract.
+        unsafe { along::scatter(plan, value, mode) }
     }
 
     fn nonzero(&self, mask: &Tensor) -> Result<Tensor> {

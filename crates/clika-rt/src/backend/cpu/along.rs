@@ -1,0 +1,434 @@
+//! Gathers and scatters along one dim (`gather`, `scatter_`, `scatter_add_`): the index
+//! tensor's positions walked in place, row by coalesced row, each target offset computed in
+//! the loop from the index value read in its own dtype. Nothing is planned per element
+//! beforehand, so no offset array is allocated and filled on one thread first.
+//!
+//! Work is split across threads by ranges of one dim of the index. A scatter splits along a
+//! dim other than the scattered one: two positions can reach one target only when they agree
+//! off that dim, so they land in the same task, which visits them in row-major order, and
+//! repeated targets are written or accumulated in the documented order on any thread count.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::iter::{items_in_parallel, threads_available, Coalesced, SendPtr, PARALLEL_MIN_ELEMS};
+use super::num::Num;
+use crate::layout::DimVec;
+use crate::ops::{AlongPlan, ScatterMode};
+use crate::{DType, Error, Result, Tensor};
+
+/// Index positions per parallel task, at least.
+const TASK_ELEMS: usize = 1 << 15;
+
+/// An index dtype the kernels read directly (the op converts others to `Int64`).
+trait IndexValue: Copy + Send + Sync {
+    fn get(self) -> i64;
+}
+
+impl IndexValue for i64 {
+    #[inline(always)]
+    fn get(self) -> i64 {
+        self
+    }
+}
+
+impl IndexValue for i32 {
+    #[inline(always)]
+    fn get(self) -> i64 {
+        i64::from(self)
+    }
+}
+
+/// The index values of a plan: where they lie and what they may be.
+#[derive(Clone, Copy)]
+struct Picks<I> {
+    index: SendPtr<I>,
+    /// The target's size along the dim (values lie in `-size..size`).
+    size: i64,
+    /// The target's stride along the dim.
+    stride: isize,
+}
+
+impl<I: IndexValue> Picks<I> {
+    /// The target offset term of the index element at `p` (`value × stride`, a negative value
+    /// counting from the end), and whether the value was in range; an out-of-range value
+    /// gives the term of 0, so a caller that goes on before reporting reads in bounds.
+    ///
+    /// # Safety
+    /// `p` is an element offset of the index.
+    #[inline(always)]
+    unsafe fn at(self, p: isize) -> (isize, bool) {
+        // SAFETY: `p` is an element of the index (caller); unaligned, as borrowed memory need
+        // not be aligned to the element's size.
+        let i = unsafe { self.index.get().offset(p).read_unaligned() }.get();
+        let k = i.wrapping_add(self.size & (i >> 63));
+        let ok = (k as u64) < self.size as u64;
+        ((if ok { k } else { 0 }) as isize * self.stride, ok)
+    }
+
+    /// Whether the index element at `p` lies in `-size..size`.
+    ///
+    /// # Safety
+    /// As for [`Picks::at`].
+    #[inline(always)]
+    unsafe fn in_range(self, p: isize) -> bool {
+        // SAFETY: as in `at`.
+        let i = unsafe { self.index.get().offset(p).read_unaligned() }.get();
+        (i.wrapping_add(self.size) as u64) < 2 * self.size as u64
+    }
+}
+
+/// One task's part of the walk: the index shape with one dim cut to a range, and the element
+/// offsets, under each layout, of the range's first position.
+struct Part {
+    shape: DimVec<usize>,
+    start: [isize; 3],
+}
+
+/// The walk of a plan: the index's shape and three layouts over it (the index; the target
+/// with the dim's stride zeroed, the index value supplying it; the other operand).
+struct Walk<'a> {
+    shape: &'a [usize],
+    strides: [&'a [isize]; 3],
+    start: [isize; 3],
+}
+
+impl Walk<'_> {
+    /// Calls `row(offsets, len, steps)` for every coalesced row of `part`, in row-major order.
+    fn rows(&self, part: &Part, mut row: impl FnMut([isize; 3], usize, [isize; 3])) {
+        let c = Coalesced::<3>::new(&part.shape, self.strides);
+        let (len, steps) = (c.inner(), c.inner_strides());
+        if part.shape.contains(&0) {
+            return;
+        }
+        let outer = c.shape.len() - 1;
+        let mut idx = [0usize; crate::layout::MAX_DIMS];
+        let mut o = part.start;
+        loop {
+            row(o, len, steps);
+            let mut d = outer;
+            loop {
+                if d == 0 {
+                    return;
+                }
+                d -= 1;
+                idx[d] += 1;
+                for (k, o) in o.iter_mut().enumerate() {
+                    *o += c.strides[k][d];
+                }
+                if idx[d] < c.shape[d] {
+                    break;
+                }
+                for (k, o) in o.iter_mut().enumerate() {
+                    *o -= c.strides[k][d] * c.shape[d] as isize;
+                }
+                idx[d] = 0;
+            }
+        }
+    }
+
+    /// Runs `task(part)` over parts covering the walk, in parallel when it is large and
+    /// `parallel` holds; with `keep` set, never splitting along that dim.
+    fn split(&self, parallel: bool, keep: Option<usize>, task: impl Fn(&Part) + Sync) {
+        let n: usize = self.shape.iter().product();
+        let whole = || Part {
+            shape: self.shape.iter().copied().collect(),
+            start: self.start,
+        };
+        let along = (0..self.shape.len()).find(|&d| Some(d) != keep && self.shape[d] > 1);
+        let large = parallel && n >= PARALLEL_MIN_ELEMS && threads_available();
+        let Some(d) = along.filter(|_| large) else {
+            return task(&whole());
+        };
+        let ext = self.shape[d];
+        let per_task = TASK_ELEMS.div_ceil(n / ext).max(1);
+        let tasks = ext.div_ceil(per_task);
+        if tasks < 2 {
+            return task(&whole());
+        }
+        items_in_parallel(tasks, &|t| {
+            let lo = t * per_task;
+            let mut part = whole();
+            part.shape[d] = per_task.min(ext - lo);
+            for (k, s) in part.start.iter_mut().enumerate() {
+                *s += lo as isize * self.strides[k][d];
+            }
+            task(&part);
+        });
+    }
+}
+
+/// The plan's walk, with `other` (the output or the scattered values) as the third layout,
+/// and the target's dim stride zeroed in `walk_strides`.
+fn walk<'a>(
+    plan: &'a AlongPlan,
+    other: &'a Tensor,
+    walk_strides: &'a mut DimVec<isize>,
+) -> Walk<'a> {
+    *walk_strides = plan.t.strides().iter().copied().collect();
+    walk_strides[plan.dim] = 0;
+    Walk {
+        shape: plan.index.shape(),
+        strides: [plan.index.strides(), walk_strides, other.strides()],
+        start: [
+            plan.index.layout().offset() as isize,
+            plan.t.layout().offset() as isize,
+            other.layout().offset() as isize,
+        ],
+    }
+}
+
+fn picks<I>(plan: &AlongPlan) -> Picks<I> {
+    Picks {
+        index: SendPtr(plan.index.data_ptr().cast::<I>()),
+        size: plan.t.shape()[plan.dim] as i64,
+        stride: plan.t.strides()[plan.dim],
+    }
+}
+
+/// Whether no two elements of the layout share an offset (a sufficient test: each dim's
+/// stride, smallest first, exceeds the span of those before it).
+fn non_overlapping(shape: &[usize], strides: &[isize]) -> bool {
+    let mut dims: DimVec<(usize, usize)> = shape
+        .iter()
+        .zip(strides)
+        .filter(|&(&n, _)| n > 1)
+        .map(|(&n, &s)| (s.unsigned_abs(), n))
+        .collect();
+    dims.sort_unstable();
+    let mut span = 0usize;
+    for (stride, n) in dims {
+        if stride <= span {
+            return false;
+        }
+        span += stride * (n - 1);
+    }
+    true
+}
+
+/// The error for the first out-of-range value of the plan's index (one is).
+fn out_of_range(plan: &AlongPlan) -> Error {
+    let size = plan.t.shape()[plan.dim];
+    let values = plan
+        .index
+        .to_dtype(DType::Int64)
+        .and_then(|v| v.to_vec::<i64>());
+    let index = values
+        .ok()
+        .and_then(|v| {
+            v.into_iter()
+                .find(|i| !(-(size as i64)..size as i64).contains(i))
+        })
+        .unwrap_or(i64::MIN);
+    Error::IndexOutOfRange {
+        index,
+        dim: plan.dim,
+        size,
+    }
+}
+
+/// Whether every index value of the plan is in range.
+fn check<I: IndexValue>(plan: &AlongPlan) -> bool {
+    let mut zeroed = DimVec::new();
+    let w = walk(plan, &plan.index, &mut zeroed);
+    let p = picks::<I>(plan);
+    let bad = AtomicBool::new(false);
+    w.split(true, None, |part| {
+        let mut any = false;
+        w.rows(part, |o, len, s| {
+            // Locals: the closure's captures would be reloaded every element.
+            let (p, (o, s), mut bad) = (p, (o[0], s[0]), false);
+            for j in 0..len as isize {
+                // SAFETY: the walk reaches only elements of the index.
+                bad |= !unsafe { p.in_range(o + j * s) };
+            }
+            any |= bad;
+        });
+        if any {
+            bad.store(true, Ordering::Relaxed);
+        }
+    });
+    !bad.load(Ordering::Relaxed)
+}
+
+/// Runs `$body` with `$I` the plan's index type.
+macro_rules! by_index {
+    ($plan:expr, $I:ident => $body:expr) => {
+        match $plan.index.dtype() {
+            DType::Int32 => {
+                type $I = i32;
+                $body
+            }
+            DType::Int64 => {
+                type $I = i64;
+                $body
+            }
+            other => unreachable!("the op converts {other} indices to int64"),
+        }
+    };
+}
+
+/// See `Backend::gather_along`.
+///
+/// # Safety
+/// As for `Backend::gather_along`.
+pub(crate) unsafe fn gather(plan: &AlongPlan, out: &Tensor) -> Result<()> {
+    let ok = by_index!(plan, I => by_size!(plan.t.dtype().size(), T => {
+        // SAFETY: forwarded from the caller.
+        unsafe { gather_as::<I, T>(plan, out) }
+    }));
+    if ok {
+        Ok(())
+    } else {
+        Err(out_of_range(plan))
+    }
+}
+
+/// [`gather`] with index type `I`, moving elements as `T`; whether every value was in range.
+///
+/// # Safety
+/// As for [`gather`].
+unsafe fn gather_as<I: IndexValue, T: Copy>(plan: &AlongPlan, out: &Tensor) -> bool {
+    let mut zeroed = DimVec::new();
+    let w = walk(plan, out, &mut zeroed);
+    let p = picks::<I>(plan);
+    let src = SendPtr(plan.t.data_ptr().cast::<T>());
+    let dst = SendPtr(out.data_ptr().cast::<T>());
+    let bad = AtomicBool::new(false);
+    w.split(true, None, |part| {
+        let (src, dst) = (src.get().cast_const(), dst.get());
+        let mut any = false;
+        w.rows(part, |o, len, s| {
+            let (p, mut bad) = (p, false);
+            for j in 0..len as isize {
+                // SAFETY: the walk reaches elements of the index, of `out` and (with the
+                // value's term, 0 when out of range) of the target; `out` is disjoint from
+                // the target. Unaligned, as borrowed memory need not be aligned.
+                unsafe {
+                    let (k, ok) = p.at(o[0] + j * s[0]);
+                    bad |= !ok;
+                    let v = src.offset(o[1] + j * s[1] + k).read_unaligned();
+                    dst.offset(o[2] + j * s[2]).write_unaligned(v);
+                }
+            }
+            any |= bad;
+        });
+        if any {
+            bad.store(true, Ordering::Relaxed);
+        }
+    });
+    !bad.load(Ordering::Relaxed)
+}
+
+/// See `Backend::scatter_along`.
+///
+/// A value out of range must leave the target as it was, so the writes wait for every value
+/// to be checked: by a first pass over the index, or, when the target is small beside the
+/// index (a histogram), by scattering into a private copy of the target, checking as it
+/// goes, and copying it back once all were in range; the index is then read once. A target
+/// the caller will discard on error (`plan.fresh`) takes the writes directly.
+///
+/// # Safety
+/// As for `Backend::scatter_along`.
+pub(crate) unsafe fn scatter(plan: &AlongPlan, value: &Tensor, mode: ScatterMode) -> Result<()> {
+    debug_assert_eq!(plan.t.dtype(), value.dtype());
+    let index_bytes = plan.index.numel() * plan.index.dtype().size();
+    // A copy reads and writes the target twice.
+    let copy_bytes = 4 * plan.t.numel() * plan.t.dtype().size();
+    let ok = if plan.fresh {
+        // SAFETY: forwarded from the caller.
+        unsafe { scatter_checked(plan, value, mode) }
+    } else if copy_bytes < index_bytes {
+        let scratch = plan.t.contiguous_copy()?;
+        let private = AlongPlan {
+            t: scratch,
+            dim: plan.dim,
+            index: plan.index.clone(),
+            fresh: true,
+        };
+        // SAFETY: `private.t` is a fresh copy nobody else sees, disjoint from `value`.
+        let ok = unsafe { scatter_checked(&private, value, mode) };
+        if ok {
+            // SAFETY: forwarded from the caller; `private.t` is fresh, so it does not overlap.
+            unsafe { plan.t.copy_shared(&private.t)? };
+        }
+        ok
+    } else if by_index!(plan, I => check::<I>(plan)) {
+        // SAFETY: forwarded from the caller; every value is in range.
+        unsafe { scatter_checked(plan, value, mode) }
+    } else {
+        false
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(out_of_range(plan))
+    }
+}
+
+/// The scatter, writing as it checks: whether every value was in range (an out-of-range one
+/// reaches the dim's first element instead).
+///
+/// # Safety
+/// As for [`scatter`].
+unsafe fn scatter_checked(plan: &AlongPlan, value: &Tensor, mode: ScatterMode) -> bool {
+    by_index!(plan, I => match mode {
+        ScatterMode::Write => by_size!(plan.t.dtype().size(), T => {
+            // SAFETY: forwarded from the caller.
+            unsafe { scatter_with::<I, T>(plan, value, |_, v| v) }
+        }),
+        ScatterMode::Add => crate::dispatch_num!(plan.t.dtype(), T => {
+            // SAFETY: forwarded from the caller.
+            unsafe { scatter_with::<I, T>(plan, value, Num::add) }
+        }, bool => {
+            // Booleans are bytes 0 or 1: their sum saturates, an `or`.
+            // SAFETY: forwarded from the caller.
+            unsafe { scatter_with::<I, u8>(plan, value, |a, b| a | b) }
+        }),
+    })
+}
+
+/// [`scatter_checked`] with index type `I` and element type `T`: `target = f(target,
+/// value)` at each position.
+///
+/// # Safety
+/// As for [`scatter`], with `T` of the dtype's size.
+unsafe fn scatter_with<I: IndexValue, T: Copy>(
+    plan: &AlongPlan,
+    value: &Tensor,
+    f: impl Fn(T, T) -> T + Sync,
+) -> bool {
+    let mut zeroed = DimVec::new();
+    let w = walk(plan, value, &mut zeroed);
+    let p = picks::<I>(plan);
+    let dst = SendPtr(plan.t.data_ptr().cast::<T>());
+    let src = SendPtr(value.data_ptr().cast::<T>());
+    let bad = AtomicBool::new(false);
+    // Distinct positions reach distinct elements only when no two of the target's do
+    // overlap (an expanded or hand-strided view may); otherwise one thread does it all.
+    let parallel = non_overlapping(plan.t.shape(), plan.t.strides());
+    w.split(parallel, Some(plan.dim), |part| {
+        let (dst, src) = (dst.get(), src.get().cast_const());
+        let mut any = false;
+        w.rows(part, |o, len, s| {
+            let (p, f, mut bad) = (p, &f, false);
+            for j in 0..len as isize {
+                // SAFETY: the walk reaches elements of the index, of `value` and (with the
+                // value's term, 0 when out of range) of the target; `value` is disjoint from
+                // the target, and tasks reach disjoint targets (split off the dim).
+                // Unaligned, as above.
+                unsafe {
+                    let (k, ok) = p.at(o[0] + j * s[0]);
+                    bad |= !ok;
+                    let at = dst.offset(o[1] + j * s[1] + k);
+                    let v = src.offset(o[2] + j * s[2]).read_unaligned();
+                    at.write_unaligned(f(at.read_unaligned(), v));
+                }
+            }
+            any |= bad;
+        });
+        if any {
+            bad.store(true, Ordering::Relaxed);
+        }
+    });
+    !bad.load(Ordering::Relaxed)
+}
