@@ -46,6 +46,13 @@ def rows(n):
         np.put_along_axis(b, picks, vals, 1)
         return b
 
+    cols = np.arange(picks.shape[1])[None, :]
+
+    def np_scatter_amax():
+        b = a.copy()
+        np.maximum.at(b, (picks, cols), vals)
+        return b
+
     def np_hist():
         h = np.zeros(n, np.float32)
         np.add.at(h, bins, ones)
@@ -69,6 +76,7 @@ def rows(n):
         ("roll(3, dims=1)", lambda: np.roll(a, 3, axis=1), t is not None and (lambda: T.roll(t, 3, 1)), lambda: c.roll(3, 1)),
         ("gather(dim=1)", lambda: np.take_along_axis(a, picks, 1), t is not None and (lambda: T.gather(t, 1, tp)), lambda: c.gather(1, cp)),
         ("scatter(dim=1)", np_scatter, t is not None and (lambda: t.scatter(1, tp, tv)), lambda: c.scatter(1, cp, cv)),
+        ("scatter_reduce(dim=0, amax)", np_scatter_amax, t is not None and (lambda: t.scatter_reduce(0, tp, tv, "amax")), lambda: c.scatter_reduce(0, cp, cv, "amax")),
         ("scatter_add histogram", np_hist, t is not None and (lambda: T.zeros(n).scatter_add_(0, tb, to)), lambda: crt.zeros(n).scatter_add_(0, cb, co)),
         ("index_select(dim=0)", lambda: np.take(a, rows_idx, 0), t is not None and (lambda: T.index_select(t, 0, trows)), lambda: crt.index_select(c, 0, crows)),
         ("masked_select(a > 0)", lambda: a[a > 0], t is not None and (lambda: T.masked_select(t, t > 0)), lambda: crt.masked_select(c, c > 0)),

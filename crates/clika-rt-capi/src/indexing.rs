@@ -176,3 +176,106 @@ pub unsafe extern "C" fn crt_tensor_scatter(
     // SAFETY: forwarded contract.
     unsafe { derive2(tensor, index, out, err, f) }
 }
+
+/// How `crt_tensor_scatter_reduce` combines the values that reach one target: one of the
+/// `CRT_SCATTER_REDUCE_*` numbers (stable), PyTorch's `reduce` names.
+#[expect(
+    non_camel_case_types,
+    reason = "the C header spells its types as C does"
+)]
+pub type crt_scatter_reduce = u32;
+/// The sum (`"sum"`; integers wrap).
+pub const CRT_SCATTER_REDUCE_SUM: crt_scatter_reduce = 0;
+/// The product (`"prod"`; integers wrap).
+pub const CRT_SCATTER_REDUCE_PROD: crt_scatter_reduce = 1;
+/// The mean (`"mean"`; integers divide with the floor).
+pub const CRT_SCATTER_REDUCE_MEAN: crt_scatter_reduce = 2;
+/// The maximum (`"amax"`; a NaN wins).
+pub const CRT_SCATTER_REDUCE_AMAX: crt_scatter_reduce = 3;
+/// The minimum (`"amin"`; a NaN wins).
+pub const CRT_SCATTER_REDUCE_AMIN: crt_scatter_reduce = 4;
+
+fn reduction(reduce: crt_scatter_reduce) -> clika_rt::Result<ops::ScatterReduce> {
+    ops::ScatterReduce::ALL
+        .get(reduce as usize)
+        .copied()
+        .ok_or_else(|| clika_rt::Error::InvalidArgument {
+            what: format!(
+                "unknown scatter reduction {reduce}; use a CRT_SCATTER_REDUCE_* constant"
+            ),
+        })
+}
+
+/// `tensor[p with p[dim] = index[p]]` combined with `src[p]` by `reduce` (a
+/// `CRT_SCATTER_REDUCE_*`) for every position `p` of `index` (PyTorch's `scatter_reduce_`),
+/// in place, through memory other handles may share (as `crt_tensor_fill_`). With
+/// `include_self` non-zero each target's own value takes part; with 0 a target the index
+/// reaches ends as the reduction of the values that reach it alone. Targets not reached keep
+/// their value; values combine in row-major order of `index`. `src` is as for
+/// `crt_tensor_scatter_`. The mean of a Bool tensor is `CRT_STATUS_INVALID_ARGUMENT`;
+/// on any error nothing is written.
+///
+/// # Safety
+/// As for `crt_tensor_fill_`.
+#[no_mangle]
+pub unsafe extern "C" fn crt_tensor_scatter_reduce_(
+    tensor: *const crt_tensor,
+    dim: i64,
+    index: *const crt_tensor,
+    src: *const crt_tensor,
+    reduce: crt_scatter_reduce,
+    include_self: u8,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    let f = |t: &clika_rt::Tensor| {
+        // SAFETY: P1 for `index` and `src`.
+        let (i, s) = unsafe { (arg(index, "index")?, arg(src, "src")?) };
+        let reduce = reduction(reduce)?;
+        // SAFETY: the caller excludes concurrent access to these elements.
+        Ok(unsafe {
+            ops::scatter_reduce_shared(
+                t,
+                dim as isize,
+                &i.tensor,
+                &s.tensor,
+                reduce,
+                include_self != 0,
+            )
+        }?)
+    };
+    // SAFETY: forwarded contract.
+    unsafe { in_place(tensor, err, f) }
+}
+
+/// A copy of `tensor` with `crt_tensor_scatter_reduce_` applied to it; `tensor` itself is
+/// not written. The copy is contiguous, of `tensor`'s shape and dtype.
+///
+/// # Safety
+/// The header's pointer contract.
+#[no_mangle]
+pub unsafe extern "C" fn crt_tensor_scatter_reduce(
+    tensor: *const crt_tensor,
+    dim: i64,
+    index: *const crt_tensor,
+    src: *const crt_tensor,
+    reduce: crt_scatter_reduce,
+    include_self: u8,
+    out: *mut *mut crt_tensor,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    let f = |t: &clika_rt::Tensor, i: &clika_rt::Tensor| {
+        // SAFETY: P1 for `src`.
+        let s = unsafe { arg(src, "src") }?;
+        let reduce = reduction(reduce)?;
+        Ok(ops::scatter_reduce(
+            t,
+            dim as isize,
+            i,
+            &s.tensor,
+            reduce,
+            include_self != 0,
+        )?)
+    };
+    // SAFETY: forwarded contract.
+    unsafe { derive2(tensor, index, out, err, f) }
+}

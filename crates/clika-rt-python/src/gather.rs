@@ -1,7 +1,8 @@
 //! The named indexing functions PyTorch users call (`crt.gather`, `crt.scatter`,
-//! `crt.scatter_add`, `crt.index_select`, `crt.masked_select`, `crt.masked_fill`,
+//! `crt.scatter_add`, `crt.scatter_reduce`, `crt.index_select`, `crt.masked_select`, `crt.masked_fill`,
 //! `crt.nonzero`) and the values-only reductions `crt.amax`/`crt.amin`, with their methods
-//! (`t.gather(…)`, the in-place `t.scatter_(…)`, `t.scatter_add_(…)`, `t.masked_fill_(…)`).
+//! (`t.gather(…)`, the in-place `t.scatter_(…)`, `t.scatter_add_(…)`, `t.scatter_reduce_(…)`,
+//! `t.masked_fill_(…)`).
 
 use clika_rt::ops::{self, Operand, Scalar};
 use clika_rt::{DType, ErrorKind, Tensor};
@@ -110,9 +111,56 @@ pub(crate) mod call {
         value: Option<&Bound<'_, PyAny>>,
         add: bool,
     ) -> PyResult<PyTensor> {
-        let inner = run(py, t.numel(), || t.contiguous_copy())?;
-        scatter_(py, &inner, dim, index, src, value, add)?;
+        let index = tensor_arg(index)?;
+        let src = scatter_src(t, src, value)?;
+        let f = if add { ops::scatter_add } else { ops::scatter };
+        let inner = run(py, t.numel().max(index.numel()), || f(t, dim, &index, &src))?;
         Ok(PyTensor { inner })
+    }
+
+    /// The arguments of `scatter_reduce`: the reduction, the index and the values.
+    fn reduce_args(
+        t: &Tensor,
+        index: &Bound<'_, PyAny>,
+        src: &Bound<'_, PyAny>,
+        reduce: &str,
+    ) -> PyResult<(ops::ScatterReduce, Tensor, Tensor)> {
+        let reduce = ops::ScatterReduce::parse(reduce).py()?;
+        Ok((reduce, tensor_arg(index)?, scatter_src(t, Some(src), None)?))
+    }
+
+    /// `scatter_reduce` into a copy of `t`.
+    pub fn scatter_reduce(
+        py: Python<'_>,
+        t: &Tensor,
+        dim: isize,
+        index: &Bound<'_, PyAny>,
+        src: &Bound<'_, PyAny>,
+        reduce: &str,
+        include_self: bool,
+    ) -> PyResult<PyTensor> {
+        let (reduce, index, src) = reduce_args(t, index, src, reduce)?;
+        let inner = run(py, t.numel().max(index.numel()), || {
+            ops::scatter_reduce(t, dim, &index, &src, reduce, include_self)
+        })?;
+        Ok(PyTensor { inner })
+    }
+
+    /// `scatter_reduce` into `t` itself (its memory, which may be shared).
+    pub fn scatter_reduce_(
+        py: Python<'_>,
+        t: &Tensor,
+        dim: isize,
+        index: &Bound<'_, PyAny>,
+        src: &Bound<'_, PyAny>,
+        reduce: &str,
+        include_self: bool,
+    ) -> PyResult<()> {
+        let (reduce, index, src) = reduce_args(t, index, src, reduce)?;
+        // SAFETY: the numpy/PyTorch contract for in-place writes (as `scatter_`).
+        run(py, t.numel().max(index.numel()), || unsafe {
+            ops::scatter_reduce_shared(t, dim, &index, &src, reduce, include_self)
+        })
     }
 
     pub fn masked_select(
@@ -233,6 +281,22 @@ pub fn scatter_add(
     call::scatter(py, &tensor_arg(input)?, dim, index, Some(src), None, true)
 }
 
+#[doc = include_str!("../pydoc/scatter_reduce.md")]
+#[pyfunction]
+#[pyo3(signature = (input, dim, index, src, reduce, *, include_self=true))]
+pub fn scatter_reduce(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    dim: isize,
+    index: &Bound<'_, PyAny>,
+    src: &Bound<'_, PyAny>,
+    reduce: &str,
+    include_self: bool,
+) -> PyResult<PyTensor> {
+    let t = tensor_arg(input)?;
+    call::scatter_reduce(py, &t, dim, index, src, reduce, include_self)
+}
+
 #[doc = include_str!("../pydoc/index_select.md")]
 #[pyfunction]
 #[pyo3(signature = (input, dim, index))]
@@ -312,6 +376,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         gather,
         scatter,
         scatter_add,
+        scatter_reduce,
         index_select,
         masked_select,
         masked_fill,
@@ -384,6 +449,35 @@ impl PyTensor {
             None,
             true,
         )?;
+        Ok(slf.clone())
+    }
+
+    #[doc = include_str!("../pydoc/Tensor.scatter_reduce.md")]
+    #[pyo3(name = "scatter_reduce", signature = (dim, index, src, reduce, *, include_self=true))]
+    fn scatter_reduce_m(
+        &self,
+        py: Python<'_>,
+        dim: isize,
+        index: &Bound<'_, PyAny>,
+        src: &Bound<'_, PyAny>,
+        reduce: &str,
+        include_self: bool,
+    ) -> PyResult<PyTensor> {
+        call::scatter_reduce(py, &self.inner, dim, index, src, reduce, include_self)
+    }
+
+    #[doc = include_str!("../pydoc/Tensor.scatter_reduce_.md")]
+    #[pyo3(signature = (dim, index, src, reduce, *, include_self=true))]
+    fn scatter_reduce_<'py>(
+        slf: &Bound<'py, Self>,
+        dim: isize,
+        index: &Bound<'py, PyAny>,
+        src: &Bound<'py, PyAny>,
+        reduce: &str,
+        include_self: bool,
+    ) -> PyResult<Bound<'py, Self>> {
+        let t = &slf.get().inner;
+        call::scatter_reduce_(slf.py(), t, dim, index, src, reduce, include_self)?;
         Ok(slf.clone())
     }
 

@@ -1,8 +1,8 @@
 """The named indexing functions against numpy: gather (take_along_axis), scatter
-(put_along_axis), scatter_add (np.add.at), index_select (take), masked_select, masked_fill and
-nonzero (argwhere / nonzero), and the values-only amax/amin, on contiguous, strided,
-transposed, broadcast (stride 0) and empty inputs; in-place forms write through borrowed
-memory and refuse memory lent read-only."""
+(put_along_axis), scatter_add (np.add.at), scatter_reduce (PyTorch's rules, written out),
+index_select (take), masked_select, masked_fill and nonzero (argwhere / nonzero), and the
+values-only amax/amin, on contiguous, strided, transposed, broadcast (stride 0) and empty
+inputs; in-place forms write through borrowed memory and refuse memory lent read-only."""
 
 import numpy as np
 import pytest
@@ -217,3 +217,95 @@ def test_max_dim_values_sit_at_their_indices():
         v, i = crt.from_numpy(big).max(dim)
         np.testing.assert_array_equal(arr(i), big.argmax(dim))
         np.testing.assert_array_equal(arr(v), big.max(dim))
+
+
+REDUCES = ["sum", "prod", "mean", "amax", "amin"]
+
+
+def model_scatter_reduce(a, dim, index, src, reduce, include_self):
+    """PyTorch's scatter_reduce, written out: the values reaching each target gathered in
+    row-major order, reduced in float64/int64 (sums and products wrap like the dtype's once
+    cast back)."""
+    d = dim % a.ndim
+    reach = {}
+    for p in np.ndindex(*index.shape):
+        q = list(p)
+        q[d] = index[p] % a.shape[d]  # -1 and size-1 are one target
+        reach.setdefault(tuple(q), []).append(src[p])
+    out = a.copy()
+    wide = np.float64 if a.dtype.kind == "f" else np.int64
+    for q, vals in reach.items():
+        vals = ([a[q]] if include_self else []) + vals
+        if a.dtype == np.bool_:
+            out[q] = any(vals) if reduce in ("sum", "amax") else all(vals)
+            continue
+        v = np.array(vals).astype(wide)
+        if reduce == "sum":
+            r = v.sum()
+        elif reduce == "prod":
+            r = v.prod()
+        elif reduce == "amax":
+            r = v.max()
+        elif reduce == "amin":
+            r = v.min()
+        elif a.dtype.kind == "f":
+            r = v.sum() / len(v)
+        else:
+            r = np.floor_divide(v.sum(), len(v))
+        out[q] = np.array(r).astype(a.dtype)
+    return out
+
+
+@given(gather_case(), st.sampled_from(LAYOUTS), st.sampled_from(REDUCES), st.booleans(), st.booleans(), st.data())
+def test_scatter_reduce_matches_the_model(case, layout, reduce, include_self, in_place, data):
+    a, dim, index = case
+    na, ta = lay_out(a, layout)
+    if a.dtype == np.bool_:
+        src = data.draw(hnp.arrays(np.bool_, index.shape, elements=st.booleans()))
+    else:
+        src = data.draw(small_arrays([a.dtype.type], shape=st.just(index.shape), lo=-4, hi=4))
+    if reduce == "mean" and a.dtype == np.bool_:
+        with pytest.raises(crt.InvalidArgumentError, match="float dtype"):
+            crt.scatter_reduce(ta, dim, crt.tensor(index), crt.tensor(src), reduce)
+        return
+    want = model_scatter_reduce(na, dim, index, src, reduce, include_self)
+    if in_place:
+        t = crt.tensor(na)
+        r = t.scatter_reduce_(dim, crt.tensor(index), crt.tensor(src), reduce, include_self=include_self)
+        assert r is t
+        got = t
+    else:
+        got = ta.scatter_reduce(dim, crt.tensor(index), crt.tensor(src), reduce, include_self=include_self)
+        np.testing.assert_array_equal(arr(ta), na)
+    assert got.dtype == ta.dtype and got.shape == na.shape
+    if reduce == "mean" and a.dtype.kind == "f":
+        np.testing.assert_allclose(arr(got), want, rtol=1e-3)
+    else:
+        np.testing.assert_array_equal(arr(got), want)
+
+
+def test_scatter_reduce_edges():
+    t = crt.tensor([0.0, 5.0])
+    src = crt.tensor([float("nan"), 1.0, 7.0])
+    for reduce in ("amax", "amin"):
+        assert np.isnan(crt.scatter_reduce(t, 0, [0, 0, 1], src, reduce).tolist()[0])
+    # Integer means floor, as PyTorch's: (-1 + -2) / 2 is -2.
+    i = crt.tensor([0, 1], dtype=crt.int32)
+    got = crt.scatter_reduce(i, 0, [0, 0, 1], crt.tensor([-1, -2, 3], dtype=crt.int32), "mean", include_self=False)
+    assert got.tolist() == [-2, 3]
+    with pytest.raises(crt.InvalidArgumentError, match='"amax"'):
+        crt.scatter_reduce(t, 0, [0], 1.0, "max")
+    # Borrowed memory is written in place; a bad index leaves it, and read-only is refused.
+    a = np.array([1.0, 2.0, 3.0], np.float32)
+    b = crt.from_numpy(a)
+    b.scatter_reduce_(0, crt.tensor([2, 2]), crt.tensor([4.0, 8.0]), "mean", include_self=False)
+    np.testing.assert_array_equal(a, [1, 2, 6])
+    for include_self in (True, False):
+        with pytest.raises(crt.IndexOutOfRangeError):
+            b.scatter_reduce_(0, crt.tensor([0, 3]), 1.0, "prod", include_self=include_self)
+        np.testing.assert_array_equal(a, [1, 2, 6])
+    frozen = np.zeros(3, np.float32)
+    frozen.flags.writeable = False
+    with pytest.raises(crt.ReadOnlyError):
+        crt.from_dlpack(frozen).scatter_reduce_(0, crt.tensor([0]), 1.0, "sum")
+    assert not frozen.any()

@@ -437,3 +437,146 @@ fn histograms_into_a_small_view_are_all_or_nothing() {
         assert_eq!(buf.to_vec::<f32>().unwrap(), want);
     }
 }
+
+/// The model of one reduction, PyTorch's rules: `vals` is the target's own value (when it
+/// takes part) and the values reaching it, in order.
+fn reduce_model(reduce: ops::ScatterReduce, dtype: DType, vals: &[f64]) -> f64 {
+    use ops::ScatterReduce as R;
+    let boolean = dtype == DType::Bool;
+    match reduce {
+        R::Sum if boolean => f64::from(vals.iter().any(|&v| v != 0.0)),
+        R::Sum => vals.iter().sum(),
+        R::Prod if boolean => f64::from(vals.iter().all(|&v| v != 0.0)),
+        R::Prod => vals.iter().product(),
+        R::Mean => {
+            let m = vals.iter().sum::<f64>() / vals.len() as f64;
+            if dtype.is_float() {
+                m
+            } else {
+                m.floor()
+            }
+        }
+        R::Amax => vals.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        R::Amin => vals.iter().copied().fold(f64::INFINITY, f64::min),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 2 } else { 64 }))]
+
+    /// `scatter_reduce` for every reduction, with and without the target's own value, out of
+    /// place and in place through a transposed view, against the model; values small enough
+    /// that every sum and product is exact (at most 4 reach one target).
+    #[test]
+    fn scatter_reduce_matches_the_model(
+        shape in prop::collection::vec(1usize..4, 1..3),
+        dim in 0usize..2,
+        along in 0usize..5,
+        dtype in prop::sample::select(vec![
+            DType::Float32, DType::Float64, DType::Float16, DType::BFloat16,
+            DType::Int32, DType::Int64, DType::UInt8, DType::Bool,
+        ]),
+        transposed in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        let nd = shape.len();
+        let dim = dim % nd;
+        let mut ishape = shape.clone();
+        ishape[dim] = along;
+        let mut s = seed;
+        let mut next = |m: u64| {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (s >> 33) % m
+        };
+        let top = if dtype == DType::Bool { 2 } else { 4 };
+        let n: usize = shape.iter().product();
+        let ni: usize = ishape.iter().product();
+        let vals: Vec<f64> = (0..n).map(|_| next(top) as f64).collect();
+        let svals: Vec<f64> = (0..ni).map(|_| next(top) as f64).collect();
+        let size = shape[dim] as i64;
+        let idx: Vec<i64> = (0..ni).map(|_| next(size as u64) as i64).collect();
+        let t = tensor(&vals, &shape, dtype, transposed);
+        let index = tensor(&idx.iter().map(|&i| i as f64).collect::<Vec<_>>(), &ishape, DType::Int64, false);
+        let src = tensor(&svals, &ishape, dtype, transposed);
+        // What reaches each target, in row-major order of the index.
+        let mut reach: Vec<Vec<f64>> = vec![Vec::new(); n];
+        for p in 0..ni {
+            let mut c = coords(&ishape, p);
+            c[dim] = idx[p] as usize;
+            reach[flat(&shape, &c)].push(svals[p]);
+        }
+        for reduce in ops::ScatterReduce::ALL {
+            if reduce == ops::ScatterReduce::Mean && dtype == DType::Bool {
+                let e = ops::scatter_reduce(&t, dim as isize, &index, &src, reduce, true).unwrap_err();
+                prop_assert_eq!(e.kind(), ErrorKind::InvalidArgument);
+                continue;
+            }
+            for include_self in [true, false] {
+                let want: Vec<f64> = (0..n)
+                    .map(|q| {
+                        if reach[q].is_empty() {
+                            return vals[q];
+                        }
+                        let mut all = if include_self { vec![vals[q]] } else { Vec::new() };
+                        all.extend(&reach[q]);
+                        reduce_model(reduce, dtype, &all)
+                    })
+                    .collect();
+                let close = |got: &[f64]| {
+                    got.iter().zip(&want).all(|(g, w)| (g - w).abs() <= 1e-2 * w.abs())
+                };
+                let r = ops::scatter_reduce(&t, dim as isize, &index, &src, reduce, include_self).unwrap();
+                prop_assert_eq!(r.dtype(), dtype);
+                let got = r.to_f64_vec().unwrap();
+                prop_assert!(close(&got), "{} self={}: {:?} vs {:?}", reduce.name(), include_self, got, want);
+                let mut inplace = tensor(&vals, &shape, dtype, transposed);
+                inplace.scatter_reduce_(dim as isize, &index, &src, reduce, include_self).unwrap();
+                let got = inplace.to_f64_vec().unwrap();
+                prop_assert!(close(&got), "in place {} self={}: {:?}", reduce.name(), include_self, got);
+            }
+        }
+    }
+}
+
+/// `scatter_reduce`'s edges: NaN wins a max and a min, integers wrap and floor, a bad
+/// name or index is refused and an in-place reduction that fails leaves the target.
+#[test]
+fn scatter_reduce_edges() {
+    use ops::ScatterReduce as R;
+    let t = Tensor::from_data(&[0.0f32, 5.0], &[2]).unwrap();
+    let index = Tensor::from_data(&[0i64, 0, 1], &[3]).unwrap();
+    let src = Tensor::from_data(&[f32::NAN, 1.0, 7.0], &[3]).unwrap();
+    for reduce in [R::Amax, R::Amin] {
+        let r = ops::scatter_reduce(&t, 0, &index, &src, reduce, true).unwrap();
+        let r = r.to_vec::<f32>().unwrap();
+        assert!(r[0].is_nan(), "{}: {r:?}", reduce.name());
+    }
+    // Integer means floor (-3 / 2 is -2), products wrap.
+    let t = Tensor::from_data(&[0i32, 1], &[2]).unwrap();
+    let src = Tensor::from_data(&[-1i32, -2, 3], &[3]).unwrap();
+    let r = ops::scatter_reduce(&t, 0, &index, &src, R::Mean, false).unwrap();
+    assert_eq!(r.to_vec::<i32>().unwrap(), [-2, 3]);
+    let bytes = Tensor::from_data(&[16u8], &[1]).unwrap();
+    let zeros = Tensor::zeros(&[2], DType::Int64).unwrap();
+    let sixteen = Tensor::from_data(&[16u8, 2], &[2]).unwrap();
+    let r = ops::scatter_reduce(&bytes, 0, &zeros, &sixteen, R::Prod, true).unwrap();
+    assert_eq!(r.to_vec::<u8>().unwrap(), [0]);
+    // Unsigned minimum from the identity: the largest value, not a wrapped -1.
+    let big = Tensor::from_data(&[9u64], &[1]).unwrap();
+    let vals = Tensor::from_data(&[u64::MAX - 1, u64::MAX], &[2]).unwrap();
+    let r = ops::scatter_reduce(&big, 0, &zeros, &vals, R::Amin, false).unwrap();
+    assert_eq!(r.to_vec::<u64>().unwrap(), [u64::MAX - 1]);
+    let e = R::parse("max").unwrap_err();
+    assert!(e.to_string().contains("\"amax\""), "{e}");
+    assert_eq!(R::parse("amin").unwrap(), R::Amin);
+    let mut kept = Tensor::from_data(&[1.0f32, 2.0], &[2]).unwrap();
+    let bad = Tensor::from_data(&[0i64, 2], &[2]).unwrap();
+    let two = Tensor::from_data(&[3.0f32, 4.0], &[2]).unwrap();
+    for include_self in [true, false] {
+        let e = kept
+            .scatter_reduce_(0, &bad, &two, R::Mean, include_self)
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Index);
+        assert_eq!(kept.to_vec::<f32>().unwrap(), [1.0, 2.0]);
+    }
+}

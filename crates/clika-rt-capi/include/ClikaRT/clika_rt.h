@@ -1501,6 +1501,38 @@ inline const Tensor& scatter_add_(const Tensor& t, std::int64_t dim, const Tenso
     });
     return t;
 }
+/// How scatter_reduce combines the values that reach one target (PyTorch's names).
+enum class ScatterReduce : crt_scatter_reduce {
+    Sum = CRT_SCATTER_REDUCE_SUM,    ///< "sum" (integers wrap)
+    Prod = CRT_SCATTER_REDUCE_PROD,  ///< "prod" (integers wrap)
+    Mean = CRT_SCATTER_REDUCE_MEAN,  ///< "mean" (integers divide with the floor)
+    Amax = CRT_SCATTER_REDUCE_AMAX,  ///< "amax" (a NaN wins)
+    Amin = CRT_SCATTER_REDUCE_AMIN,  ///< "amin" (a NaN wins)
+};
+/// A copy of `t` with `src[p]` combined by `reduce` into `t[p with p[dim] = index[p]]` for
+/// every position `p` of `index` (PyTorch's `scatter_reduce`). With `include_self` each
+/// target's own value takes part; without, a target the index reaches ends as the reduction
+/// of the values that reach it alone. Values combine in row-major order of `index`.
+inline Tensor scatter_reduce(const Tensor& t, std::int64_t dim, const Tensor& index,
+                             const Tensor& src, ScatterReduce reduce, bool include_self = true) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_scatter_reduce(t.get(), dim, index.get(), src.get(),
+                                         static_cast<crt_scatter_reduce>(reduce),
+                                         include_self ? 1 : 0, out, err);
+    });
+}
+/// `scatter_reduce` into `t` itself (through shared memory, as `fill_`); on any error `t`
+/// is left as it was. Returns `t`.
+inline const Tensor& scatter_reduce_(const Tensor& t, std::int64_t dim, const Tensor& index,
+                                     const Tensor& src, ScatterReduce reduce,
+                                     bool include_self = true) {
+    detail::call([&](crt_error** err) {
+        return crt_tensor_scatter_reduce_(t.get(), dim, index.get(), src.get(),
+                                          static_cast<crt_scatter_reduce>(reduce),
+                                          include_self ? 1 : 0, err);
+    });
+    return t;
+}
 // ---- out= forms: the result written into an existing tensor (which may be a view: a
 // Tensor is a handle, so `out` is const and its elements change), nothing allocated when
 // `out` has the result's dtype (otherwise converted into it). Inputs may alias or overlap

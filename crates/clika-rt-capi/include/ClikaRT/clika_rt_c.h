@@ -289,6 +289,12 @@ typedef uint32_t crt_color_conversion;
 typedef uint32_t crt_yuv_matrix;
 
 /**
+ * How `crt_tensor_scatter_reduce` combines the values that reach one target: one of the
+ * `CRT_SCATTER_REDUCE_*` numbers (stable), PyTorch's `reduce` names.
+ */
+typedef uint32_t crt_scatter_reduce;
+
+/**
  * A deleter for adopted memory: called exactly once as `deleter(data, ctx)`, with the
  * pointer given to `crt_tensor_from_blob` and the context from the options, when the last
  * tensor over the memory is freed, on whichever thread frees it. It must not unwind: a C++
@@ -567,6 +573,31 @@ typedef uint32_t crt_pad_mode;
  * ITU-R BT.709.
  */
 #define CRT_YUV_BT709 1
+
+/**
+ * The sum (`"sum"`; integers wrap).
+ */
+#define CRT_SCATTER_REDUCE_SUM 0
+
+/**
+ * The product (`"prod"`; integers wrap).
+ */
+#define CRT_SCATTER_REDUCE_PROD 1
+
+/**
+ * The mean (`"mean"`; integers divide with the floor).
+ */
+#define CRT_SCATTER_REDUCE_MEAN 2
+
+/**
+ * The maximum (`"amax"`; a NaN wins).
+ */
+#define CRT_SCATTER_REDUCE_AMAX 3
+
+/**
+ * The minimum (`"amin"`; a NaN wins).
+ */
+#define CRT_SCATTER_REDUCE_AMIN 4
 
 /**
  * `a + b` (Bool: logical or).
@@ -2145,6 +2176,43 @@ crt_status crt_tensor_scatter(const struct crt_tensor *tensor,
                               uint8_t add,
                               struct crt_tensor **out,
                               struct crt_error **err);
+
+/**
+ * `tensor[p with p[dim] = index[p]]` combined with `src[p]` by `reduce` (a
+ * `CRT_SCATTER_REDUCE_*`) for every position `p` of `index` (PyTorch's `scatter_reduce_`),
+ * in place, through memory other handles may share (as `crt_tensor_fill_`). With
+ * `include_self` non-zero each target's own value takes part; with 0 a target the index
+ * reaches ends as the reduction of the values that reach it alone. Targets not reached keep
+ * their value; values combine in row-major order of `index`. `src` is as for
+ * `crt_tensor_scatter_`. The mean of a Bool tensor is `CRT_STATUS_INVALID_ARGUMENT`;
+ * on any error nothing is written.
+ *
+ * # Safety
+ * As for `crt_tensor_fill_`.
+ */
+crt_status crt_tensor_scatter_reduce_(const struct crt_tensor *tensor,
+                                      int64_t dim,
+                                      const struct crt_tensor *index,
+                                      const struct crt_tensor *src,
+                                      crt_scatter_reduce reduce,
+                                      uint8_t include_self,
+                                      struct crt_error **err);
+
+/**
+ * A copy of `tensor` with `crt_tensor_scatter_reduce_` applied to it; `tensor` itself is
+ * not written. The copy is contiguous, of `tensor`'s shape and dtype.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_scatter_reduce(const struct crt_tensor *tensor,
+                                     int64_t dim,
+                                     const struct crt_tensor *index,
+                                     const struct crt_tensor *src,
+                                     crt_scatter_reduce reduce,
+                                     uint8_t include_self,
+                                     struct crt_tensor **out,
+                                     struct crt_error **err);
 
 /**
  * Loads every tensor of the safetensors file `path` without copying: the file is mapped

@@ -177,6 +177,20 @@ void matmul_join_select() {
     CHECK(near(b, {0, 1, 6, 6, -1, 4}));
     ops::scatter_(b, 1, gi, Tensor::from_data(std::vector<float>{9}, {}));
     CHECK(near(b, {0, 1, 9, 9, -1, 9}));
+    // scatter_reduce of gp = g + 1 ({3, 3, 4, 6}): gi's row 0 reaches column 2 twice, row 1
+    // columns 0 and 2 once each.
+    const Tensor gp = g + 1.0F;
+    CHECK(near(ops::scatter_reduce(a, 1, gi, gp, ops::ScatterReduce::Amax), {0, 1, 3, 4, 4, 6}));
+    CHECK(near(ops::scatter_reduce(a, 1, gi, gp, ops::ScatterReduce::Prod, false),
+               {0, 1, 9, 4, 4, 6}));
+    CHECK(near(ops::scatter_reduce(a, 1, gi, gp, ops::ScatterReduce::Mean),
+               {0, 1, 8.0 / 3, 3.5, 4, 5.5}));
+    const Tensor r = ops::contiguous(a) + 0.0F;
+    ops::scatter_reduce_(r, 1, gi, gp, ops::ScatterReduce::Sum, false);
+    CHECK(near(r, {0, 1, 6, 4, 4, 6}));
+    CHECK_THROWS(ops::scatter_reduce_(r, 1, gi + 1, gp, ops::ScatterReduce::Amin),
+                 Status::Index);
+    CHECK(near(r, {0, 1, 6, 4, 4, 6}));
     CHECK_THROWS(ops::gather(a, 1, idx), Status::InvalidArgument);
     CHECK_THROWS(ops::gather(a, 1, gi + 1), Status::Index);
     CHECK_THROWS(ops::index_select(a, 1, Tensor::from_data(std::vector<std::int64_t>{3}, {1})),

@@ -195,6 +195,7 @@ __all__ = [
     "gather",
     "scatter",
     "scatter_add",
+    "scatter_reduce",
     "index_select",
     "masked_select",
     "masked_fill",
@@ -3062,6 +3063,47 @@ class Tensor:
         >>> t = crt.ones(3, dtype=crt.int64)
         >>> t.scatter_add_(0, crt.tensor([0, 0, 2]), crt.tensor([1, 1, 5])).tolist()
         [3, 1, 6]
+        """
+    def scatter_reduce(
+        self, dim: int, index: Any, src: Any, reduce: str, *, include_self: builtins.bool = True
+    ) -> Tensor:
+        """A copy of this tensor with `src`'s values combined by `reduce` where `index` points along
+        `dim` (PyTorch's `scatter_reduce`).
+
+        `t.scatter_reduce(dim, index, src, reduce)` is `crt.scatter_reduce(t, dim, index, src,
+        reduce)`; see `crt.scatter_reduce` for the rules.
+
+        Returns
+        -------
+        Tensor
+            As `crt.scatter_reduce`.
+
+        Examples
+        --------
+        >>> crt.ones(3).scatter_reduce(0, crt.tensor([2, 2]), crt.tensor([4.0, 5.0]), "prod").tolist()
+        [1.0, 1.0, 20.0]
+        """
+    def scatter_reduce_(
+        self, dim: int, index: Any, src: Any, reduce: str, *, include_self: builtins.bool = True
+    ) -> Tensor:
+        """Combines `src`'s values by `reduce` where `index` points along `dim`, in place (PyTorch's
+        `scatter_reduce_`).
+
+        `t.scatter_reduce_(dim, index, src, reduce)` writes what `crt.scatter_reduce` would return
+        into `t` itself (through shared memory, such as a numpy array `t` borrows); see
+        `crt.scatter_reduce` for the rules. On any error, such as an index out of range, `t` is left
+        as it was; memory lent read-only raises `ReadOnlyError`.
+
+        Returns
+        -------
+        Tensor
+            This tensor.
+
+        Examples
+        --------
+        >>> t = crt.zeros(3, dtype=crt.int64)
+        >>> t.scatter_reduce_(0, crt.tensor([1, 1, 2]), crt.tensor([4, 6, 3]), "amin", include_self=False).tolist()
+        [0, 4, 3]
         """
     def index_select(self, dim: int, index: Any) -> Tensor:
         """The entries of `input` at `index` along `dim` (PyTorch's `index_select`, numpy's `take`
@@ -9465,6 +9507,58 @@ def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Tensor:
     [0, 3, 0, 1]
     >>> crt.scatter_add(crt.zeros(1, 2), 1, [[0, 0, 1]], crt.tensor([[1.0, 2.0, 4.0]])).tolist()
     [[3.0, 4.0]]
+    """
+def scatter_reduce(
+    input: Any, dim: int, index: Any, src: Any, reduce: str, *, include_self: builtins.bool = True
+) -> Tensor:
+    """A copy of `input` with `src`'s values combined by `reduce` where `index` points along `dim`
+    (PyTorch's `scatter_reduce`).
+
+    For every position `p` of `index`, `src[p]` is folded into
+    `out[p with p[dim] replaced by index[p]]`. Values combine in row-major order of `index`, so
+    float results do not depend on threads. With `include_self` (the default) each target's own
+    value takes part; without, a target the index reaches ends as the reduction of the values
+    that reach it alone. Targets the index does not reach keep their value.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values to start from.
+    dim : int
+        The dimension the index values point along.
+    index : Tensor, numpy array or list of ints
+        Integers, with `input`'s number of dims and, off `dim`, no larger than `input`;
+        negative values count from the end.
+    src : Tensor or number
+        The values: a tensor at least as large as `index` in every dim (its leading part is
+        used), or a number; converted to `input`'s dtype.
+    reduce : str
+        `"sum"`, `"prod"` (integers wrap), `"mean"` (integers divide with the floor, as
+        PyTorch's), `"amax"` or `"amin"` (a NaN wins).
+    include_self : bool, keyword-only
+        Whether the target's own value takes part (default True).
+
+    Returns
+    -------
+    Tensor
+        A new tensor of `input`'s shape and dtype.
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        An index value or `dim` is out of range.
+    ShapeError
+        `index` is larger than `input` off `dim`, or `src` smaller than `index`.
+    InvalidArgumentError
+        An unknown `reduce`, or `"mean"` of a bool tensor.
+
+    Examples
+    --------
+    >>> t = crt.tensor([1.0, 10.0, 100.0])
+    >>> crt.scatter_reduce(t, 0, crt.tensor([0, 0, 2]), crt.tensor([5.0, 3.0, 7.0]), "amax").tolist()
+    [5.0, 10.0, 100.0]
+    >>> crt.scatter_reduce(t, 0, [0, 0, 2], crt.tensor([5.0, 3.0, 7.0]), "mean", include_self=False).tolist()
+    [4.0, 10.0, 7.0]
     """
 def index_select(input: Any, dim: int, index: Any) -> Tensor:
     """The entries of `input` at `index` along `dim` (PyTorch's `index_select`, numpy's `take`

@@ -6,6 +6,7 @@
 //! Each is planned as an [`AlongPlan`] (the shapes checked, the index on the tensor's device
 //! in a dtype the backend reads); the backend walks the index and checks its values.
 
+use super::{BinaryOp, Scalar};
 use crate::backend::backend;
 use crate::error::dims_i64;
 use crate::layout::{normalize_dim, DimVec};
@@ -35,6 +36,104 @@ pub(crate) enum ScatterMode {
     Write,
     /// `target += value` (`scatter_add_`; wrapping for integers, `or` for Bool).
     Add,
+    /// `target *= value` (wrapping for integers, `and` for Bool).
+    Mul,
+    /// `target = max(target, value)` (a NaN wins; `or` for Bool).
+    Max,
+    /// `target = min(target, value)` (a NaN wins; `and` for Bool).
+    Min,
+}
+
+/// How [`scatter_reduce`] combines the values that reach one target (PyTorch's `reduce`
+/// argument of `scatter_reduce`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScatterReduce {
+    /// The sum (`"sum"`; integers wrap).
+    Sum,
+    /// The product (`"prod"`; integers wrap).
+    Prod,
+    /// The mean (`"mean"`; integers divide with the floor, as PyTorch's).
+    Mean,
+    /// The maximum (`"amax"`; a NaN wins).
+    Amax,
+    /// The minimum (`"amin"`; a NaN wins).
+    Amin,
+}
+
+impl ScatterReduce {
+    /// Every reduction, in the order of [`ScatterReduce::name`]s PyTorch documents.
+    pub const ALL: [ScatterReduce; 5] = [
+        ScatterReduce::Sum,
+        ScatterReduce::Prod,
+        ScatterReduce::Mean,
+        ScatterReduce::Amax,
+        ScatterReduce::Amin,
+    ];
+
+    /// PyTorch's name: `"sum"`, `"prod"`, `"mean"`, `"amax"` or `"amin"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ScatterReduce::Sum => "sum",
+            ScatterReduce::Prod => "prod",
+            ScatterReduce::Mean => "mean",
+            ScatterReduce::Amax => "amax",
+            ScatterReduce::Amin => "amin",
+        }
+    }
+
+    /// The reduction PyTorch calls `name`.
+    pub fn parse(name: &str) -> Result<ScatterReduce> {
+        Self::ALL
+            .into_iter()
+            .find(|r| r.name() == name)
+            .ok_or_else(|| Error::InvalidArgument {
+                what: format!(
+                    "scatter_reduce: unknown reduce {name:?}; use one of \"sum\", \"prod\", \
+                     \"mean\", \"amax\", \"amin\""
+                ),
+            })
+    }
+
+    /// The scatter that folds one value into its target.
+    fn mode(self) -> ScatterMode {
+        match self {
+            ScatterReduce::Sum | ScatterReduce::Mean => ScatterMode::Add,
+            ScatterReduce::Prod => ScatterMode::Mul,
+            ScatterReduce::Amax => ScatterMode::Max,
+            ScatterReduce::Amin => ScatterMode::Min,
+        }
+    }
+
+    /// The value a target starts from when it does not take part (`include_self` false):
+    /// the reduction's identity in `dtype`.
+    fn identity(self, dtype: DType) -> Scalar {
+        let high = match self {
+            ScatterReduce::Sum | ScatterReduce::Mean => return Scalar::Int(0),
+            ScatterReduce::Prod => return Scalar::Int(1),
+            ScatterReduce::Amax => false,
+            ScatterReduce::Amin => true,
+        };
+        let (lo, hi): (i64, i64) = match dtype {
+            DType::Bool => return Scalar::Bool(high),
+            DType::Int8 => (i8::MIN.into(), i8::MAX.into()),
+            DType::Int16 => (i16::MIN.into(), i16::MAX.into()),
+            DType::Int32 => (i32::MIN.into(), i32::MAX.into()),
+            DType::Int64 => (i64::MIN, i64::MAX),
+            DType::UInt8 => (0, u8::MAX.into()),
+            DType::UInt16 => (0, u16::MAX.into()),
+            DType::UInt32 => (0, u32::MAX.into()),
+            DType::UInt64 if high => return Scalar::UInt(u64::MAX),
+            DType::UInt64 => (0, 0),
+            _ => {
+                return Scalar::Float(if high {
+                    f64::INFINITY
+                } else {
+                    f64::NEG_INFINITY
+                })
+            }
+        };
+        Scalar::Int(if high { hi } else { lo })
+    }
 }
 
 /// The plan of `index` along `dim` of `t`: `index` has `t`'s rank and, off `dim`, is no
@@ -229,6 +328,93 @@ pub fn scatter_add(t: &Tensor, dim: isize, index: &Tensor, src: &Tensor) -> Resu
     Ok(out)
 }
 
+/// [`Tensor::scatter_reduce_`] into a copy of `t` (PyTorch's `scatter_reduce`).
+pub fn scatter_reduce(
+    t: &Tensor,
+    dim: isize,
+    index: &Tensor,
+    src: &Tensor,
+    reduce: ScatterReduce,
+    include_self: bool,
+) -> Result<Tensor> {
+    let out = t.contiguous_copy()?;
+    // SAFETY: `out` is a fresh copy nobody else sees, dropped on error.
+    unsafe { reduce_into(&out, dim, index, src, reduce, include_self, true) }
+}
+
+/// [`Tensor::scatter_reduce_`] through a possibly shared `t`.
+///
+/// # Safety
+/// As for [`scatter_shared`].
+pub unsafe fn scatter_reduce_shared(
+    t: &Tensor,
+    dim: isize,
+    index: &Tensor,
+    src: &Tensor,
+    reduce: ScatterReduce,
+    include_self: bool,
+) -> Result<()> {
+    t.ensure_writable()?;
+    if include_self && reduce != ScatterReduce::Mean {
+        // One scatter, which writes nothing unless every index value is in range.
+        // SAFETY: forwarded from the caller.
+        return unsafe { scatter_as("scatter_reduce", reduce.mode(), t, dim, index, src, false) };
+    }
+    // Several steps: on a copy, which replaces `t` only when all succeeded.
+    let r = scatter_reduce(t, dim, index, src, reduce, include_self)?;
+    // SAFETY: forwarded from the caller; `r` is fresh, so it does not overlap `t`.
+    unsafe { t.copy_shared(&r) }
+}
+
+/// The steps of a reduction into `out`, a fresh contiguous copy when `fresh`; the result
+/// (`out`, or a new tensor for a mean).
+///
+/// # Safety
+/// As for [`scatter_shared`].
+unsafe fn reduce_into(
+    out: &Tensor,
+    dim: isize,
+    index: &Tensor,
+    src: &Tensor,
+    reduce: ScatterReduce,
+    include_self: bool,
+    fresh: bool,
+) -> Result<Tensor> {
+    const OP: &str = "scatter_reduce";
+    if reduce == ScatterReduce::Mean && out.dtype() == DType::Bool {
+        return Err(Error::InvalidArgument {
+            what: "scatter_reduce: the mean of booleans is not a boolean; convert the \
+                   tensor to a float dtype first (.to(float32))"
+                .to_string(),
+        });
+    }
+    if !include_self {
+        // The targets the index reaches start from the identity, so only the values count.
+        let identity = reduce.identity(out.dtype()).to_tensor(out.dtype())?;
+        // SAFETY: forwarded from the caller.
+        unsafe { scatter_as(OP, ScatterMode::Write, out, dim, index, &identity, fresh)? };
+    }
+    // SAFETY: forwarded from the caller.
+    unsafe { scatter_as(OP, reduce.mode(), out, dim, index, src, fresh)? };
+    if reduce != ScatterReduce::Mean {
+        return Ok(out.clone());
+    }
+    // How many values each target averages: the ones that reached it, and itself when it
+    // takes part; at least 1, so a target nothing reached keeps its value (PyTorch's rule).
+    let start = f64::from(u8::from(include_self));
+    let count = Tensor::full(out.shape(), start, out.dtype())?.to(out.device())?;
+    let ones = Tensor::full(&[], 1.0, out.dtype())?;
+    // SAFETY: `count` is fresh; the index was checked by the scatter above.
+    unsafe { scatter_as(OP, ScatterMode::Add, &count, dim, index, &ones, true)? };
+    let count = count.binary(BinaryOp::Maximum, &ones.to(out.device())?)?;
+    let op = if out.dtype().is_float() {
+        BinaryOp::Div
+    } else {
+        BinaryOp::FloorDivide
+    };
+    out.binary(op, &count)
+}
+
 impl Tensor {
     /// See [`gather`].
     pub fn gather(&self, dim: isize, index: &Tensor) -> Result<Tensor> {
@@ -252,5 +438,24 @@ impl Tensor {
         self.ensure_exclusive("scatter_add_")?;
         // SAFETY: exclusive (checked).
         unsafe { scatter_add_shared(self, dim, index, src) }
+    }
+
+    /// `self[p with p[dim] = index[p]]` combined with `src[p]` by `reduce` for every position
+    /// `p` of `index` (PyTorch's `scatter_reduce_`). With `include_self`, each target's own
+    /// value takes part; without, a target the index reaches ends as the reduction of the
+    /// values that reach it alone. Targets the index does not reach keep their value.
+    /// Values combine in row-major order of `index` on any thread count; `src` is as for
+    /// [`scatter_`](Tensor::scatter_). On any error, nothing is written.
+    pub fn scatter_reduce_(
+        &mut self,
+        dim: isize,
+        index: &Tensor,
+        src: &Tensor,
+        reduce: ScatterReduce,
+        include_self: bool,
+    ) -> Result<()> {
+        self.ensure_exclusive("scatter_reduce_")?;
+        // SAFETY: exclusive (checked).
+        unsafe { scatter_reduce_shared(self, dim, index, src, reduce, include_self) }
     }
 }

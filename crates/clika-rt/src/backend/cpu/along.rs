@@ -384,6 +384,27 @@ unsafe fn scatter_checked(plan: &AlongPlan, value: &Tensor, mode: ScatterMode) -
             // SAFETY: forwarded from the caller.
             unsafe { scatter_with::<I, u8>(plan, value, |a, b| a | b) }
         }),
+        ScatterMode::Mul => crate::dispatch_num!(plan.t.dtype(), T => {
+            // SAFETY: forwarded from the caller.
+            unsafe { scatter_with::<I, T>(plan, value, Num::mul) }
+        }, bool => {
+            // SAFETY: forwarded from the caller.
+            unsafe { scatter_with::<I, u8>(plan, value, |a, b| a & b) }
+        }),
+        ScatterMode::Max => crate::dispatch_num!(plan.t.dtype(), T => {
+            // SAFETY: forwarded from the caller.
+            unsafe { scatter_with::<I, T>(plan, value, Num::max) }
+        }, bool => {
+            // SAFETY: forwarded from the caller.
+            unsafe { scatter_with::<I, u8>(plan, value, |a, b| a | b) }
+        }),
+        ScatterMode::Min => crate::dispatch_num!(plan.t.dtype(), T => {
+            // SAFETY: forwarded from the caller.
+            unsafe { scatter_with::<I, T>(plan, value, Num::min) }
+        }, bool => {
+            // SAFETY: forwarded from the caller.
+            unsafe { scatter_with::<I, u8>(plan, value, |a, b| a & b) }
+        }),
     })
 }
 
