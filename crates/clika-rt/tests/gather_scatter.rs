@@ -462,12 +462,14 @@ fn reduce_model(reduce: ops::ScatterReduce, dtype: DType, vals: &[f64]) -> f64 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 2 } else { 64 }))]
+    #![proptest_config(ProptestConfig::with_cases(64))]
 
     /// `scatter_reduce` for every reduction, with and without the target's own value, out of
     /// place and in place through a transposed view, against the model; values small enough
-    /// that every sum and product is exact (at most 4 reach one target).
+    /// that every sum and product is exact (at most 4 reach one target). Not under Miri (two
+    /// cases took two minutes): `scatter_reduce_edges` runs every combining mode there.
     #[test]
+    #[cfg_attr(miri, ignore)]
     fn scatter_reduce_matches_the_model(
         shape in prop::collection::vec(1usize..4, 1..3),
         dim in 0usize..2,
