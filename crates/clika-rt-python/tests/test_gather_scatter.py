@@ -278,8 +278,10 @@ def test_scatter_reduce_matches_the_model(case, layout, reduce, include_self, in
         got = ta.scatter_reduce(dim, crt.tensor(index), crt.tensor(src), reduce, include_self=include_self)
         np.testing.assert_array_equal(arr(ta), na)
     assert got.dtype == ta.dtype and got.shape == na.shape
-    if reduce == "mean" and a.dtype.kind == "f":
-        np.testing.assert_allclose(arr(got), want, rtol=1e-3)
+    if reduce in ("sum", "prod", "mean") and a.dtype.kind == "f":
+        # The model reduces in float64 and rounds once; the kernel rounds every step.
+        f16 = a.dtype == np.float16
+        np.testing.assert_allclose(arr(got), want, rtol=1e-2 if f16 else 1e-5, atol=0.1 if f16 else 1e-4)
     else:
         np.testing.assert_array_equal(arr(got), want)
 
