@@ -215,6 +215,30 @@ def cases_for(n: int, rng: np.random.Generator) -> List[Case]:
         )
     )
 
+    # float16 rows (computed in float32 lanes, rounded once) and the non-innermost dim.
+    xh = x.astype(np.float16)
+    out.append(
+        Case(
+            "softmax",
+            f"f16 {size} dim=-1",
+            peers([xh], lambda t: crt.softmax(t, -1), None, tsm and (lambda t: tsm(t, -1))),
+            2 * 2 * r * c,
+        )
+    )
+    out.append(
+        Case(
+            "softmax",
+            f"f32 {size} dim=0",
+            peers(
+                [x],
+                lambda t: crt.softmax(t, 0),
+                lambda v: np.exp(v - v.max(axis=0)) / np.exp(v - v.max(axis=0)).sum(axis=0),
+                tsm and (lambda t: tsm(t, 0)),
+            ),
+            2 * f4,
+        )
+    )
+
     # Copies and casts.
     out.append(
         Case(

@@ -67,13 +67,23 @@ fn values(n: usize) -> Vec<f64> {
         .collect()
 }
 
+/// Each float dtype with the relative error allowed against the `f64` reference of its
+/// own (rounded) input: a few units of rounding for `float32`/`float64`, one rounding
+/// (half an ulp) and a little for `float16`/`bfloat16`, which compute in `f32`.
+const TOLERANCES: [(DType, f64); 4] = [
+    (DType::Float32, 2e-6),
+    (DType::Float64, 1e-13),
+    (DType::Float16, 6e-4),
+    (DType::BFloat16, 4.5e-3),
+];
+
 #[test]
 #[cfg_attr(
     miri,
     ignore = "every dtype × dim × layout: over ten minutes under Miri; the other tests here run there"
 )]
 fn every_dim_of_contiguous_strided_and_broadcast_inputs() {
-    for (dt, tol) in [(DType::Float32, 2e-6), (DType::Float64, 1e-13)] {
+    for (dt, tol) in TOLERANCES {
         // 3 × 5 × 37: rows shorter and longer than the lane count, with a ragged end.
         let t = Tensor::from_vec(values(3 * 5 * 37), &[3, 5, 37])
             .unwrap()
@@ -118,7 +128,7 @@ fn nan_and_negative_infinity_in_rows() {
         -inf,
         -inf,
     ];
-    for dt in [DType::Float32, DType::Float64] {
+    for (dt, tol) in TOLERANCES {
         let t = Tensor::from_vec(x.clone(), &[3, 4])
             .unwrap()
             .to_dtype(dt)
@@ -129,7 +139,7 @@ fn nan_and_negative_infinity_in_rows() {
             close(
                 &got.to_f64_vec().unwrap(),
                 &want,
-                1e-6,
+                tol.max(1e-6),
                 &format!("{dt} log={log}"),
             );
         }
@@ -138,10 +148,14 @@ fn nan_and_negative_infinity_in_rows() {
 
 #[test]
 fn empty_and_zero_dimensional_inputs() {
-    for dt in [DType::Float32, DType::Float64] {
+    for (dt, _) in TOLERANCES {
         let e = Tensor::zeros(&[0, 5], dt).unwrap();
         assert_eq!(e.softmax(-1).unwrap().shape(), &[0, 5]);
         assert_eq!(e.log_softmax(1).unwrap().shape(), &[0, 5]);
+        // No output rows, five elements each: the fused logsumexp has no block to run.
+        assert_eq!(e.logsumexp(Some(&[0]), false).unwrap().shape(), &[5]);
+        let none = e.logsumexp(Some(&[1]), false).unwrap();
+        assert_eq!(none.shape(), &[0]);
         let s = Tensor::full(&[], 3.0, dt).unwrap();
         assert_eq!(s.softmax(0).unwrap().to_f64_vec().unwrap(), [1.0]);
         assert_eq!(s.log_softmax(-1).unwrap().to_f64_vec().unwrap(), [0.0]);

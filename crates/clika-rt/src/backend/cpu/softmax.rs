@@ -1,15 +1,21 @@
-//! Fused `softmax` / `log_softmax` / `logsumexp` for `float32`/`float64`: each row along the
+//! Fused `softmax` / `log_softmax` / `logsumexp` for every float dtype: each row along the
 //! reduced dimension takes one pass for its maximum, one that writes `e^(x - max)` while
 //! summing it (in lane-wide partial sums), and one that scales (or, for `log_softmax`,
 //! writes `x - max - ln(sum)`), instead of five whole-tensor ops with their temporaries;
-//! `logsumexp` writes no row, only `max + ln(sum)` per row. Rows are split across threads.
+//! `logsumexp` writes no row, only `max + ln(sum)` per row. Each pass works on whole
+//! chunks of [`LANES`] elements (vector instructions, the exponential of `vmath`) and one
+//! padded ragged end. `float16`/`bfloat16` rows are widened once into a per-thread `f32`
+//! scratch row, which the passes then work in; the output is rounded once. Rows are split across
+//! threads.
 //! The dimension (for `logsumexp`, the reduced dimensions) is moved innermost (a contiguous
 //! copy when it is not already), so every layout runs the same row kernel.
 
 use std::ops::{Add, Mul, Sub};
 
+use half::{bf16, f16};
+
 use super::iter::{for_each_item, SendPtr};
-use super::vmath::{dispatch, Exp, Lane, LaneElem, SimdBody, LANES};
+use super::vmath::{dispatch, load, store, Exp, Lane, LaneElem, SimdBody, LANES};
 use crate::ops::ReducePlan;
 use crate::{DType, Result, Tensor};
 
@@ -68,6 +74,8 @@ pub(crate) fn softmax(x: &Tensor, dim: usize, log: bool) -> Option<Result<Tensor
     Some(match x.dtype() {
         DType::Float32 => run::<f32>(x, dim, mode),
         DType::Float64 => run::<f64>(x, dim, mode),
+        DType::Float16 => run::<f16>(x, dim, mode),
+        DType::BFloat16 => run::<bf16>(x, dim, mode),
         _ => return None,
     })
 }
@@ -76,7 +84,7 @@ pub(crate) fn softmax(x: &Tensor, dim: usize, log: bool) -> Option<Result<Tensor
 /// least one element), when the CPU has a fused kernel for `x`'s dtype (`None`: compose
 /// it). The reduced dims are moved last and flattened, so each output is one row.
 pub(crate) fn logsumexp(plan: &ReducePlan, x: &Tensor) -> Option<Result<Tensor>> {
-    if plan.count == 0 || !matches!(x.dtype(), DType::Float32 | DType::Float64) {
+    if plan.count == 0 || !x.dtype().is_float() {
         return None;
     }
     let order: Vec<isize> = plan
@@ -93,6 +101,8 @@ pub(crate) fn logsumexp(plan: &ReducePlan, x: &Tensor) -> Option<Result<Tensor>>
         let shape: Vec<isize> = plan.out_shape.iter().map(|&s| s as isize).collect();
         let r = match x.dtype() {
             DType::Float32 => run::<f32>(&rows, 1, Mode::LogSumExp),
+            DType::Float16 => run::<f16>(&rows, 1, Mode::LogSumExp),
+            DType::BFloat16 => run::<bf16>(&rows, 1, Mode::LogSumExp),
             _ => run::<f64>(&rows, 1, Mode::LogSumExp),
         };
         r?.reshape(&shape)
@@ -111,7 +121,10 @@ enum Mode {
     LogSumExp,
 }
 
-fn run<T: Real>(x: &Tensor, dim: usize, mode: Mode) -> Result<Tensor> {
+fn run<E: LaneElem>(x: &Tensor, dim: usize, mode: Mode) -> Result<Tensor>
+where
+    E::L: Real,
+{
     let last = x.ndim().saturating_sub(1);
     let moved = dim != last;
     let src = if moved {
@@ -128,24 +141,40 @@ fn run<T: Real>(x: &Tensor, dim: usize, mode: Mode) -> Result<Tensor> {
     };
     let per_row = if mode == Mode::LogSumExp { 1 } else { n };
     let (ps, po) = (
-        SendPtr(src.data_ptr().cast::<T>()),
-        SendPtr(out.data_ptr().cast::<T>()),
+        SendPtr(src.data_ptr().cast::<E>()),
+        SendPtr(out.data_ptr().cast::<E>()),
     );
     let arch = pulp::Arch::new();
-    for_each_item(rows, n, |r| {
-        // SAFETY: `src` is contiguous with `rows × n` elements of type `T` (its dtype) and
-        // `out` with `rows × per_row`, so row `r` is in bounds for both; `out` is fresh
-        // (disjoint from `src`), and rows are disjoint, so each output element has one
-        // writer.
-        let row = unsafe {
-            Row {
-                x: ps.get().add(r * n),
-                o: po.get().add(r * per_row),
-                n,
-                mode,
-            }
+    let native = std::mem::size_of::<E>() == std::mem::size_of::<E::L>();
+    // Rows in blocks of at least `BLOCK_ELEMS` elements: one dispatch per block, so short
+    // rows do not pay a call each, and consecutive rows overlap in the CPU.
+    let per_block = BLOCK_ELEMS.div_ceil(n).min(rows).max(1);
+    let blocks = rows.div_ceil(per_block);
+    for_each_item(blocks, per_block * n, |b| {
+        let (r0, r1) = (b * per_block, ((b + 1) * per_block).min(rows));
+        let run_rows = |buf: *mut E::L| {
+            // SAFETY: `src` is contiguous with `rows × n` elements of type `E` (its dtype)
+            // and `out` with `rows × per_row`, so rows `r0..r1` are in bounds for both;
+            // `out` is fresh (disjoint from `src`), and blocks are disjoint, so each output
+            // element has one writer. `buf` is null or this thread's scratch of `n` lanes.
+            let block = unsafe {
+                Rows {
+                    x: ps.get().add(r0 * n),
+                    o: po.get().add(r0 * per_row),
+                    buf,
+                    n,
+                    rows: r1 - r0,
+                    per_row,
+                    mode,
+                }
+            };
+            dispatch(arch, block);
         };
-        dispatch(arch, row);
+        if native {
+            run_rows(std::ptr::null_mut());
+        } else {
+            with_scratch::<E::L>(n, run_rows);
+        }
     });
     if moved && mode != Mode::LogSumExp {
         out.movedim(-1, dim as isize)?.contiguous()
@@ -154,71 +183,162 @@ fn run<T: Real>(x: &Tensor, dim: usize, mode: Mode) -> Result<Tensor> {
     }
 }
 
-/// One row of `n` contiguous elements: input `x`, output `o` (disjoint; `n` elements, or
-/// one for [`Mode::LogSumExp`]).
-struct Row<T> {
-    x: *const T,
-    o: *mut T,
+thread_local! {
+    /// Per-thread scratch for [`with_scratch`]: `u64`s, aligned for any lane type.
+    static SCRATCH: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` with this thread's scratch space for `n` values of the lane type `L` (at most
+/// 8 bytes each), grown as needed and kept for the thread's next row.
+fn with_scratch<L>(n: usize, f: impl FnOnce(*mut L)) {
+    debug_assert!(std::mem::size_of::<L>() <= 8 && std::mem::align_of::<L>() <= 8);
+    SCRATCH.with(|s| {
+        let mut s = s.borrow_mut();
+        let words = (n * std::mem::size_of::<L>()).div_ceil(8);
+        if s.len() < words {
+            s.resize(words, 0);
+        }
+        f(s.as_mut_ptr().cast::<L>());
+    });
+}
+
+/// Elements per dispatched block of rows (rows are not split).
+const BLOCK_ELEMS: usize = 4096;
+
+/// `rows` consecutive rows of `n` contiguous elements: input `x`, output `o` (disjoint;
+/// `per_row` = `n` elements a row, or one for [`Mode::LogSumExp`]), and for
+/// `float16`/`bfloat16` the scratch `buf` (`n` lanes; null for `float32`/`float64`).
+struct Rows<E: LaneElem> {
+    x: *const E,
+    o: *mut E,
+    buf: *mut E::L,
     n: usize,
+    rows: usize,
+    per_row: usize,
     mode: Mode,
 }
 
-impl<T: Real> SimdBody for Row<T> {
+/// The three passes over a row of `n` lanes at `x`, keeping `e^(x - max)` at `e` (which
+/// may be `x` itself or the output's memory) and writing `D`s to `o`. Passes 1 and 2 run
+/// whole chunks with `LANES` a constant (whole-vector loads and stores), the ragged end
+/// element by element except for one padded exponential.
+///
+/// # Safety
+/// `x` and `e` are valid for `n` lanes, `o` for `n` elements (one for
+/// [`Mode::LogSumExp`]); `e` is writable, and `o` overlaps neither unless it is `e`
+/// itself (same type and place).
+#[inline(always)]
+unsafe fn passes<L: Real, D: LaneElem<L = L>, const F: bool>(
+    x: *const L,
+    e: *mut L,
+    o: *mut D,
+    n: usize,
+    mode: Mode,
+) {
+    let full = n - n % LANES;
+    // SAFETY: every index below is `< n`; a chunk is read before the same chunk is
+    // written.
+    unsafe {
+        // Pass 1: the maximum, in lanes (NaN-propagating).
+        let mut m = [L::NEG_INF; LANES];
+        for i in (0..full).step_by(LANES) {
+            let c = load(x, 1, i, LANES);
+            for (mj, &cj) in m.iter_mut().zip(&c) {
+                *mj = mj.max_nan(cj);
+            }
+        }
+        let mut mx = m.iter().fold(L::NEG_INF, |a, &b| a.max_nan(b));
+        for i in full..n {
+            mx = mx.max_nan(x.add(i).read());
+        }
+        // Pass 2: e^(x - max), kept (softmax) and summed in lane-wide partial sums.
+        let keep = mode == Mode::Softmax;
+        let mut acc = [L::ZERO; LANES];
+        for i in (0..full).step_by(LANES) {
+            let mut c = load(x, 1, i, LANES);
+            for cj in &mut c {
+                *cj = *cj - mx;
+            }
+            let c = L::apply::<Exp, F>(&c);
+            for (a, &cj) in acc.iter_mut().zip(&c) {
+                *a = *a + cj;
+            }
+            if keep {
+                store(&c, e, 1, i, LANES);
+            }
+        }
+        if full < n {
+            // Padding lanes hold e^0; they are neither summed nor kept.
+            let mut c = [L::ZERO; LANES];
+            for (j, cj) in c.iter_mut().enumerate().take(n - full) {
+                *cj = x.add(full + j).read() - mx;
+            }
+            let c = L::apply::<Exp, F>(&c);
+            for (j, &cj) in c.iter().enumerate().take(n - full) {
+                acc[j] = acc[j] + cj;
+                if keep {
+                    e.add(full + j).write(cj);
+                }
+            }
+        }
+        let sum = acc.iter().fold(L::ZERO, |a, &b| a + b);
+        // Pass 3: scale, or subtract the log of the sum; or the row's one value (an
+        // infinite maximum is the answer: `x - max` would be NaN).
+        match mode {
+            Mode::LogSumExp => {
+                let v = if mx.is_infinite() { mx } else { mx + sum.ln() };
+                o.write(D::from_lane(v));
+            }
+            // Plain element loops: the compiler vectorises them along the row (written
+            // as chunk loops, it vectorised across chunks, into gathers and scatters).
+            Mode::LogSoftmax => {
+                let ls = sum.ln();
+                for i in 0..n {
+                    o.add(i).write(D::from_lane((x.add(i).read() - mx) - ls));
+                }
+            }
+            Mode::Softmax => {
+                let inv = sum.recip();
+                for i in 0..n {
+                    o.add(i).write(D::from_lane(e.add(i).read() * inv));
+                }
+            }
+        }
+    }
+}
+
+impl<E: LaneElem> SimdBody for Rows<E>
+where
+    E::L: Real,
+{
     #[inline(always)]
     fn run<const F: bool>(self) {
-        let Row { x, o, n, mode } = self;
-        let full = n - n % LANES;
-        // SAFETY: `x` and `o` are valid for `n` elements (see `run`), every index below is
-        // `< n`, and they do not overlap.
+        let Rows {
+            x,
+            o,
+            buf,
+            n,
+            rows,
+            per_row,
+            mode,
+        } = self;
+        // SAFETY: `x` and `o` are valid for `rows` rows (`n` and `per_row` elements apart)
+        // and disjoint (see `run`); `buf`, when not null, for `n` lanes, private to this
+        // thread.
         unsafe {
-            // Pass 1: the maximum, in lanes (NaN-propagating).
-            let mut m = [T::NEG_INF; LANES];
-            for i in (0..full).step_by(LANES) {
-                for (j, mj) in m.iter_mut().enumerate() {
-                    *mj = mj.max_nan(*x.add(i + j));
-                }
-            }
-            let mut mx = m.iter().fold(T::NEG_INF, |a, &b| a.max_nan(b));
-            for i in full..n {
-                mx = mx.max_nan(*x.add(i));
-            }
-            // Pass 2: e^(x - max), written (softmax) and summed in lane-wide partial sums.
-            let mut acc = [T::ZERO; LANES];
-            let mut i = 0;
-            while i < n {
-                let k = LANES.min(n - i);
-                let mut c = [T::ZERO; LANES];
-                for (j, cj) in c.iter_mut().enumerate().take(k) {
-                    *cj = *x.add(i + j) - mx;
-                }
-                // Padding lanes hold 0 - max's exponent; they are not summed.
-                let e = T::apply::<Exp, F>(&c);
-                for j in 0..k {
-                    acc[j] = acc[j] + e[j];
-                    if mode == Mode::Softmax {
-                        o.add(i + j).write(e[j]);
-                    }
-                }
-                i += k;
-            }
-            let sum = acc.iter().fold(T::ZERO, |a, &b| a + b);
-            // Pass 3: scale, or subtract the log of the sum; or the row's one value (an
-            // infinite maximum is the answer: `x - max` would be NaN).
-            match mode {
-                Mode::LogSumExp => {
-                    o.write(if mx.is_infinite() { mx } else { mx + sum.ln() });
-                }
-                Mode::LogSoftmax => {
-                    let ls = sum.ln();
+            for r in 0..rows {
+                let (x, o) = (x.add(r * n), o.add(r * per_row));
+                if buf.is_null() {
+                    // `float32`/`float64`: `E` is its own lane type; the output keeps the
+                    // exponentials between passes 2 and 3.
+                    passes::<E::L, E, F>(x.cast(), o.cast(), o, n, mode);
+                } else {
+                    // `float16`/`bfloat16`: the row widened once into `buf`, which then
+                    // keeps the exponentials; the output is rounded once, in pass 3.
                     for i in 0..n {
-                        o.add(i).write((*x.add(i) - mx) - ls);
+                        buf.add(i).write(x.add(i).read().to_lane());
                     }
-                }
-                Mode::Softmax => {
-                    let inv = sum.recip();
-                    for i in 0..n {
-                        o.add(i).write(*o.add(i) * inv);
-                    }
+                    passes::<E::L, E, F>(buf, buf, o, n, mode);
                 }
             }
         }

@@ -99,7 +99,7 @@ struct Piece2<E, K> {
 /// # Safety
 /// The `n` elements are in bounds.
 #[inline(always)]
-unsafe fn load<E: LaneElem>(p: *const E, s: isize, i: usize, n: usize) -> [E::L; LANES] {
+pub(crate) unsafe fn load<E: LaneElem>(p: *const E, s: isize, i: usize, n: usize) -> [E::L; LANES] {
     let mut x = [E::L::default(); LANES];
     // SAFETY: `i + j < i + n` is in bounds by the caller's guarantee.
     unsafe {
@@ -121,7 +121,13 @@ unsafe fn load<E: LaneElem>(p: *const E, s: isize, i: usize, n: usize) -> [E::L;
 /// # Safety
 /// The `n` elements are in bounds and writable.
 #[inline(always)]
-unsafe fn store<E: LaneElem>(y: &[E::L; LANES], p: *mut E, s: isize, i: usize, n: usize) {
+pub(crate) unsafe fn store<E: LaneElem>(
+    y: &[E::L; LANES],
+    p: *mut E,
+    s: isize,
+    i: usize,
+    n: usize,
+) {
     // SAFETY: as `load`.
     unsafe {
         if s == 1 && n == LANES {

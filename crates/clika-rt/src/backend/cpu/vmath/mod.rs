@@ -51,7 +51,9 @@ mod driver;
 mod pow;
 mod random;
 
-pub(crate) use driver::{avx2, dispatch, dispatch_avx2, Call, Lane, LaneElem, SimdBody};
+pub(crate) use driver::{
+    avx2, dispatch, dispatch_avx2, load, store, Call, Lane, LaneElem, SimdBody,
+};
 use driver::{map2_lanes, map_lanes};
 pub(crate) use random::{map_group, normal_group, Draw, Unit, Words, BLOCKS, GROUP};
 
