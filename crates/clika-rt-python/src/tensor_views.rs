@@ -98,6 +98,22 @@ impl PyTensor {
         wrap(self.inner.transpose(axis0, axis1))
     }
 
+    #[doc = include_str!("../pydoc/Tensor.t.md")]
+    #[pyo3(name = "t")]
+    fn t_2d(&self) -> PyResult<PyTensor> {
+        let t = &self.inner;
+        wrap(match t.ndim() {
+            0 | 1 => Ok(t.clone()),
+            2 => t.transpose(0, 1),
+            n => Err(clika_rt::Error::InvalidArgument {
+                what: format!(
+                    "t() expects a tensor with at most 2 dimensions, this one has {n}; \
+                     use .mT (the last two swapped), .T (all reversed), transpose or permute"
+                ),
+            }),
+        })
+    }
+
     /// The last two dims swapped (a view).
     #[getter(mT)]
     fn m_t(&self) -> PyResult<PyTensor> {

@@ -82,3 +82,26 @@ def test_copies_match_numpy():
     assert crt.zeros(0, 2).tile((3, 1)).shape == (0, 2)
     with pytest.raises(crt.InvalidArgumentError, match="tile"):
         t.repeat(2)
+
+
+def test_t_is_pytorchs_two_dim_transpose():
+    """`t()` as PyTorch: 2-D swapped, 0-D/1-D as they are (all views), more dims refused."""
+    for layout, a, t in sources():
+        for name, na, ta in [
+            ("2-D", a[0], t.select(0, 0)),
+            ("strided", a[:, 1, ::2], t.select(1, 1).narrow(1, 0, 4)[:, ::2]),
+            ("broadcast", np.broadcast_to(a[0, :1], (3, 4)), t.select(0, 0).narrow(0, 0, 1).expand(3, 4)),
+            ("empty", a[0, :0], t.select(0, 0).narrow(0, 0, 0)),
+            ("1-D", a[1, 2], t[1, 2]),
+            ("0-D", a[1, 2, 3], t[1, 2, 3]),
+        ]:
+            want = na.T if na.ndim == 2 else na
+            got = ta.t()
+            assert got.shape == want.shape, (layout, name)
+            np.testing.assert_array_equal(got.numpy(), want, err_msg=f"t() {layout} {name}")
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    v = crt.from_numpy(a).t()
+    a[1, 0] = -1.0
+    assert v.numpy()[0, 1] == -1.0
+    with pytest.raises(crt.InvalidArgumentError, match=r"\.mT"):
+        crt.zeros(2, 2, 2).t()

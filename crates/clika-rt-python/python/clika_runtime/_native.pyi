@@ -4115,6 +4115,28 @@ class Tensor:
         >>> crt.tensor([[1, 2, 3], [4, 5, 6]]).swapaxes(0, 1).tolist()
         [[1, 4], [2, 5], [3, 6]]
         """
+    def t(self) -> Tensor:
+        """PyTorch's `t()`: a 2-D tensor with its two dimensions swapped (a view); a 0-D or 1-D
+        tensor as it is (a view). `.T` reverses all dimensions of a tensor of any rank, `.mT` swaps
+        the last two.
+
+        Returns
+        -------
+        Tensor
+            A view: `transpose(0, 1)` for 2-D, the tensor itself for fewer dimensions.
+
+        Raises
+        ------
+        InvalidArgumentError
+            The tensor has more than 2 dimensions (use `.mT`, `.T`, `transpose` or `permute`).
+
+        Examples
+        --------
+        >>> crt.tensor([[1, 2, 3], [4, 5, 6]]).t().tolist()
+        [[1, 4], [2, 5], [3, 6]]
+        >>> crt.tensor([1, 2, 3]).t().tolist()
+        [1, 2, 3]
+        """
     @property
     def mT(self) -> Tensor:
         """The last two dims swapped (a view)."""
