@@ -2,11 +2,11 @@
 //! reduced dimension takes one pass for its maximum, one that writes `e^(x - max)` while
 //! summing it (in lane-wide partial sums), and one that scales (or, for `log_softmax`,
 //! writes `x - max - ln(sum)`), instead of five whole-tensor ops with their temporaries;
-//! `logsumexp` writes no row, only `max + ln(sum)` per row. Each pass works on whole
+//! `logsumexp` writes no row, only `max + ln(sum)` per row. Passes 1 and 2 work on whole
 //! chunks of [`LANES`] elements (vector instructions, the exponential of `vmath`) and one
-//! padded ragged end. `float16`/`bfloat16` rows are widened once into a per-thread `f32`
-//! scratch row, which the passes then work in; the output is rounded once. Rows are split across
-//! threads.
+//! padded ragged end; pass 3 is a plain element loop. `float16`/`bfloat16` rows are
+//! widened once into an `f32` scratch row, which the passes then work in; the output is
+//! rounded once. Rows go to threads in blocks.
 //! The dimension (for `logsumexp`, the reduced dimensions) is moved innermost (a contiguous
 //! copy when it is not already), so every layout runs the same row kernel.
 
@@ -152,29 +152,30 @@ where
     let blocks = rows.div_ceil(per_block);
     for_each_item(blocks, per_block * n, |b| {
         let (r0, r1) = (b * per_block, ((b + 1) * per_block).min(rows));
-        let run_rows = |buf: *mut E::L| {
-            // SAFETY: `src` is contiguous with `rows × n` elements of type `E` (its dtype)
-            // and `out` with `rows × per_row`, so rows `r0..r1` are in bounds for both;
-            // `out` is fresh (disjoint from `src`), and blocks are disjoint, so each output
-            // element has one writer. `buf` is null or this thread's scratch of `n` lanes.
-            let block = unsafe {
-                Rows {
-                    x: ps.get().add(r0 * n),
-                    o: po.get().add(r0 * per_row),
-                    buf,
-                    n,
-                    rows: r1 - r0,
-                    per_row,
-                    mode,
-                }
-            };
-            dispatch(arch, block);
-        };
-        if native {
-            run_rows(std::ptr::null_mut());
+        // The half types' scratch row: one allocation per block (of at least
+        // `BLOCK_ELEMS` elements), written and read through its pointer only.
+        let mut scratch = Vec::<E::L>::with_capacity(if native { 0 } else { n });
+        let buf = if native {
+            std::ptr::null_mut()
         } else {
-            with_scratch::<E::L>(n, run_rows);
-        }
+            scratch.as_mut_ptr()
+        };
+        // SAFETY: `src` is contiguous with `rows × n` elements of type `E` (its dtype) and
+        // `out` with `rows × per_row`, so rows `r0..r1` are in bounds for both; `out` is
+        // fresh (disjoint from `src`), and blocks are disjoint, so each output element has
+        // one writer. `buf` is null or this block's own allocation of `n` lanes.
+        let block = unsafe {
+            Rows {
+                x: ps.get().add(r0 * n),
+                o: po.get().add(r0 * per_row),
+                buf,
+                n,
+                rows: r1 - r0,
+                per_row,
+                mode,
+            }
+        };
+        dispatch(arch, block);
     });
     if moved && mode != Mode::LogSumExp {
         out.movedim(-1, dim as isize)?.contiguous()
@@ -183,31 +184,13 @@ where
     }
 }
 
-thread_local! {
-    /// Per-thread scratch for [`with_scratch`]: `u64`s, aligned for any lane type.
-    static SCRATCH: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Runs `f` with this thread's scratch space for `n` values of the lane type `L` (at most
-/// 8 bytes each), grown as needed and kept for the thread's next row.
-fn with_scratch<L>(n: usize, f: impl FnOnce(*mut L)) {
-    debug_assert!(std::mem::size_of::<L>() <= 8 && std::mem::align_of::<L>() <= 8);
-    SCRATCH.with(|s| {
-        let mut s = s.borrow_mut();
-        let words = (n * std::mem::size_of::<L>()).div_ceil(8);
-        if s.len() < words {
-            s.resize(words, 0);
-        }
-        f(s.as_mut_ptr().cast::<L>());
-    });
-}
-
 /// Elements per dispatched block of rows (rows are not split).
 const BLOCK_ELEMS: usize = 4096;
 
 /// `rows` consecutive rows of `n` contiguous elements: input `x`, output `o` (disjoint;
 /// `per_row` = `n` elements a row, or one for [`Mode::LogSumExp`]), and for
-/// `float16`/`bfloat16` the scratch `buf` (`n` lanes; null for `float32`/`float64`).
+/// `float16`/`bfloat16` the scratch `buf` (room for `n` lanes; null for
+/// `float32`/`float64`).
 struct Rows<E: LaneElem> {
     x: *const E,
     o: *mut E,
@@ -324,7 +307,7 @@ where
         } = self;
         // SAFETY: `x` and `o` are valid for `rows` rows (`n` and `per_row` elements apart)
         // and disjoint (see `run`); `buf`, when not null, for `n` lanes, private to this
-        // thread.
+        // block.
         unsafe {
             for r in 0..rows {
                 let (x, o) = (x.add(r * n), o.add(r * per_row));
