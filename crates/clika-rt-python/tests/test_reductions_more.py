@@ -136,6 +136,28 @@ def test_max_dim_propagates_nan_with_its_index():
     np.testing.assert_array_equal(arr(i), [1, 1])
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+@pytest.mark.parametrize("n", [5, 31, 32, 40, 1100])
+def test_max_min_and_arg_rows_with_nan_and_inf_at_lane_boundaries(dtype, n):
+    # Rows shorter than, equal to and longer than the lane blocks (32 f32 / 16 f64 lanes,
+    # 1024-element chunks), with a NaN or an infinity at the start, in the lanes, in the
+    # ragged end; numpy's max/argmax propagate NaN and point at the first one, as PyTorch.
+    rng = np.random.default_rng(n)
+    a = rng.standard_normal((8, n)).astype(dtype)
+    for r, k in enumerate([0, n // 2, n - 1, min(33, n - 1)]):
+        a[r, k] = np.nan
+        if r % 2 and k > 0:
+            a[r, k - 1] = np.nan
+    a[4, n // 3] = np.inf
+    a[5, n - 1] = -np.inf
+    a[6, :] = 2.0
+    for layout in ("contiguous", "strided", "transposed"):
+        view, t = lay_out(a, layout)
+        for name, ref in (("amax", np.max), ("amin", np.min), ("argmax", np.argmax), ("argmin", np.argmin)):
+            np.testing.assert_array_equal(arr(getattr(t, name)(1)), ref(view, axis=1), err_msg=name)
+            np.testing.assert_array_equal(arr(getattr(t, name)()), ref(view), err_msg=name)
+
+
 @given(small_arrays(ANY_DTYPE, max_dims=3, lo=-3, hi=3), st.sampled_from(LAYOUTS), st.booleans(), st.booleans())
 def test_unique_matches_numpy(a, layout, inverse, counts):
     na, ta = lay_out(a, layout)

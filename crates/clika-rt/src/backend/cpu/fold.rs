@@ -106,24 +106,53 @@ pub(crate) fn better<T: PartialOrd + Copy, const MAX: bool>(a: T, b: T) -> bool 
     !a_nan & (b_nan | wins)
 }
 
-/// `keep` across `L` lanes of a non-empty slice.
+/// `l = v` when `v` is strictly better (NaN never is).
 #[inline(always)]
-fn lane_best<T: PartialOrd + Copy, const L: usize, const MAX: bool>(w: &[T]) -> T {
-    let mut lanes = [w[0]; L];
+fn take_better<T: PartialOrd + Copy, const MAX: bool>(l: &mut T, v: T) {
+    let better = if MAX { v > *l } else { v < *l };
+    *l = if better { v } else { *l };
+}
+
+/// `keep` across `L` lanes of a non-empty slice. Each lane takes `v` only when it is
+/// strictly better (a `maxps`/`minps`: a chain of one instruction), and NaNs are caught in a
+/// second set of lanes off that chain (`T`'s lanes: `bool` lanes cost packing; for integers `v != v` is false and it folds away); a
+/// NaN found is then looked up in the slice, so the first NaN is the result. The lanes
+/// combine into 4 scalars and those in turn: writing that as a tree over the lane arrays
+/// kept them in memory and turned the loop's selects into masked stores (4× slower), and
+/// one scalar chain costs more than the loop on a short row. A slice shorter than `L`
+/// skips the lanes.
+#[inline(always)]
+#[allow(clippy::eq_op, reason = "x != x is the NaN test for a generic T")]
+fn lane_best<T: PartialOrd + Copy + Default, const L: usize, const MAX: bool>(w: &[T]) -> T {
+    let mut b = w[0];
+    let mut nan = false;
     let mut it = w.chunks_exact(L);
-    for c in &mut it {
-        for (l, &v) in lanes.iter_mut().zip(c) {
-            *l = keep::<T, MAX>(*l, v);
+    if w.len() >= L {
+        let (mut lanes, mut nans) = ([w[0]; L], [T::default(); L]);
+        for c in &mut it {
+            for ((l, n), &v) in lanes.iter_mut().zip(nans.iter_mut()).zip(c) {
+                take_better::<T, MAX>(l, v);
+                *n = if v != v { v } else { *n };
+            }
         }
+        let mut four = [w[0]; 4];
+        for (k, &l) in lanes.iter().enumerate() {
+            take_better::<T, MAX>(&mut four[k % 4], l);
+        }
+        for &l in &four {
+            take_better::<T, MAX>(&mut b, l);
+        }
+        nan = nans.iter().fold(false, |a, &n| a | (n != n));
     }
-    let mut b = it
-        .remainder()
-        .iter()
-        .fold(w[0], |a, &v| keep::<T, MAX>(a, v));
-    for &l in &lanes {
-        b = keep::<T, MAX>(b, l);
+    for &v in it.remainder() {
+        take_better::<T, MAX>(&mut b, v);
+        nan |= v != v;
     }
-    b
+    if nan {
+        *w.iter().find(|&&v| v != v).unwrap_or(&b)
+    } else {
+        b
+    }
 }
 
 /// Index of the first `x == m` (first NaN when `m` is NaN), or `w.len()`: blocks of 16 are
@@ -167,13 +196,13 @@ pub(crate) fn arg_into_w<T: PartialOrd + Copy, const MAX: bool>(
     }
 }
 
-/// Sum in `L` lanes, combined pairwise.
+/// Sum in `L` lanes.
 #[inline(always)]
 fn lane_sum<T: Copy + Default + std::ops::Add<Output = T>, const L: usize>(xs: &[T]) -> T {
     lane_sum_of::<T, L>(xs, |v| v)
 }
 
-/// `Σ f(x)` in `L` lanes, combined pairwise.
+/// `Σ f(x)` in `L` lanes.
 #[inline(always)]
 fn lane_sum_of<T: Copy + Default + std::ops::Add<Output = T>, const L: usize>(
     xs: &[T],
@@ -186,18 +215,13 @@ fn lane_sum_of<T: Copy + Default + std::ops::Add<Output = T>, const L: usize>(
             *l = *l + f(v);
         }
     }
+    // The lanes add up in order: a pairwise (tree) combine here makes LLVM's SLP vectoriser
+    // re-pack the whole loop into 2-lane pieces (8 `vaddps xmm` per 16 elements, measured).
     let tail = it.remainder().iter().fold(T::default(), |a, &v| a + f(v));
-    let mut w = L;
-    while w > 1 {
-        w /= 2;
-        for i in 0..w {
-            lanes[i] = lanes[i] + lanes[i + w];
-        }
-    }
-    lanes[0] + tail
+    lanes.iter().fold(tail, |a, &l| a + l)
 }
 
-/// `Σ(x − c)` and `Σ(x − c)²` in `L` lanes each, combined pairwise.
+/// `Σ(x − c)` and `Σ(x − c)²` in `L` lanes each.
 #[inline(always)]
 fn lane_dev_sums<T, const L: usize>(xs: &[T], c: T) -> (T, T)
 where
@@ -360,21 +384,21 @@ impl RedElem for f32 {
     type Mean = f32;
     #[inline(always)]
     fn sum_f(xs: &[f32]) -> f64 {
-        f64::from(lane_sum::<f32, 16>(xs))
+        f64::from(lane_sum::<f32, 32>(xs))
     }
     fn sum_i(xs: &[f32]) -> i64 {
         xs.iter().fold(0i64, |a, v| a.wrapping_add(v.to_i64()))
     }
     #[inline(always)]
     fn norm_f<const SQ: bool>(xs: &[f32]) -> f64 {
-        f64::from(lane_sum_of::<f32, 16>(
+        f64::from(lane_sum_of::<f32, 32>(
             xs,
             |v| if SQ { v * v } else { v.abs() },
         ))
     }
     #[inline(always)]
     fn best<const MAX: bool>(xs: &[f32]) -> f32 {
-        lane_best::<f32, 16, MAX>(xs)
+        lane_best::<f32, 32, MAX>(xs)
     }
     #[inline(always)]
     fn first_eq(xs: &[f32], m: f32) -> usize {
@@ -397,7 +421,7 @@ impl RedElem for f32 {
     #[inline(always)]
     fn moments(xs: &[f32], m: f64) -> (f64, f64) {
         let c = m as f32;
-        let (s1, s2) = lane_dev_sums::<f32, 16>(xs, c);
+        let (s1, s2) = lane_dev_sums::<f32, 32>(xs, c);
         moments_from(f64::from(c), f64::from(s1), f64::from(s2), xs.len())
     }
     #[inline(always)]
@@ -424,18 +448,18 @@ impl RedElem for f64 {
     type Mean = f64;
     #[inline(always)]
     fn sum_f(xs: &[f64]) -> f64 {
-        lane_sum::<f64, 8>(xs)
+        lane_sum::<f64, 16>(xs)
     }
     fn sum_i(xs: &[f64]) -> i64 {
         xs.iter().fold(0i64, |a, v| a.wrapping_add(v.to_i64()))
     }
     #[inline(always)]
     fn norm_f<const SQ: bool>(xs: &[f64]) -> f64 {
-        lane_sum_of::<f64, 8>(xs, |v| if SQ { v * v } else { v.abs() })
+        lane_sum_of::<f64, 16>(xs, |v| if SQ { v * v } else { v.abs() })
     }
     #[inline(always)]
     fn best<const MAX: bool>(xs: &[f64]) -> f64 {
-        lane_best::<f64, 8, MAX>(xs)
+        lane_best::<f64, 16, MAX>(xs)
     }
     #[inline(always)]
     fn first_eq(xs: &[f64], m: f64) -> usize {
@@ -457,7 +481,7 @@ impl RedElem for f64 {
     }
     #[inline(always)]
     fn moments(xs: &[f64], m: f64) -> (f64, f64) {
-        let (s1, s2) = lane_dev_sums::<f64, 8>(xs, m);
+        let (s1, s2) = lane_dev_sums::<f64, 16>(xs, m);
         moments_from(m, s1, s2, xs.len())
     }
     #[inline(always)]
@@ -566,7 +590,7 @@ macro_rules! half_red {
                 let c = m as f32;
                 let mut acc = (0f64, 0f64);
                 for ch in xs.chunks(CHUNK) {
-                    let (a, q) = lane_dev_sums::<f32, 16>(widen(ch, &mut buf), c);
+                    let (a, q) = lane_dev_sums::<f32, 32>(widen(ch, &mut buf), c);
                     acc = (acc.0 + f64::from(a), acc.1 + f64::from(q));
                 }
                 moments_from(f64::from(c), acc.0, acc.1, xs.len())

@@ -6,8 +6,8 @@
 //! few outputs, over the rows of each reduction, and partial results are combined.
 //!
 //! Rows are folded in chunks of at most 1024 elements by per-type lane loops (`fold`): `f32`
-//! (and `Float16`/`BFloat16`, widened to `f32`) sums accumulate 16 `f32` lanes per chunk and
-//! add the chunk sums in `f64`; `f64` sums use 8 `f64` lanes; max/min/argmax/argmin compare
+//! (and `Float16`/`BFloat16`, widened to `f32`) sums accumulate 32 `f32` lanes per chunk and
+//! add the chunk sums in `f64`; `f64` sums use 16 `f64` lanes; max/min/argmax/argmin compare
 //! in the type's own lanes (NaN wins, ties keep the first index). The error of a float sum
 //! grows with the chunk size plus `n / chunk`, not `n` (a 10^7-element float32 sum of 0.1 is
 //! within 1e-7 relative). Integer and boolean sums and products wrap in `i64` and return
@@ -20,7 +20,7 @@ pub(super) use super::reduce_outer::use_outer;
 
 use super::fold::{self, RedElem, CHUNK};
 use super::iter::{collect_in_parallel, order_by_stride, Coalesced, SendPtr, PARALLEL_MIN_ELEMS};
-use super::vmath::{avx2, dispatch_avx2, Call};
+use super::vmath::{avx2, dispatch_avx2, SimdBody};
 use crate::dtype::Element;
 use crate::layout::DimVec;
 use crate::ops::{ReduceOp as Kind, ReducePlan};
@@ -368,11 +368,35 @@ unsafe fn fold_row<S: RedElem, F: Fold<S>>(
     let simd = avx2();
     // SAFETY: forwarded from the caller.
     unsafe {
-        for_chunks(p, s, n, |c, i| {
-            dispatch_avx2(simd, Call(|| acc.chunk(c, index0 + i as i64)))
+        for_chunks(p, s, n, |xs, i| {
+            let idx0 = index0 + i as i64;
+            dispatch_avx2(
+                simd,
+                FoldChunk {
+                    acc: &mut acc,
+                    xs,
+                    idx0,
+                },
+            )
         })
     };
     acc
+}
+
+/// One chunk's fold as a [`SimdBody`]. A struct, not a closure in `vmath::Call`: a closure
+/// is not `#[inline(always)]`, and when LLVM declined to inline it the fold compiled
+/// outside the AVX2 copy, as SSE2 code (`max` over 10^6 `f32` ran 2.7× slower).
+struct FoldChunk<'a, S, F> {
+    acc: &'a mut F,
+    xs: &'a [S],
+    idx0: i64,
+}
+
+impl<S: RedElem, F: Fold<S>> SimdBody for FoldChunk<'_, S, F> {
+    #[inline(always)]
+    fn run<const FMA: bool>(self) {
+        self.acc.chunk(self.xs, self.idx0);
+    }
 }
 
 /// Folds the whole reduction of the output whose first input element is at `base`.
