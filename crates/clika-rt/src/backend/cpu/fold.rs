@@ -208,17 +208,29 @@ fn lane_sum_of<T: Copy + Default + std::ops::Add<Output = T>, const L: usize>(
     xs: &[T],
     f: impl Fn(T) -> T,
 ) -> T {
-    let mut lanes = [T::default(); L];
     let mut it = xs.chunks_exact(L);
-    for c in &mut it {
-        for (l, &v) in lanes.iter_mut().zip(c) {
-            *l = *l + f(v);
+    let mut total = T::default();
+    if xs.len() >= L {
+        let mut lanes = [T::default(); L];
+        for c in &mut it {
+            for (l, &v) in lanes.iter_mut().zip(c) {
+                *l = *l + f(v);
+            }
         }
+        total = combine_lanes(&lanes);
     }
-    // The lanes add up in order: a pairwise (tree) combine here makes LLVM's SLP vectoriser
-    // re-pack the whole loop into 2-lane pieces (8 `vaddps xmm` per 16 elements, measured).
-    let tail = it.remainder().iter().fold(T::default(), |a, &v| a + f(v));
-    lanes.iter().fold(tail, |a, &l| a + l)
+    it.remainder().iter().fold(total, |a, &v| a + f(v))
+}
+
+/// The sum of `L` lanes, in order. Any regrouping written over the lane array (a pairwise
+/// tree, 4 or 8 partial sums) makes LLVM's SLP vectoriser re-pack the lane loop itself into
+/// 2-lane pieces (8 `vaddps xmm` per 16 elements, measured), which costs more than the
+/// chain; short slices skip the lanes altogether.
+#[inline(always)]
+fn combine_lanes<T: Copy + Default + std::ops::Add<Output = T>, const L: usize>(
+    lanes: &[T; L],
+) -> T {
+    lanes.iter().fold(T::default(), |a, &l| a + l)
 }
 
 /// `Σ(x − c)` and `Σ(x − c)²` in `L` lanes each.
@@ -246,7 +258,7 @@ where
         t1 = t1 + d;
         t2 = t2 + d * d;
     }
-    (lane_sum::<T, L>(&s1) + t1, lane_sum::<T, L>(&s2) + t2)
+    (combine_lanes(&s1) + t1, combine_lanes(&s2) + t2)
 }
 
 /// A chunk's mean and squared deviations from the deviation sums about `c` (see
