@@ -1,8 +1,6 @@
 //! Iteration machinery shared by the kernels: dimension coalescing, row walking, and
 //! splitting work across threads above a size threshold.
 
-use rayon::prelude::*;
-
 use crate::layout::{DimVec, MAX_DIMS};
 
 /// Below this many elements an op runs on the calling thread: thread hand-off costs more
@@ -139,24 +137,18 @@ fn pieces_in_parallel(rows: usize, inner: usize, f: &(dyn Fn(usize, usize, usize
     if inner >= GRAIN {
         // Long rows: split each row into grains.
         let per_row = inner.div_ceil(GRAIN);
-        crate::threads::install(|| {
-            (0..rows * per_row).into_par_iter().for_each(|p| {
-                let (r, piece) = (p / per_row, p % per_row);
-                let start = piece * GRAIN;
-                f(r, start, GRAIN.min(inner - start));
-            })
+        items_in_parallel(rows * per_row, &|p| {
+            let (r, piece) = (p / per_row, p % per_row);
+            let start = piece * GRAIN;
+            f(r, start, GRAIN.min(inner - start));
         });
     } else {
         let rows_per_task = GRAIN.div_ceil(inner.max(1)).max(1);
-        crate::threads::install(|| {
-            (0..rows.div_ceil(rows_per_task))
-                .into_par_iter()
-                .for_each(|t| {
-                    let lo = t * rows_per_task;
-                    for r in lo..(lo + rows_per_task).min(rows) {
-                        f(r, 0, inner);
-                    }
-                })
+        items_in_parallel(rows.div_ceil(rows_per_task), &|t| {
+            let lo = t * rows_per_task;
+            for r in lo..(lo + rows_per_task).min(rows) {
+                f(r, 0, inner);
+            }
         });
     }
 }
@@ -178,7 +170,7 @@ pub(crate) fn for_each_item(items: usize, elems_per_item: usize, f: impl Fn(usiz
 /// [`for_each_piece`]): callers that decided to go parallel use it instead of generic rayon
 /// pipelines.
 pub(crate) fn items_in_parallel(items: usize, f: &(dyn Fn(usize) + Sync)) {
-    crate::threads::install(|| (0..items).into_par_iter().for_each(f));
+    crate::threads::for_each_index(items, f);
 }
 
 /// `(0..tasks).map(f).collect()`, the tasks run in parallel through [`items_in_parallel`]
