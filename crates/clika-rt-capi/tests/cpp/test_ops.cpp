@@ -313,9 +313,47 @@ void errors() {
 
 }  // namespace
 
+// softmax/log_softmax of float16 and bfloat16 along either dim of a 3×40 matrix (and of its
+// transposed view): the result keeps the dtype and matches a double-precision reference
+// computed from the same rounded inputs, within the type's rounding (its last bits).
+void half_softmax() {
+    for (const DataType dt : {DataType::Float16, DataType::BFloat16}) {
+        const double tol = dt == DataType::Float16 ? 1e-3 : 8e-3;
+        const Tensor x = (Tensor::arange(0, 120).reshape({3, 40}) * 0.37 - 20).to_dtype(dt);
+        for (const bool transposed : {false, true}) {
+            const Tensor in = transposed ? x.transpose(0, 1) : x;
+            const std::vector<double> v = vals(in);
+            const std::int64_t rows = in.shape()[0], cols = in.shape()[1];
+            for (const std::int64_t dim : {0, 1}) {
+                for (const bool log : {false, true}) {
+                    const Tensor r = log ? ops::log_softmax(in, dim) : ops::softmax(in, dim);
+                    CHECK(r.dtype() == dt && r.shape() == in.shape());
+                    const std::vector<double> got = vals(r);
+                    const std::int64_t n = dim == 1 ? cols : rows, m = dim == 1 ? rows : cols;
+                    bool ok = true;
+                    for (std::int64_t k = 0; k < m; ++k) {
+                        auto at = [&](std::int64_t j) { return dim == 1 ? k * cols + j : j * cols + k; };
+                        double top = -INFINITY, sum = 0;
+                        for (std::int64_t j = 0; j < n; ++j) top = std::fmax(top, v[at(j)]);
+                        for (std::int64_t j = 0; j < n; ++j) sum += std::exp(v[at(j)] - top);
+                        for (std::int64_t j = 0; j < n; ++j) {
+                            const double want = log ? v[at(j)] - top - std::log(sum)
+                                                    : std::exp(v[at(j)] - top) / sum;
+                            ok = ok && std::fabs(got[at(j)] - want) <= tol * std::fmax(1.0, std::fabs(want));
+                        }
+                    }
+                    CHECK(ok);
+                }
+            }
+        }
+    }
+    std::printf("ok    ops:: softmax/log_softmax of float16 and bfloat16 along each dim, transposed\n");
+}
+
 void run_ops_tests() {
     operators_broadcast_and_promote();
     named_ops();
+    half_softmax();
     matmul_join_select();
     in_place_through_views();
     out_forms();
