@@ -240,7 +240,9 @@ mod tests {
                 })
             });
             let msg = r.expect_err("the panic propagates");
-            assert!(msg.downcast_ref::<String>().is_some_and(|m| m.contains("fails")));
+            assert!(msg
+                .downcast_ref::<String>()
+                .is_some_and(|m| m.contains("fails")));
             assert_eq!(seen[bad].load(Ordering::Relaxed), 0);
         }
         let seen = counts(500);
