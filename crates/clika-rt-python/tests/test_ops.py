@@ -367,6 +367,28 @@ def test_softmax_log_softmax(a, data, layout):
     check(ta.softmax(d), sm, a.dtype, rtol=rtol, atol=atol)
     check(crt.log_softmax(ta, d), np.log(sm), a.dtype, rtol=rtol, atol=log_atol)
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+@pytest.mark.parametrize("n", [1, 7, 40, 64, 65])
+@pytest.mark.parametrize("layout", ["contiguous", "strided", "transposed"])
+def test_softmax_of_many_short_rows(dtype, n, layout):
+    # 37 rows: the kernel takes rows of up to 64 elements 16 at a time (one per lane),
+    # the rest one by one; NaN, -inf rows and +inf included.
+    rng = np.random.default_rng(n)
+    a = (rng.standard_normal((37, n)) * 4).astype(dtype)
+    a[3, n // 2] = np.nan
+    a[7, :] = -np.inf
+    a[20, 0] = np.inf
+    na, ta = lay_out(a, layout)
+    x = na.astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        e = np.exp(x - x.max(axis=1, keepdims=True))
+        sm = e / e.sum(axis=1, keepdims=True)
+        lsm = (x - x.max(axis=1, keepdims=True)) - np.log(e.sum(axis=1, keepdims=True))
+    rtol, atol, log_atol = SOFTMAX_TOL[dtype]
+    check(ta.softmax(1), sm, dtype, rtol=rtol, atol=atol)
+    check(crt.log_softmax(ta, -1), lsm, dtype, rtol=rtol, atol=log_atol)
+
+
 def test_float32_sum_is_accurate():
     a = np.full(1 << 22, 0.1, np.float32)
     assert crt.from_numpy(a).sum().item() == pytest.approx(0.1 * (1 << 22), rel=1e-6)

@@ -147,6 +147,64 @@ fn nan_and_negative_infinity_in_rows() {
 }
 
 #[test]
+fn short_rows_sixteen_at_a_time_with_nan_and_infinities() {
+    // 37 rows (17 under Miri, where each size takes minutes): groups of 16 run one row per
+    // lane, the rest one by one; rows of up to 64 elements take that path, 65 does not.
+    // Row 3 holds a NaN, row 7 is all -inf, row 10 holds +inf, row 11 some -inf, and the
+    // last row (one by one) a NaN.
+    let inf = f64::INFINITY;
+    let (rows, sizes): (usize, &[usize]) = if cfg!(miri) {
+        (17, &[5, 65])
+    } else {
+        (37, &[1, 5, 16, 40, 64, 65])
+    };
+    for &n in sizes {
+        let mut x = values(rows * n);
+        x[3 * n + n / 2] = f64::NAN;
+        x[7 * n..8 * n].fill(-inf);
+        x[10 * n] = inf;
+        x[11 * n + n - 1] = -inf;
+        x[(rows - 1) * n] = f64::NAN;
+        for (dt, tol) in TOLERANCES {
+            let t = Tensor::from_vec(x.clone(), &[rows, n])
+                .unwrap()
+                .to_dtype(dt)
+                .unwrap();
+            let rounded = t.to_f64_vec().unwrap();
+            for log in [false, true] {
+                let got = if log { t.log_softmax(1) } else { t.softmax(1) }.unwrap();
+                let want = reference(&rounded, &[rows, n], 1, log);
+                let what = format!("{dt} n={n} log={log}");
+                close(&got.to_f64_vec().unwrap(), &want, tol.max(1e-6), &what);
+            }
+            let lse = t
+                .logsumexp(Some(&[1]), false)
+                .unwrap()
+                .to_f64_vec()
+                .unwrap();
+            let want: Vec<f64> = rounded
+                .chunks(n)
+                .map(|r| {
+                    let m = r.iter().fold(-inf, |a, &b| {
+                        if a.is_nan() || b.is_nan() {
+                            f64::NAN
+                        } else {
+                            a.max(b)
+                        }
+                    });
+                    if m.is_infinite() {
+                        m
+                    } else {
+                        m + r.iter().map(|&v| (v - m).exp()).sum::<f64>().ln()
+                    }
+                })
+                .collect();
+            close(&lse, &want, tol.max(1e-6), &format!("{dt} n={n} logsumexp"));
+        }
+    }
+}
+
+#[test]
 fn empty_and_zero_dimensional_inputs() {
     for (dt, _) in TOLERANCES {
         let e = Tensor::zeros(&[0, 5], dt).unwrap();

@@ -6,7 +6,9 @@
 //! chunks of [`LANES`] elements (vector instructions, the exponential of `vmath`) and one
 //! padded ragged end; pass 3 is a plain element loop. `float16`/`bfloat16` rows are
 //! widened once into an `f32` scratch row, which the passes then work in; the output is
-//! rounded once. Rows go to threads in blocks.
+//! rounded once. Rows of at most 64 elements go 16 at a time, one row per lane (a
+//! transposed tile), since a short row is all dependent chains. Rows go to threads
+//! in blocks.
 //! The dimension (for `logsumexp`, the reduced dimensions) is moved innermost (a contiguous
 //! copy when it is not already), so every layout runs the same row kernel.
 
@@ -187,6 +189,86 @@ where
 /// Elements per dispatched block of rows (rows are not split).
 const BLOCK_ELEMS: usize = 4096;
 
+/// Rows of at most this many elements run [`LANES`] at a time, one row per lane.
+const SHORT: usize = 64;
+
+/// [`LANES`] consecutive short rows (`n ≤ SHORT`) at once, one row per lane: the rows are
+/// transposed into `t` (element `j` of every row in lane array `t[j]`), so the
+/// maximum, the exponentials and the sum are vector operations across rows with no
+/// horizontal reduction, and the per-row dependent chains of [`passes`] (which dominate a
+/// row of a few dozen elements) run side by side. Same arithmetic per element as
+/// `passes`, but each row's sum adds in element order.
+///
+/// # Safety
+/// With `n = t.len()`: `x` is valid for `LANES` rows of `n` elements, `o` for `LANES`
+/// rows of `per_row` elements (`n`, or one for [`Mode::LogSumExp`]), disjoint from `x`.
+#[inline(always)]
+unsafe fn across_rows<E: LaneElem, const F: bool>(
+    x: *const E,
+    o: *mut E,
+    t: &mut [[E::L; LANES]],
+    per_row: usize,
+    mode: Mode,
+) where
+    E::L: Real,
+{
+    let n = t.len();
+    // SAFETY: every `r * n + j` (`r < LANES`, `j < n`) is inside the `LANES` rows of `x`
+    // and, for `per_row == n`, of `o`; `r * per_row` for `per_row == 1`.
+    unsafe {
+        for r in 0..LANES {
+            for (j, tj) in t.iter_mut().enumerate() {
+                tj[r] = x.add(r * n + j).read().to_lane();
+            }
+        }
+        let mut m = [E::L::NEG_INF; LANES];
+        for tj in t.iter() {
+            for (mr, &v) in m.iter_mut().zip(tj) {
+                *mr = mr.max_nan(v);
+            }
+        }
+        let mut sum = [E::L::ZERO; LANES];
+        for tj in t.iter_mut() {
+            let mut c = *tj;
+            for (cr, &mr) in c.iter_mut().zip(&m) {
+                *cr = *cr - mr;
+            }
+            let c = E::L::apply::<Exp, F>(&c);
+            for (sr, &cr) in sum.iter_mut().zip(&c) {
+                *sr = *sr + cr;
+            }
+            if mode == Mode::Softmax {
+                *tj = c;
+            }
+        }
+        for r in 0..LANES {
+            let o = o.add(r * per_row);
+            match mode {
+                Mode::LogSumExp => {
+                    let v = if m[r].is_infinite() {
+                        m[r]
+                    } else {
+                        m[r] + sum[r].ln()
+                    };
+                    o.write(E::from_lane(v));
+                }
+                Mode::LogSoftmax => {
+                    let ls = sum[r].ln();
+                    for (j, tj) in t.iter().enumerate() {
+                        o.add(j).write(E::from_lane((tj[r] - m[r]) - ls));
+                    }
+                }
+                Mode::Softmax => {
+                    let inv = sum[r].recip();
+                    for (j, tj) in t.iter().enumerate() {
+                        o.add(j).write(E::from_lane(tj[r] * inv));
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// `rows` consecutive rows of `n` contiguous elements: input `x`, output `o` (disjoint;
 /// `per_row` = `n` elements a row, or one for [`Mode::LogSumExp`]), and for
 /// `float16`/`bfloat16` the scratch `buf` (room for `n` lanes; null for
@@ -309,7 +391,15 @@ where
         // and disjoint (see `run`); `buf`, when not null, for `n` lanes, private to this
         // block.
         unsafe {
-            for r in 0..rows {
+            // Short rows go `LANES` at a time with the rows in the lanes (`across`); the
+            // rest (long rows, and the last `rows % LANES` short ones) one by one.
+            let across = if n <= SHORT { rows - rows % LANES } else { 0 };
+            let mut tile = vec![[E::L::ZERO; LANES]; if across > 0 { n } else { 0 }];
+            for r in (0..across).step_by(LANES) {
+                let (x, o) = (x.add(r * n), o.add(r * per_row));
+                across_rows::<E, F>(x, o, &mut tile, per_row, mode);
+            }
+            for r in across..rows {
                 let (x, o) = (x.add(r * n), o.add(r * per_row));
                 if buf.is_null() {
                     // `float32`/`float64`: `E` is its own lane type; the output keeps the
