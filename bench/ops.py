@@ -239,6 +239,17 @@ def cases_for(n: int, rng: np.random.Generator) -> List[Case]:
         )
     )
 
+    # Class scores: many rows of 10 (a classifier's logits).
+    xc = x.reshape(-1)[: (x.size // 10) * 10].reshape(-1, 10)
+    out.append(
+        Case(
+            "softmax",
+            f"f32 {xc.shape[0]}×10 dim=-1",
+            peers([xc], lambda t: crt.softmax(t, -1), softmax_np, tsm and (lambda t: tsm(t, -1))),
+            2 * 4 * xc.size,
+        )
+    )
+
     # Copies and casts.
     out.append(
         Case(
