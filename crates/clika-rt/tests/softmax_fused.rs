@@ -4,6 +4,15 @@
 
 use clika_rt::{DType, Tensor};
 
+/// The larger of `a` and `b`, NaN if either is.
+fn max_nan(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.max(b)
+    }
+}
+
 /// softmax (or log_softmax) of `x` (shape `shape`, contiguous f64 values) along `dim`.
 fn reference(x: &[f64], shape: &[usize], dim: usize, log: bool) -> Vec<f64> {
     let n = shape[dim];
@@ -13,13 +22,7 @@ fn reference(x: &[f64], shape: &[usize], dim: usize, log: bool) -> Vec<f64> {
     for o in 0..outer {
         for i in 0..inner {
             let at = |k: usize| o * n * inner + k * inner + i;
-            let m = (0..n).map(|k| x[at(k)]).fold(f64::NEG_INFINITY, |a, b| {
-                if a.is_nan() || b.is_nan() {
-                    f64::NAN
-                } else {
-                    a.max(b)
-                }
-            });
+            let m = (0..n).map(|k| x[at(k)]).fold(f64::NEG_INFINITY, max_nan);
             let s: f64 = (0..n).map(|k| (x[at(k)] - m).exp()).sum();
             for k in 0..n {
                 let d = x[at(k)] - m;
@@ -185,13 +188,7 @@ fn short_rows_sixteen_at_a_time_with_nan_and_infinities() {
             let want: Vec<f64> = rounded
                 .chunks(n)
                 .map(|r| {
-                    let m = r.iter().fold(-inf, |a, &b| {
-                        if a.is_nan() || b.is_nan() {
-                            f64::NAN
-                        } else {
-                            a.max(b)
-                        }
-                    });
+                    let m = r.iter().copied().fold(-inf, max_nan);
                     if m.is_infinite() {
                         m
                     } else {

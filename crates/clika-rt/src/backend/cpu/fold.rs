@@ -114,13 +114,13 @@ fn take_better<T: PartialOrd + Copy, const MAX: bool>(l: &mut T, v: T) {
 }
 
 /// `keep` across `L` lanes of a non-empty slice. Each lane takes `v` only when it is
-/// strictly better (a `maxps`/`minps`: a chain of one instruction), and NaNs are caught in a
-/// second set of lanes off that chain (`T`'s lanes: `bool` lanes cost packing; for integers `v != v` is false and it folds away); a
-/// NaN found is then looked up in the slice, so the first NaN is the result. The lanes
-/// combine into 4 scalars and those in turn: writing that as a tree over the lane arrays
-/// kept them in memory and turned the loop's selects into masked stores (4× slower), and
-/// one scalar chain costs more than the loop on a short row. A slice shorter than `L`
-/// skips the lanes.
+/// strictly better (a `maxps`/`minps`: a chain of one instruction), and NaNs are caught in
+/// a second set of lanes of `T` off that chain (`bool` lanes cost packing; for integers
+/// `v != v` is false and folds away); a NaN found is then looked up in the slice, so the
+/// first NaN is the result. The lanes combine into 4 scalars and those in turn: a tree
+/// over the lane arrays kept them in memory and turned the loop's selects into masked
+/// stores (4× slower), and one scalar chain costs more than the loop on a short row. A
+/// slice shorter than `L` skips the lanes.
 #[inline(always)]
 #[allow(clippy::eq_op, reason = "x != x is the NaN test for a generic T")]
 fn lane_best<T: PartialOrd + Copy + Default, const L: usize, const MAX: bool>(w: &[T]) -> T {
