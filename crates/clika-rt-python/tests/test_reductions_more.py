@@ -158,6 +158,40 @@ def test_max_min_and_arg_rows_with_nan_and_inf_at_lane_boundaries(dtype, n):
             np.testing.assert_array_equal(arr(getattr(t, name)()), ref(view), err_msg=name)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, np.int32, np.uint8])
+@pytest.mark.parametrize("n", [1, 3, 8, 9, 16, 17, 40, 100, 255, 256, 1000])
+def test_many_short_rows_reduce_like_numpy(dtype, n):
+    # Thousands of outputs that each reduce one short row (a classifier's scores) run their
+    # own loop, many rows per SIMD dispatch: each op against numpy over rows of lengths
+    # around the lane counts, with NaNs, infinities and ties in some rows, on every layout.
+    rng = np.random.default_rng(n)
+    rows = max(64, 20000 // n)
+    floating = np.issubdtype(dtype, np.floating)
+    if floating:
+        a = (rng.standard_normal((rows, n)) * 10).astype(dtype)
+        a[1::7, (n - 1) // 2] = np.nan
+        a[2::7, 0] = np.inf
+    else:
+        a = rng.integers(0, 100, (rows, n)).astype(dtype)
+    a[3::7, :] = a[3::7, :1]  # ties: the first index wins
+    tol = {np.float16: 2e-3, np.float32: 1e-5}.get(dtype, 1e-12)
+    for layout in LAYOUTS:
+        view, t = lay_out(a, layout)
+        for name, ref in (("amax", np.max), ("amin", np.min), ("argmax", np.argmax), ("argmin", np.argmin)):
+            np.testing.assert_array_equal(arr(getattr(t, name)(1)), ref(view, axis=1), err_msg=name)
+        want = view.astype(np.float64 if floating else np.int64).sum(axis=1)
+        got = arr(t.sum(1))
+        if not floating:
+            np.testing.assert_array_equal(got, want)
+        scale = np.abs(view.astype(np.float64)).sum(axis=1)
+        fin = np.isfinite(want)
+        for got, want, what in ((got, want, "sum"), (arr(t.mean(1)), want / n, "mean")):
+            got = got.astype(np.float64)
+            np.testing.assert_array_equal(got[~fin], want[~fin], err_msg=what)
+            err = np.abs(got[fin] - want[fin])
+            assert np.all(err <= tol * scale[fin] / (n if what == "mean" else 1)), (what, err.max())
+
+
 @given(small_arrays(ANY_DTYPE, max_dims=3, lo=-3, hi=3), st.sampled_from(LAYOUTS), st.booleans(), st.booleans())
 def test_unique_matches_numpy(a, layout, inverse, counts):
     na, ta = lay_out(a, layout)

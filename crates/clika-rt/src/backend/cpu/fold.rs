@@ -202,24 +202,26 @@ fn lane_sum<T: Copy + Default + std::ops::Add<Output = T>, const L: usize>(xs: &
     lane_sum_of::<T, L>(xs, |v| v)
 }
 
-/// `Σ f(x)` in `L` lanes.
+/// `Σ f(x)` in `L` lanes. A slice shorter than `2 L` is added in order: lanes holding one
+/// element each would combine in that same order, after the cost of filling them.
 #[inline(always)]
 fn lane_sum_of<T: Copy + Default + std::ops::Add<Output = T>, const L: usize>(
     xs: &[T],
     f: impl Fn(T) -> T,
 ) -> T {
-    let mut it = xs.chunks_exact(L);
-    let mut total = T::default();
-    if xs.len() >= L {
-        let mut lanes = [T::default(); L];
-        for c in &mut it {
-            for (l, &v) in lanes.iter_mut().zip(c) {
-                *l = *l + f(v);
-            }
-        }
-        total = combine_lanes(&lanes);
+    if xs.len() < 2 * L {
+        return xs.iter().fold(T::default(), |a, &v| a + f(v));
     }
-    it.remainder().iter().fold(total, |a, &v| a + f(v))
+    let mut it = xs.chunks_exact(L);
+    let mut lanes = [T::default(); L];
+    for c in &mut it {
+        for (l, &v) in lanes.iter_mut().zip(c) {
+            *l = *l + f(v);
+        }
+    }
+    it.remainder()
+        .iter()
+        .fold(combine_lanes(&lanes), |a, &v| a + f(v))
 }
 
 /// The sum of `L` lanes, in order. Any regrouping written over the lane array (a pairwise
@@ -389,6 +391,11 @@ int_red!(u16, 32, i64);
 int_red!(u32, 16, i64);
 int_red!(u64, 8, u64);
 
+/// Float sums of a slice shorter than this (a short row, or a long row's last chunk) use one
+/// AVX2 register of lanes instead of four: the lanes' in-order combine is the longer chain
+/// on a row of a hundred (`sum(dim=1)` of 10000×100 `f32`: 88 → 69 µs at 2 threads).
+const SHORT_SUM: usize = 256;
+
 impl RedElem for f32 {
     type W = f32;
     type A = f32;
@@ -396,7 +403,11 @@ impl RedElem for f32 {
     type Mean = f32;
     #[inline(always)]
     fn sum_f(xs: &[f32]) -> f64 {
-        f64::from(lane_sum::<f32, 32>(xs))
+        f64::from(if xs.len() < SHORT_SUM {
+            lane_sum::<f32, 8>(xs)
+        } else {
+            lane_sum::<f32, 32>(xs)
+        })
     }
     fn sum_i(xs: &[f32]) -> i64 {
         xs.iter().fold(0i64, |a, v| a.wrapping_add(v.to_i64()))
@@ -460,7 +471,11 @@ impl RedElem for f64 {
     type Mean = f64;
     #[inline(always)]
     fn sum_f(xs: &[f64]) -> f64 {
-        lane_sum::<f64, 16>(xs)
+        if xs.len() < SHORT_SUM {
+            lane_sum::<f64, 4>(xs)
+        } else {
+            lane_sum::<f64, 16>(xs)
+        }
     }
     fn sum_i(xs: &[f64]) -> i64 {
         xs.iter().fold(0i64, |a, v| a.wrapping_add(v.to_i64()))
