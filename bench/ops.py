@@ -186,6 +186,25 @@ def cases_for(n: int, rng: np.random.Generator) -> List[Case]:
                 )
             )
 
+    # Many short rows (a classifier's ten scores): every output folds a row of ten.
+    xc = x.reshape(-1)[: (x.size // 10) * 10].reshape(-1, 10)
+    for name in ("sum", "amax", "argmax"):
+        ours, np_fn = getattr(crt, name), getattr(np, name)
+        tf = getattr(torch, name) if torch is not None else None
+        out.append(
+            Case(
+                name,
+                f"f32 {xc.shape[0]}×10 dim=1",
+                peers(
+                    [xc],
+                    lambda t, f=ours: f(t, 1),
+                    lambda v, f=np_fn: f(v, axis=1),
+                    (lambda t, f=tf: f(t, 1)) if tf is not None else None,
+                ),
+                4 * xc.size,
+            )
+        )
+
     def softmax_np(v: np.ndarray) -> np.ndarray:
         e = np.exp(v - v.max(axis=-1, keepdims=True))
         return e / e.sum(axis=-1, keepdims=True)
@@ -240,7 +259,6 @@ def cases_for(n: int, rng: np.random.Generator) -> List[Case]:
     )
 
     # Class scores: many rows of 10 (a classifier's logits).
-    xc = x.reshape(-1)[: (x.size // 10) * 10].reshape(-1, 10)
     out.append(
         Case(
             "softmax",
