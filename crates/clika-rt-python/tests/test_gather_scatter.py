@@ -172,6 +172,47 @@ def test_index_select_masked_select_and_nonzero_match_numpy(a, layout, data):
         np.testing.assert_array_equal(arr(ta.index_select(dim, idx)), want)
 
 
+@given(small_arrays(ANY_DTYPE, max_dims=3, lo=-5, hi=5), st.sampled_from(LAYOUTS[:3]), st.booleans(), st.data())
+def test_masked_fill_in_place_and_mask_assignment_write_through_every_layout(a, layout, row_mask, data):
+    # In place on the tensor's own memory (one pass, no temporary): contiguous, strided and
+    # transposed targets; a full mask or one broadcast along the rows; a mask given as
+    # `t[mask] = v` too (the full-shape boolean case runs the same fill).
+    mask_shape = a.shape[-1:] if (row_mask and a.ndim) else a.shape
+    mask = data.draw(hnp.arrays(np.bool_, mask_shape))
+    value = a.dtype.type(1) if a.dtype != np.bool_ else True
+    na, ta = lay_out(a.copy(), layout)
+    want = np.where(mask, value, na)
+    ta.masked_fill_(crt.tensor(mask), 1)
+    np.testing.assert_array_equal(na, want)  # written through the borrowed numpy memory
+    nb, tb = lay_out(a.copy(), layout)
+    full = np.broadcast_to(mask, nb.shape).copy()
+    tb[crt.tensor(full)] = 1
+    np.testing.assert_array_equal(nb, want)
+    nc, tc = lay_out(a.copy(), layout)
+    tc[crt.tensor(full)] = crt.tensor([1], dtype=tc.dtype)
+    np.testing.assert_array_equal(nc, want)
+
+
+def test_masked_fill_in_place_with_a_mask_or_value_from_its_own_memory():
+    # The mask is the tensor itself, or its transpose (read in full before any write).
+    a = np.array([[True, False, True], [False, False, True], [True, True, False]])
+    t = crt.from_numpy(a)
+    t.masked_fill_(t, False)
+    assert not a.any()
+    b = np.array([[True, False, True], [False, False, True], [True, True, False]])
+    want = np.where(b.T, False, b)
+    t = crt.from_numpy(b)
+    t.masked_fill_(t.T, False)
+    np.testing.assert_array_equal(b, want)
+    # `t[mask] = t[0, 0]`: the value is one of the elements written.
+    c = np.arange(6, dtype=np.float32).reshape(2, 3) + 1
+    t = crt.from_numpy(c)
+    t[crt.tensor(c > 2)] = t[0, 0]
+    np.testing.assert_array_equal(c, [[1, 2, 1], [1, 1, 1]])
+    with pytest.raises(OverflowError, match="out of bounds for int8"):
+        crt.zeros(2, dtype=crt.int8).masked_fill_(crt.tensor([True, False]), 1000)
+
+
 def test_masked_fill_broadcasts_the_mask_and_checks_the_value():
     t = crt.arange(6).reshape(2, 3)
     assert crt.masked_fill(t, crt.tensor([True, False, True]), -1).tolist() == [[-1, 1, -1], [-1, 4, -1]]

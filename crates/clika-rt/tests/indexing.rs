@@ -108,3 +108,49 @@ fn empty_and_out_of_range_indices() {
     let err = unsafe { ops::index_put_shared(&read_only, &[I::Int(0)], &iota(&[])) }.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::ReadOnly);
 }
+
+/// `t[mask] = v` with a full-shape boolean mask and one value, and `masked_fill_`, write in
+/// place in one pass: through a transposed view (the mask follows the view's logical
+/// order), with a broadcast mask, and with the value read from the target itself.
+#[test]
+fn full_masks_fill_in_place_through_any_layout() {
+    // The only handle on its memory is the transposed view.
+    let mut view = iota(&[3, 4]).contiguous_copy().unwrap().t();
+    // view[i, j] = base[j, i]; mask the view where its value is odd.
+    let vals = view.contiguous_copy().unwrap().to_vec::<f32>().unwrap();
+    let odd: Vec<bool> = vals.iter().map(|&v| v as i64 % 2 == 1).collect();
+    let mask = Tensor::from_vec(odd.clone(), &[4, 3]).unwrap();
+    ops::index_put_(
+        &mut view,
+        &[I::Tensor(mask)],
+        &Tensor::full(&[], -1.0, DType::Float32).unwrap(),
+    )
+    .unwrap();
+    let mut base = view.t().contiguous_copy().unwrap();
+    drop(view);
+    let got = base.to_vec::<f32>().unwrap();
+    for (k, &g) in got.iter().enumerate() {
+        let want = if k % 2 == 1 { -1.0 } else { k as f32 };
+        assert_eq!(g, want, "element {k}");
+    }
+    // A mask over the last dim only, broadcast over the rows.
+    let row = Tensor::from_vec(vec![true, false, false, true], &[4]).unwrap();
+    base.masked_fill_(&row, ops::Scalar::Float(9.0)).unwrap();
+    let got = base.to_vec::<f32>().unwrap();
+    for (k, &g) in got.iter().enumerate() {
+        if k % 4 == 0 || k % 4 == 3 {
+            assert_eq!(g, 9.0, "element {k}");
+        }
+    }
+    // The value is an element of the target: read before anything is written.
+    let t = iota(&[2, 2]).contiguous_copy().unwrap();
+    let first = t.select(0, 1).unwrap().select(0, 1).unwrap();
+    let all = Tensor::full(&[2, 2], 1.0, DType::Float32)
+        .unwrap()
+        .to_dtype(DType::Bool)
+        .unwrap();
+    // SAFETY: no other thread touches `t` (the value is a view of it, so `index_put_`'s
+    // exclusive handle is not available).
+    unsafe { ops::index_put_shared(&t, &[I::Tensor(all)], &first) }.unwrap();
+    assert_eq!(t.to_vec::<f32>().unwrap(), vec![3.0; 4]);
+}

@@ -276,6 +276,21 @@ pub fn index(t: &Tensor, idx: &[TensorIndex]) -> Result<Tensor> {
 /// expression reaches during the call (numpy's and PyTorch's contract for `t[i] = v`).
 pub unsafe fn index_put_shared(t: &Tensor, idx: &[TensorIndex], value: &Tensor) -> Result<()> {
     t.ensure_writable()?;
+    if let [TensorIndex::Tensor(mask)] = idx {
+        // `t[mask] = v` with a boolean mask of `t`'s whole shape and one value (PyTorch's
+        // own rewrite into `masked_fill_`): one pass in place instead of listing the
+        // mask's positions and scattering to them.
+        let host = t.device().is_cpu() && mask.device().is_cpu() && value.device().is_cpu();
+        if host
+            && mask.dtype() == DType::Bool
+            && mask.shape() == t.shape()
+            && value.numel() == 1
+            && value.ndim() <= 1
+        {
+            // SAFETY: forwarded from the caller (`fill_where` reads `value` through a copy).
+            return unsafe { fill_where(t, mask, &value.to_dtype(t.dtype())?) };
+        }
+    }
     match plan(t, idx)? {
         // SAFETY: forwarded from the caller; `v` is a view of `t`.
         Planned::View(v) => unsafe { v.copy_shared(value) },
@@ -402,6 +417,12 @@ pub(crate) fn for_each_row(
 /// A copy of `t` with `value` where `mask` (broadcast to `t`'s shape; non-zero is true) is
 /// true: one elementwise select (`where`), no index lists.
 pub fn masked_fill(t: &Tensor, mask: &Tensor, value: super::Scalar) -> Result<Tensor> {
+    check_mask(t, mask)?;
+    super::where_(mask, &value.to_tensor(t.dtype())?, t)
+}
+
+/// `mask` must broadcast to `t`'s shape (not past it).
+fn check_mask(t: &Tensor, mask: &Tensor) -> Result<()> {
     let shape = broadcast_shapes(t.shape(), mask.shape())?;
     if shape.as_slice() != t.shape() {
         return Err(Error::ShapeMismatch {
@@ -410,7 +431,7 @@ pub fn masked_fill(t: &Tensor, mask: &Tensor, value: super::Scalar) -> Result<Te
             got: dims_i64(mask.shape()),
         });
     }
-    super::where_(mask, &value.to_tensor(t.dtype())?, t)
+    Ok(())
 }
 
 impl Tensor {
@@ -427,10 +448,46 @@ impl Tensor {
     /// As for [`index_put_shared`].
     pub unsafe fn masked_fill_shared(&self, mask: &Tensor, value: super::Scalar) -> Result<()> {
         self.ensure_writable()?;
-        let filled = masked_fill(self, mask, value)?;
-        // SAFETY: forwarded from the caller; `filled` is fresh memory.
-        unsafe { self.copy_shared(&filled) }
+        if !self.device().is_cpu() || mask.device() != self.device() {
+            let filled = masked_fill(self, mask, value)?;
+            // SAFETY: forwarded from the caller; `filled` is fresh memory.
+            return unsafe { self.copy_shared(&filled) };
+        }
+        check_mask(self, mask)?;
+        let v = value.to_tensor(self.dtype())?;
+        // SAFETY: forwarded from the caller.
+        unsafe { fill_where(self, mask, &v) }
     }
+}
+
+/// `t[i] = mask[i] ? value : t[i]` in one pass in place on the host: no tensor-sized
+/// temporary and no second pass to copy it back. `mask` broadcasts to `t`'s shape (checked
+/// by the caller); `value` is one element of `t`'s dtype.
+///
+/// # Safety
+/// As for [`index_put_shared`]; `t` is writable.
+unsafe fn fill_where(t: &Tensor, mask: &Tensor, value: &Tensor) -> Result<()> {
+    let dtype = t.dtype();
+    // A mask that shares this storage under another layout or dtype is copied first.
+    let mask = t.detach_overlap(mask)?;
+    let c = super::binary::as_operand(&mask, DType::Bool, t.shape())?;
+    let v = super::binary::as_operand(&value.contiguous_copy()?, dtype, t.shape())?;
+    crate::dispatch_dtype!(dtype, T => {
+        // SAFETY: host tensors of this shape; the output is `t` exactly (which `map3`
+        // allows of an input with the same layout), the caller excludes other access to
+        // it, and `c` and `v` do not overlap it (`v` is fresh; `c` is `t` itself, a fresh
+        // conversion, or memory `detach_overlap` showed to be apart).
+        unsafe {
+            crate::backend::kernel::map3::<bool, T, T, T>(&c, &v, t, t, |c, x, y| {
+                if c {
+                    x
+                } else {
+                    y
+                }
+            })
+        }
+    });
+    Ok(())
 }
 
 /// The indices of `t`'s non-zero elements: an `Int64` tensor `[count, ndim]` on `t`'s

@@ -235,10 +235,13 @@ impl<A: Element, B: Element, O: Element, F: Fn(A, B) -> O> SimdBody for Row2<'_,
     }
 }
 
-/// `out[i] = f(c[i], a[i], b[i])` (for `where`); all four have the same shape.
+/// `out[i] = f(c[i], a[i], b[i])` (for `where`); all four have the same shape. Each row
+/// piece runs under the AVX2 dispatcher, with loops of their own for contiguous operands
+/// and for `a` or `b` broadcast along the row (`where(mask, value, x)`), and for `b` being
+/// `out` itself (`masked_fill_`), so those vectorise.
 ///
 /// # Safety
-/// As for [`map1`], for all three inputs.
+/// As for [`map1`], for all three inputs (`out` may be `b` itself).
 pub(crate) unsafe fn map3<C: Element, A: Element, B: Element, O: Element>(
     c: &Tensor,
     a: &Tensor,
@@ -252,23 +255,97 @@ pub(crate) unsafe fn map3<C: Element, A: Element, B: Element, O: Element>(
     );
     let (pc, pa, pb, po) = (base::<C>(c), base::<A>(a), base::<B>(b), base::<O>(out));
     let [sc, sa, sb, so] = co.inner_strides();
+    let simd = avx2();
     for_each_piece(co.rows(), co.inner(), |row, start, len| {
         let [oc, oa, ob, oo] = co.row_offsets(row);
         let (s, pc, pa, pb, po) = (start as isize, pc, pa, pb, po);
         // SAFETY: as in `map1`.
+        let body = unsafe {
+            Row3 {
+                c0: pc.0.offset(oc + s * sc).cast_const(),
+                a0: pa.0.offset(oa + s * sa).cast_const(),
+                b0: pb.0.offset(ob + s * sb).cast_const(),
+                o0: po.0.offset(oo + s * so),
+                strides: (sc, sa, sb, so),
+                len,
+                f: &f,
+            }
+        };
+        dispatch_avx2(simd, body);
+    });
+}
+
+/// One row piece of [`map3`], compiled for AVX2 and for the baseline target.
+struct Row3<'a, C, A, B, O, F> {
+    c0: *const C,
+    a0: *const A,
+    b0: *const B,
+    o0: *mut O,
+    strides: (isize, isize, isize, isize),
+    len: usize,
+    f: &'a F,
+}
+
+impl<C: Element, A: Element, B: Element, O: Element, F: Fn(C, A, B) -> O> SimdBody
+    for Row3<'_, C, A, B, O, F>
+{
+    #[inline(always)]
+    fn run<const FMA: bool>(self) {
+        let Row3 {
+            c0,
+            a0,
+            b0,
+            o0,
+            strides,
+            len,
+            f,
+        } = self;
+        // SAFETY: built by `map3` for `len` in-bounds elements of each operand at these
+        // strides.
         unsafe {
-            let (c0, a0) = (pc.0.offset(oc + s * sc), pa.0.offset(oa + s * sa));
-            let (b0, o0) = (pb.0.offset(ob + s * sb), po.0.offset(oo + s * so));
-            for i in 0..len as isize {
-                let v = f(
-                    C::load(c0.offset(i * sc)),
-                    A::load(a0.offset(i * sa)),
-                    B::load(b0.offset(i * sb)),
-                );
-                o0.offset(i * so).write(v);
+            // In place (`b` is `out`): one pointer, so the loop needs no alias check.
+            let in_place = size_of::<B>() == size_of::<O>() && b0.cast::<u8>() == o0.cast::<u8>();
+            match strides {
+                (1, 0, 1, 1) if in_place => {
+                    let av = A::load(a0);
+                    for i in 0..len {
+                        let p = o0.add(i);
+                        p.write(f(C::load(c0.add(i)), av, B::load(p.cast::<B>())));
+                    }
+                }
+                (1, 1, 1, 1) => {
+                    for i in 0..len {
+                        let v = f(C::load(c0.add(i)), A::load(a0.add(i)), B::load(b0.add(i)));
+                        o0.add(i).write(v);
+                    }
+                }
+                (1, 0, 1, 1) => {
+                    let av = A::load(a0);
+                    for i in 0..len {
+                        o0.add(i)
+                            .write(f(C::load(c0.add(i)), av, B::load(b0.add(i))));
+                    }
+                }
+                (1, 1, 0, 1) => {
+                    let bv = B::load(b0);
+                    for i in 0..len {
+                        o0.add(i)
+                            .write(f(C::load(c0.add(i)), A::load(a0.add(i)), bv));
+                    }
+                }
+                (sc, sa, sb, so) => {
+                    for i in 0..len as isize {
+                        let v = f(
+                            C::load(c0.offset(i * sc)),
+                            A::load(a0.offset(i * sa)),
+                            B::load(b0.offset(i * sb)),
+                        );
+                        o0.offset(i * so).write(v);
+                    }
+                }
             }
         }
-    });
+    }
 }
 
 /// One contiguous row of a converting copy: `len` elements from `src` to `dst` (disjoint).
