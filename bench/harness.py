@@ -6,6 +6,13 @@ every implementation of every case once (after a warm-up call each), in an order
 rotates from round to round, so slow drifts of the machine (other processes, frequency)
 fall on all peers alike; the figure kept is the median over rounds. Calls shorter than
 `min_time` are repeated inside one timing and divided.
+
+Before each timing the implementation runs untimed for `settle` seconds. The previous
+slot's library may still hold the cores: PyTorch's OpenMP (libgomp) threads spin for
+milliseconds after each call and OpenBLAS's after a matmul, so whoever came next was
+timed on a shared machine (on 2 cores, 1M-element `mul`: ours 203 µs alone, 360 µs right
+after PyTorch's slot, 178 µs after settling; PyTorch's own figure also fell, 253 → 198 µs,
+once it stopped following ours).
 """
 
 from __future__ import annotations
@@ -36,9 +43,10 @@ def _calls_for(fn: Callable[[], object], min_time: float) -> int:
     return max(1, min(10_000, int(min_time / one) + 1))
 
 
-def run(cases: Sequence[Case], rounds: int = 7, min_time: float = 2e-3) -> None:
+def run(cases: Sequence[Case], rounds: int = 7, min_time: float = 2e-3, settle: float = 0.02) -> None:
     """Times every implementation of every case over `rounds` interleaved rounds and
-    stores the medians (seconds per call) in `case.medians`."""
+    stores the medians (seconds per call) in `case.medians`; each timing follows `settle`
+    seconds of untimed calls of the same implementation."""
     slots, calls = [], []
     for c in cases:
         for name, fn in list(c.impls.items()):
@@ -57,6 +65,9 @@ def run(cases: Sequence[Case], rounds: int = 7, min_time: float = 2e-3) -> None:
         for i in list(range(shift, len(slots))) + list(range(shift)):
             _, _, fn = slots[i]
             n = calls[i]
+            until = time.perf_counter() + settle
+            while time.perf_counter() < until:
+                fn()
             t0 = time.perf_counter()
             for _ in range(n):
                 fn()

@@ -344,6 +344,39 @@ def cases_for(n: int, rng: np.random.Generator) -> List[Case]:
     )
     out.append(
         Case(
+            "where",
+            f"f32 {size}, scalar other",
+            peers(
+                [cond, x],
+                lambda m, t: crt.where(m, t, 0.0),
+                lambda m, v: np.where(m, v, np.float32(0)),
+                torch and (lambda m, t: torch.where(m, t, 0.0)),
+            ),
+            2 * f4 + r * c,
+        )
+    )
+    # Masked writes in place (each call writes the same values, so repeats are alike).
+    xm = x.copy()
+    out.append(
+        Case(
+            "masked_fill_",
+            f"f32 {size}",
+            peers(
+                [xm, cond],
+                lambda t, m: t.masked_fill_(m, 0.0),
+                lambda v, m: np.putmask(v, m, np.float32(0)),
+                lambda t, m: t.masked_fill_(m, 0.0),
+            ),
+            2 * f4 + r * c,
+        )
+    )
+
+    def set_masked(t: object, m: object) -> None:
+        t[m] = 0.0  # type: ignore[index]
+
+    out.append(Case("x[mask] = v", f"f32 {size}", peers([xm, cond], set_masked, set_masked, set_masked), 2 * f4 + r * c))
+    out.append(
+        Case(
             "clamp",
             f"f32 {size}",
             peers(
