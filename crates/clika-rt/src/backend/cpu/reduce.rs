@@ -609,8 +609,9 @@ pub(super) fn reduce_inner<S: RedElem, D: Element, F: Fold<S>>(
     }
 }
 
-/// Many outputs that each fold one contiguous row of at most [`CHUNK`] elements (a classifier's scores,
-/// a pixel's channels, the rows of a matrix): outputs go in tasks of ≥ 2^15 elements, and
+/// Many outputs that each fold one contiguous row of at most [`CHUNK`] elements (a
+/// classifier's scores, a pixel's channels, the rows of a matrix): outputs go in tasks of
+/// ≥ 2^15 elements, and
 /// each task is one AVX2 dispatch whose loop folds its rows one after another. Through
 /// [`reduce_one`] every row paid a dispatch, a chunk walk and its own set-up, more than
 /// the fold itself on a row of ten (`amax(dim=1)` of 100000×10 `f32`: 1650 → 270 µs).
@@ -657,15 +658,6 @@ struct RowTask<'a, S, D, F> {
     plan: &'a Plan,
     base: isize,
     outputs: std::ops::Range<usize>,
-}
-
-impl<S: Copy, D: Copy, F: Copy> Clone for RowTask<'_, S, D, F> {
-    fn clone(&self) -> Self {
-        RowTask {
-            outputs: self.outputs.clone(),
-            ..*self
-        }
-    }
 }
 
 /// The task, and where its first error goes, as a [`SimdBody`]: the row loop compiles
