@@ -279,6 +279,26 @@ def device_rows(repeats, quick):
             return x.to("cpu").numpy()
         return run
 
+    # The image kernels on the device, on a frame already there (uploaded once, viewed
+    # pitched); numpy's column is the same work on the CPU in float32 numpy.
+    gframe = crt.from_numpy(frame).to("gpu:0", copy=True)[:, :1904]
+    nframe = frame[:, :1904]
+    nv12 = rng.integers(0, 256, (1080 * 3 // 2, 1920), dtype=np.uint8)
+    gnv12 = crt.from_numpy(nv12).to("gpu:0", copy=True)
+    gnchw = gframe.permute(2, 0, 1).unsqueeze(0)
+
+    def np_nv12():
+        y = nv12[:1080].astype(np.float32) - 16.0
+        uv = nv12[1080:].reshape(540, 960, 2).astype(np.float32) - 128.0
+        uv = uv.repeat(2, axis=0).repeat(2, axis=1)
+        u, v = uv[..., 0], uv[..., 1]
+        rgb = np.stack([1.164 * y + 1.596 * v, 1.164 * y - 0.392 * u - 0.813 * v,
+                        1.164 * y + 2.017 * u], axis=-1)
+        return np.clip(rgb + 0.5, 0, 255).astype(np.uint8)
+
+    def g_sync(f):
+        return lambda: f().synchronize()
+
     label = f"{n >> 20} M float32"
     big_label = f"{big.nbytes >> 20} MiB float32"
     return [
@@ -293,6 +313,18 @@ def device_rows(repeats, quick):
              "torch": None, "clika_runtime": timer(frame_trip(True))}),
         Row("uint8 1080p frame: wrap, to gpu:0, normalize, back (numpy: CPU), .to in place", "ms",
             None, {"numpy": None, "torch": None, "clika_runtime": timer(frame_trip(False))}),
+        Row("normalize_image of a pitched uint8 1080p frame on gpu:0 (numpy: CPU)", "ms", None,
+            {"numpy": timer(lambda: ((nframe.astype(np.float32) / 255 - mean) / std)
+                            .transpose(2, 0, 1).copy()),
+             "torch": None,
+             "clika_runtime": timer(g_sync(lambda: crt.normalize_image(gframe, mean, std)))}),
+        Row("cvt_color NV12 -> RGB, 1080p, on gpu:0 (numpy: CPU, float32)", "ms", None,
+            {"numpy": timer(np_nv12), "torch": None,
+             "clika_runtime": timer(g_sync(lambda: crt.cvt_color(gnv12, "YUV2RGB_NV12")))}),
+        Row("interpolate bilinear uint8 1080p HWC -> 540x960 on gpu:0", "ms", None,
+            {"numpy": None, "torch": None,
+             "clika_runtime": timer(g_sync(lambda: crt.interpolate(gnchw, size=(540, 960),
+                                                                   mode="bilinear")))}),
         Row(f"upload {label} to gpu:0 (.to(copy=True) + synchronize)", "GB/s", a.nbytes,
             {"numpy": None, "torch": None, "clika_runtime": timer(upload_copy)}),
         Row(f"a + b, {label}, on gpu:0 (numpy: CPU)", "GB/s", 3 * a.nbytes,

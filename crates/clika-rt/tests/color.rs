@@ -2,21 +2,12 @@
 //! rounded to nearest and saturated): within 1 of them for every YUV layout, matrix and
 //! range, on contiguous and pitched frames; the RGB conversions exactly.
 
+#[path = "support/frames.rs"]
+mod frames;
 use clika_rt::ops::{self, ColorConversion as C, YuvMatrix, YuvRange};
 use clika_rt::{DType, Tensor};
+use frames::bytes;
 use proptest::prelude::*;
-
-fn bytes(n: usize, seed: u64) -> Vec<u8> {
-    let mut s = seed.wrapping_mul(6364136223846793005) | 1;
-    (0..n)
-        .map(|_| {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (s >> 56) as u8
-        })
-        .collect()
-}
 
 /// The float YUV → RGB of one pixel.
 fn ref_rgb(y: u8, u: u8, v: u8, m: YuvMatrix, r: YuvRange) -> [f64; 3] {

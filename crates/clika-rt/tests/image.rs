@@ -2,22 +2,12 @@
 //! contiguous, pitched (padded rows), flipped and broadcast uint8 frames, batched and not,
 //! over random sizes (proptest), and its errors.
 
+#[path = "support/frames.rs"]
+mod frames;
 use clika_rt::ops;
-use clika_rt::{DType, Device, Tensor};
+use clika_rt::{DType, Tensor};
+use frames::bytes;
 use proptest::prelude::*;
-
-/// Deterministic bytes.
-fn bytes(n: usize, seed: u64) -> Vec<u8> {
-    let mut s = seed.wrapping_mul(6364136223846793005) | 1;
-    (0..n)
-        .map(|_| {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (s >> 56) as u8
-        })
-        .collect()
-}
 
 /// `(x / 255 - mean[c]) / std[c]` of the NHWC frame `x` (read element by element through
 /// its strides), as NCHW, in float32 as written.
@@ -133,20 +123,6 @@ fn normalize_image_errors_name_the_fix() {
     assert!(e.contains("(H, W, C) or (N, H, W, C)"), "{e}");
     // The method form is the function.
     assert_eq!(x.normalize_image(&MEAN, &STD).unwrap().shape(), [3, 4, 4]);
-}
-
-#[test]
-fn normalize_image_gpu_devices_refuse_naming_the_move() {
-    let Ok(x) = Tensor::zeros(&[4, 4, 3], DType::UInt8)
-        .unwrap()
-        .to(Device::gpu(0))
-    else {
-        return;
-    };
-    let e = ops::normalize_image(&x, &MEAN, &STD)
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("cpu"), "{e}");
 }
 
 /// The largest frame side drawn (smaller under Miri, which checks the unsafe row walk).

@@ -57,6 +57,31 @@ pub fn contiguous_strides(shape: &[usize]) -> DimVec<isize> {
     strides
 }
 
+/// The permutation that sorts dimensions by decreasing absolute stride of `strides` (the
+/// smallest stride innermost, ties in dim order), for reductions, copies and results whose order
+/// is free: every backend lays a result out in this order where it keeps its input's.
+pub(crate) fn order_by_stride(shape: &[usize], strides: &[isize]) -> DimVec<usize> {
+    let mut order: DimVec<usize> = (0..shape.len()).collect();
+    order.sort_by_key(|&d| std::cmp::Reverse(strides[d].unsigned_abs()));
+    debug_assert!(order.len() <= MAX_DIMS);
+    order
+}
+
+/// The permutation that puts `t`'s dims in memory order ([`order_by_stride`]), and its
+/// inverse: `t.permute(perm)` is a view whose dense copy, permuted by `inverse`, holds `t`'s
+/// values laid out in `t`'s own memory order (a channels-last input stays channels-last).
+pub(crate) fn memory_order_perms(
+    shape: &[usize],
+    strides: &[isize],
+) -> (DimVec<isize>, DimVec<isize>) {
+    let order = order_by_stride(shape, strides);
+    let mut inverse: DimVec<isize> = SmallVec::from_elem(0, order.len());
+    for (k, &d) in order.iter().enumerate() {
+        inverse[d] = k as isize;
+    }
+    (order.iter().map(|&d| d as isize).collect(), inverse)
+}
+
 /// Checked element count of `shape`.
 pub fn checked_numel(shape: &[usize]) -> Option<usize> {
     shape

@@ -1,7 +1,7 @@
 //! Iteration machinery shared by the kernels: dimension coalescing, row walking, and
 //! splitting work across threads above a size threshold.
 
-use crate::layout::{DimVec, MAX_DIMS};
+use crate::layout::DimVec;
 
 /// Below this many elements an op runs on the calling thread: thread hand-off costs more
 /// than it saves (measured on 2 cores: ~20 µs of overhead vs ~3 GB/s per core).
@@ -193,11 +193,4 @@ pub(crate) fn collect_in_parallel<T: Send>(tasks: usize, f: impl Fn(usize) -> T 
         .collect()
 }
 
-/// The permutation that sorts dimensions by decreasing absolute stride of `strides` (the
-/// smallest stride innermost), for reductions and copies whose order is free.
-pub(crate) fn order_by_stride(shape: &[usize], strides: &[isize]) -> DimVec<usize> {
-    let mut order: DimVec<usize> = (0..shape.len()).collect();
-    order.sort_by_key(|&d| std::cmp::Reverse(strides[d].unsigned_abs()));
-    debug_assert!(order.len() <= MAX_DIMS);
-    order
-}
+pub(crate) use crate::layout::order_by_stride;

@@ -4,7 +4,8 @@
 //! - `alloc`: device memory for the pool, addressed by synthetic host addresses;
 //! - `transfer`: host ↔ device copies;
 //! - `import`: host memory used in place (unified devices, pinned sources);
-//! - `kernels`: WGSL compute shaders behind the op entry points.
+//! - `kernels`: WGSL compute shaders behind the op entry points;
+//! - `vision`: the image kernels (`interpolate`, `cvt_color`, `normalize_image`).
 
 mod alloc;
 mod import;
@@ -14,6 +15,7 @@ mod queue;
 mod reduce;
 mod shaders;
 mod transfer;
+mod vision;
 
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -25,6 +27,7 @@ use self::queue::Queue;
 use super::Backend;
 use crate::error::{Error, Result};
 use crate::memory::{Event, Pool};
+use crate::ops::vision::VisionPlan;
 use crate::ops::{matmul::Plan as MatmulPlan, BinaryPlan, ReducePlan, UnaryPlan};
 use crate::{Device, Tensor};
 
@@ -189,5 +192,9 @@ impl Backend for Gpu {
 
     fn matmul(&self, plan: &MatmulPlan) -> Result<Tensor> {
         kernels::matmul(self, plan)
+    }
+
+    fn vision(&self, plan: &VisionPlan) -> Result<Tensor> {
+        vision::vision(self, plan)
     }
 }

@@ -171,6 +171,29 @@ pub(super) fn map_kernel(loads: &str, n_in: usize, out: DType, expr: &str, flat:
     )
 }
 
+/// A kernel that writes one word of a contiguous `out` per invocation from
+/// `fn value(e: u32) -> T`, the value of output element `e` (`store_bits` converts it):
+/// `meta` starts `[numel, output word offset, ..]`, and the rest is the kernel's own. `funcs`
+/// holds the prelude, loads, `store_bits` and `value`.
+pub(super) fn word_kernel(funcs: &str, out: DType) -> String {
+    let per_word = 4 / out.size();
+    let bits = out.size() * 8;
+    format!(
+        "{funcs}\n@compute @workgroup_size(256)\n\
+         fn main(@builtin(global_invocation_id) gid: vec3<u32>, \
+         @builtin(num_workgroups) nwg: vec3<u32>) {{\n\
+         \x20   let w = gid.x + gid.y * nwg.x * 256u;\n\
+         \x20   let numel = info[0];\n\
+         \x20   if (w * {per_word}u >= numel) {{ return; }}\n\
+         \x20   var word = 0u;\n\
+         \x20   for (var j = 0u; j < {per_word}u; j = j + 1u) {{\n\
+         \x20       let e = w * {per_word}u + j;\n\
+         \x20       if (e < numel) {{ word = word | (store_bits(value(e)) << (j * {bits}u)); }}\n\
+         \x20   }}\n\
+         \x20   dst[info[1] + w] = word;\n}}\n"
+    )
+}
+
 /// Gathers 8-byte elements (two words each): `meta` as for [`map_kernel`] with one input,
 /// the output offset in words.
 pub(super) const GATHER64: &str = "

@@ -16,6 +16,7 @@ use rayon::prelude::*;
 use super::iter::{order_by_stride, threads_available, SendPtr, PARALLEL_MIN_ELEMS};
 use super::vision::Real;
 use super::vmath::{avx2, dispatch_avx2};
+use crate::layout::memory_order_perms;
 use crate::ops::vision::{ResizePlan, Taps};
 use crate::{DType, Device, Error, Result, Tensor};
 
@@ -48,7 +49,10 @@ pub(crate) fn resize(p: &ResizePlan) -> Result<Tensor> {
     let (mut cur, cd) = match dtype {
         DType::Float64 => (p.x.clone(), DType::Float64),
         DType::Float32 | DType::UInt8 => (p.x.clone(), DType::Float32),
-        _ => (p.x.to_dtype(DType::Float32)?, DType::Float32),
+        _ => (
+            keeping_order(&p.x, |t| t.to_dtype(DType::Float32))?,
+            DType::Float32,
+        ),
     };
     for (k, (dim, taps)) in p.passes.iter().enumerate() {
         let last = k + 1 == p.passes.len();
@@ -66,8 +70,15 @@ pub(crate) fn resize(p: &ResizePlan) -> Result<Tensor> {
     if cur.dtype() == dtype {
         Ok(cur)
     } else {
-        cur.to_dtype(dtype)
+        keeping_order(&cur, |t| t.to_dtype(dtype))
     }
+}
+
+/// `f` (a dense copy or a conversion) of `t` laid out in `t`'s memory order, so every pass
+/// and the result keep the input's order (`interpolate`'s contract), whatever `f` returns.
+fn keeping_order(t: &Tensor, f: impl FnOnce(&Tensor) -> Result<Tensor>) -> Result<Tensor> {
+    let (perm, inverse) = memory_order_perms(t.shape(), t.strides());
+    f(&t.permute(&perm)?)?.permute(&inverse)
 }
 
 /// An element a pass reads or writes, for compute type `T`.
@@ -237,7 +248,8 @@ fn pass_copy<E: Copy + Send + Sync + 'static>(
     taps: &Taps,
 ) -> Result<Tensor> {
     let Some(walk) = Walk::new(src, dim, taps.len(), src.dtype())? else {
-        return pass_copy::<E>(&src.contiguous_copy()?, dim, taps);
+        let dense = keeping_order(src, Tensor::contiguous_copy)?;
+        return pass_copy::<E>(&dense, dim, taps);
     };
     let base = SendPtr(src.const_data_ptr().cast::<E>().cast_mut());
     let (inner, si, sl) = (walk.inner, walk.si, walk.sl);
@@ -279,7 +291,8 @@ fn pass_as<I: Px<T>, T: Real, O: Px<T>>(
     od: DType,
 ) -> Result<Tensor> {
     let Some(walk) = Walk::new(src, dim, taps.len(), od)? else {
-        return pass_as::<I, T, O>(&src.contiguous_copy()?, dim, taps, od);
+        let dense = keeping_order(src, Tensor::contiguous_copy)?;
+        return pass_as::<I, T, O>(&dense, dim, taps, od);
     };
     let weights: Vec<T> = taps.weight.iter().map(|&w| T::from_f64(w)).collect();
     let per = taps.per;
