@@ -362,6 +362,61 @@ fn matmul_shapes_layouts_and_dtypes() {
     assert!(v.matmul(&a).is_err());
 }
 
+/// Shapes on both sides of the CPU's choice to compute `(bᵀ aᵀ)ᵀ` (few rows and a long
+/// `k`, or a column-major `b` with fewer rows than columns): the same exact values (small
+/// integers), batched, and written into a strided and a transposed `out`.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "large inputs (and gemm's SIMD kernels) are too slow under Miri"
+)]
+fn matmul_in_either_orientation() {
+    for (m, k, n) in [
+        (3, 300, 40),
+        (20, 300, 30),
+        (40, 300, 3),
+        (1, 256, 9),
+        (5, 255, 60),
+    ] {
+        for d in [DType::Float32, DType::Float64] {
+            let a = make(&[2, m, k], d, Form::Contiguous, 1);
+            let b = make(&[k, n], d, Form::Contiguous, 2);
+            let bt = make(&[n, k], d, Form::Contiguous, 3).t();
+            for b in [b, bt] {
+                let want: Vec<f64> = (0..2)
+                    .flat_map(|i| {
+                        let ai = a.select(0, i).unwrap().to_f64_vec().unwrap();
+                        naive_matmul(&ai, &b.to_f64_vec().unwrap(), m, k, n)
+                    })
+                    .collect();
+                let r = a.matmul(&b).unwrap();
+                assert_eq!(r.shape(), &[2, m, n]);
+                assert_eq!(r.to_f64_vec().unwrap(), want, "{m}x{k}x{n} {d}");
+                let mut out = Tensor::zeros(&[2, m, n + 3], d)
+                    .unwrap()
+                    .narrow(2, 1, n)
+                    .unwrap();
+                ops::matmul_into(&a, &b, &mut out).unwrap();
+                assert_eq!(
+                    out.to_f64_vec().unwrap(),
+                    want,
+                    "{m}x{k}x{n} {d} strided out"
+                );
+                let mut tout = Tensor::zeros(&[2, n, m], d)
+                    .unwrap()
+                    .transpose(1, 2)
+                    .unwrap();
+                ops::matmul_into(&a, &b, &mut tout).unwrap();
+                assert_eq!(
+                    tout.to_f64_vec().unwrap(),
+                    want,
+                    "{m}x{k}x{n} {d} transposed out"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn softmax_rows_sum_to_one_and_log_softmax_agrees() {
     let t = make(&[4, 7], DType::Float32, Form::Transposed, 9);
