@@ -391,6 +391,119 @@ fn linear_and_pad() {
     );
 }
 
+/// `pad`'s reference: every output element read through the per-dim rule, from the input's
+/// values in row-major order.
+fn pad_reference(x: &Tensor, pads: &[isize], mode: PadMode, value: f64) -> (Vec<usize>, Vec<f64>) {
+    let (shape, xv) = (x.shape().to_vec(), x.to_f64_vec().unwrap());
+    let nd = shape.len();
+    let mut pairs = vec![(0isize, 0isize); nd];
+    for (i, p) in pads.chunks(2).enumerate() {
+        pairs[nd - 1 - i] = (p[0], p[1]);
+    }
+    let out_shape: Vec<usize> = (0..nd)
+        .map(|d| (shape[d] as isize + pairs[d].0 + pairs[d].1) as usize)
+        .collect();
+    let source = |d: usize, i: isize| -> Option<isize> {
+        let n = shape[d] as isize;
+        let s = i - pairs[d].0;
+        match mode {
+            PadMode::Constant => (0..n).contains(&s).then_some(s),
+            PadMode::Reflect => Some(if s < 0 {
+                -s
+            } else if s >= n {
+                2 * (n - 1) - s
+            } else {
+                s
+            }),
+            PadMode::Replicate => Some(s.clamp(0, n - 1)),
+            PadMode::Circular => Some(s.rem_euclid(n)),
+        }
+    };
+    let total: usize = out_shape.iter().product();
+    let want = (0..total)
+        .map(|e| {
+            let (mut rem, mut flat, mut stride) = (e, 0isize, 1isize);
+            for d in (0..nd).rev() {
+                let i = (rem % out_shape[d]) as isize;
+                rem /= out_shape[d];
+                match source(d, i) {
+                    Some(s) => flat += s * stride,
+                    None => return value,
+                }
+                stride *= shape[d] as isize;
+            }
+            xv[flat as usize]
+        })
+        .collect();
+    (out_shape, want)
+}
+
+/// `pad` in every mode over transposed, broadcast, flipped-offset and empty views, in 1-,
+/// 2-, 4- and 8-byte dtypes, against [`pad_reference`].
+#[test]
+fn pad_modes_layouts_and_dtypes() {
+    // Small integers: exact in every dtype below.
+    let base =
+        Tensor::from_vec((0..60).map(|i| (i * 7 % 23) as f32).collect(), &[3, 4, 5]).unwrap();
+    let views: Vec<(&str, Tensor)> = vec![
+        ("contiguous", base.clone()),
+        ("transposed", base.transpose(0, 2).unwrap()),
+        (
+            "broadcast",
+            base.narrow(0, 0, 1).unwrap().expand(&[3, -1, -1]).unwrap(),
+        ),
+        (
+            "offset",
+            base.narrow(1, 1, 3).unwrap().narrow(2, 2, 3).unwrap(),
+        ),
+        ("empty", base.narrow(0, 0, 0).unwrap()),
+    ];
+    let cases: [(PadMode, &[isize]); 7] = [
+        (PadMode::Constant, &[2, 1, 0, 3]),
+        (PadMode::Constant, &[-1, 1, 1, -1, 2, 0]),
+        (PadMode::Reflect, &[2, 1, 1, 2]),
+        (PadMode::Replicate, &[3, 0, 0, 2, 1, 1]),
+        (PadMode::Circular, &[2, 2, 1, 0]),
+        (PadMode::Reflect, &[0, 0, 1, 1]),
+        (PadMode::Constant, &[]),
+    ];
+    for (name, v) in &views {
+        for dtype in [DType::UInt8, DType::Float16, DType::Float32, DType::Int64] {
+            let x = v.to_dtype(dtype).unwrap();
+            for (mode, pads) in cases {
+                if x.numel() == 0 && mode != PadMode::Constant {
+                    continue; // a padded empty dim is refused outside the constant mode
+                }
+                let got = ops::pad(&x, pads, mode, 7.0).unwrap();
+                let (shape, want) = pad_reference(&x, pads, mode, 7.0);
+                assert_eq!(got.shape(), &shape[..], "{name} {dtype} {mode:?} {pads:?}");
+                assert_eq!(got.dtype(), dtype);
+                assert_eq!(
+                    got.to_f64_vec().unwrap(),
+                    want,
+                    "{name} {dtype} {mode:?} {pads:?}"
+                );
+            }
+        }
+    }
+    // A 0-d tensor pads nothing; an empty batch keeps its empty dim in every mode.
+    let s = Tensor::from_data(&[5.0f32], &[]).unwrap();
+    assert_eq!(
+        ops::pad(&s, &[], PadMode::Reflect, 0.0)
+            .unwrap()
+            .item::<f32>()
+            .unwrap(),
+        5.0
+    );
+    let e = Tensor::zeros(&[0, 4], DType::Float32).unwrap();
+    assert_eq!(
+        ops::pad(&e, &[1, 1], PadMode::Reflect, 0.0)
+            .unwrap()
+            .shape(),
+        [0, 6]
+    );
+}
+
 #[test]
 fn gpu_devices_refuse_naming_the_move() {
     // Only where a GPU backend can start; the CPU-only build refuses earlier.

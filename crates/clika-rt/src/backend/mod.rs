@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use crate::error::{Error, Result};
 use crate::memory::{Event, Pool};
-use crate::ops::vision::VisionPlan;
+use crate::ops::vision::{PadPlan, VisionPlan};
 use crate::ops::{
     matmul::Plan as MatmulPlan, AlongPlan, BinaryPlan, IndexPlan, ReducePlan, RowSelect, ScanOp,
     ScatterMode, UnaryPlan,
@@ -158,6 +158,13 @@ pub(crate) trait Backend: Send + Sync {
     /// (the default) has the op composed from primitive ones.
     fn softmax(&self, t: &Tensor, dim: usize, log: bool) -> Option<Result<Tensor>> {
         let _ = (t, dim, log);
+        None
+    }
+
+    /// `pad` in one pass into a fresh tensor, when the backend has a kernel for it; `None`
+    /// (the default) has the op composed from `index_select` and `cat`.
+    fn pad(&self, plan: &PadPlan) -> Option<Result<Tensor>> {
+        let _ = plan;
         None
     }
 

@@ -154,7 +154,10 @@ fn pieces_in_parallel(rows: usize, inner: usize, f: &(dyn Fn(usize, usize, usize
 }
 
 /// Runs `f(i)` for `i < items`, in parallel when `items × elems_per_item` is large (the
-/// parallel path through a `dyn Fn`, as in [`for_each_piece`]).
+/// parallel path through a `dyn Fn`, as in [`for_each_piece`]). Small items are handed out
+/// in groups of about [`TASK_ELEMS`] elements (at least 8 groups): the pool's shared counter
+/// costs a contended atomic per task, which on rows of 62 elements (a padded image) took
+/// most of the time.
 pub(crate) fn for_each_item(items: usize, elems_per_item: usize, f: impl Fn(usize) + Sync + Send) {
     if items.saturating_mul(elems_per_item) < PARALLEL_MIN_ELEMS
         || items < 2
@@ -162,9 +165,19 @@ pub(crate) fn for_each_item(items: usize, elems_per_item: usize, f: impl Fn(usiz
     {
         (0..items).for_each(f);
     } else {
-        items_in_parallel(items, &f);
+        let group = (TASK_ELEMS / elems_per_item.max(1)).clamp(1, (items / 8).max(1));
+        if group == 1 {
+            items_in_parallel(items, &f);
+        } else {
+            items_in_parallel(items.div_ceil(group), &|t| {
+                (t * group..((t + 1) * group).min(items)).for_each(&f)
+            });
+        }
     }
 }
+
+/// The elements a task of [`for_each_item`] covers when its items are small.
+const TASK_ELEMS: usize = 16 * 1024;
 
 /// `f(i)` for every `i < items` on the runtime's pool, through a `dyn Fn` (see
 /// [`for_each_piece`]): callers that decided to go parallel use it instead of generic rayon

@@ -72,7 +72,7 @@ use std::sync::{Arc, OnceLock};
 use super::Backend;
 use crate::error::Result;
 use crate::memory::{CpuAllocator, Event, ManualEvent, Pool};
-use crate::ops::vision::VisionPlan;
+use crate::ops::vision::{PadPlan, VisionPlan};
 use crate::ops::{
     as_operand, matmul::Plan as MatmulPlan, AlongPlan, BinaryPlan, IndexPlan, ReducePlan,
     RowSelect, ScanOp, ScatterMode, UnaryPlan,
@@ -235,6 +235,10 @@ impl Backend for Cpu {
 
     fn softmax(&self, t: &Tensor, dim: usize, log: bool) -> Option<Result<Tensor>> {
         softmax::softmax(t, dim, log)
+    }
+
+    fn pad(&self, plan: &PadPlan) -> Option<Result<Tensor>> {
+        Some(vision::pad(plan))
     }
 
     fn matmul(&self, plan: &MatmulPlan) -> Result<Tensor> {

@@ -1,6 +1,8 @@
-//! `linear` and `pad` (PyTorch's `torch.nn.functional.linear` and `pad`), composed from
-//! existing ops so every device that has `matmul`/`add` and `index_select`/`cat` runs them.
+//! `linear` and `pad` (PyTorch's `torch.nn.functional.linear` and `pad`). `linear` is
+//! composed from `matmul`/`add`; `pad` runs a backend's one-pass kernel where it has one
+//! (the CPU), else is composed from `index_select`/`cat`, so every device runs both.
 
+use crate::backend::backend;
 use crate::ops::{add, cat, index_select, matmul};
 use crate::{Error, Result, Tensor};
 
@@ -61,50 +63,66 @@ pub fn pad(x: &Tensor, pads: &[isize], mode: PadMode, value: f64) -> Result<Tens
             ),
         });
     }
-    let mut out = x.clone();
+    let nd = x.ndim();
+    let mut pairs = vec![(0, 0); nd];
     for (i, pair) in pads.chunks(2).enumerate() {
-        let dim = x.ndim() - 1 - i;
-        out = pad_dim(&out, dim, pair[0], pair[1], mode, value)?;
+        pairs[nd - 1 - i] = (pair[0], pair[1]);
+    }
+    let maps = pairs
+        .iter()
+        .zip(x.shape())
+        .map(|(&(before, after), &n)| dim_map(n, before, after, mode))
+        .collect::<Result<Vec<_>>>()?;
+    let plan = PadPlan {
+        x: x.clone(),
+        maps,
+        value,
+    };
+    if let Some(r) = backend(x.device())?.pad(&plan) {
+        return r;
+    }
+    // Composed, one padded dim at a time: constant slabs and `cat`, or an `index_select`.
+    let mut out = x.clone();
+    for (dim, &(before, after)) in pairs.iter().enumerate().rev() {
+        if (before, after) == (0, 0) {
+            continue;
+        }
+        out = if mode == PadMode::Constant {
+            pad_constant(&out, dim, before, after, value)?
+        } else {
+            let map = &plan.maps[dim];
+            let idx = Tensor::from_vec(map.clone(), &[map.len()])?.to(x.device())?;
+            index_select(&out, dim as isize, &idx)?
+        };
     }
     Ok(out)
 }
 
-fn pad_dim(
-    x: &Tensor,
-    dim: usize,
-    before: isize,
-    after: isize,
-    mode: PadMode,
-    value: f64,
-) -> Result<Tensor> {
-    let n = x.shape()[dim] as isize;
+/// A planned [`pad`]: output position `i` of dim `d` reads input position `maps[d][i]`, or
+/// is the constant `value` where that is `-1` (the constant mode's new elements).
+pub(crate) struct PadPlan {
+    pub(crate) x: Tensor,
+    pub(crate) maps: Vec<Vec<i64>>,
+    pub(crate) value: f64,
+}
+
+/// The input position of every output position of a dim of `n` padded by `before` and
+/// `after` (`-1`: the constant), after checking the pads against `mode`.
+fn dim_map(n: usize, before: isize, after: isize, mode: PadMode) -> Result<Vec<i64>> {
+    if (before, after) == (0, 0) {
+        return Ok((0..n as i64).collect());
+    }
+    let n = n as isize;
     if mode == PadMode::Constant {
-        // Crop first (negative pads), then add constant slabs.
-        let (cb, ca) = (before.min(0).unsigned_abs(), after.min(0).unsigned_abs());
-        if cb + ca > n as usize {
+        let crop = before.min(0).unsigned_abs() + after.min(0).unsigned_abs();
+        if crop > n as usize {
             return Err(Error::InvalidArgument {
-                what: format!("pad: cropping {} elements from a dim of {n}", cb + ca),
+                what: format!("pad: cropping {crop} elements from a dim of {n}"),
             });
         }
-        let core = x.narrow(dim as isize, cb as isize, n as usize - cb - ca)?;
-        let (b, a) = (before.max(0) as usize, after.max(0) as usize);
-        if b == 0 && a == 0 {
-            return Ok(core);
-        }
-        let slab = |len: usize| -> Result<Tensor> {
-            let mut shape = x.shape().to_vec();
-            shape[dim] = len;
-            Tensor::full(&shape, value, x.dtype())?.to(x.device())
-        };
-        let mut parts = Vec::with_capacity(3);
-        if b > 0 {
-            parts.push(slab(b)?);
-        }
-        parts.push(core);
-        if a > 0 {
-            parts.push(slab(a)?);
-        }
-        return cat(&parts, dim as isize);
+        return Ok((-before..n + after)
+            .map(|i| if (0..n).contains(&i) { i as i64 } else { -1 })
+            .collect());
     }
     if before < 0 || after < 0 {
         return Err(Error::InvalidArgument {
@@ -129,10 +147,10 @@ fn pad_dim(
             ),
         });
     }
-    let idx: Vec<i64> = (-before..n + after)
+    Ok((-before..n + after)
         .map(|i| match mode {
             PadMode::Reflect => {
-                let r = if i < 0 { -i } else { i };
+                let r = i.abs();
                 if r >= n {
                     2 * (n - 1) - r
                 } else {
@@ -142,8 +160,30 @@ fn pad_dim(
             PadMode::Replicate => i.clamp(0, n - 1),
             _ => i.rem_euclid(n),
         } as i64)
-        .collect();
-    let len = idx.len();
-    let idx = Tensor::from_vec(idx, &[len])?.to(x.device())?;
-    index_select(x, dim as isize, &idx)
+        .collect())
+}
+
+/// The constant mode along one dim: crop first (negative pads), then add constant slabs.
+fn pad_constant(x: &Tensor, dim: usize, before: isize, after: isize, value: f64) -> Result<Tensor> {
+    let n = x.shape()[dim];
+    let (cb, ca) = (before.min(0).unsigned_abs(), after.min(0).unsigned_abs());
+    let core = x.narrow(dim as isize, cb as isize, n - cb - ca)?;
+    let (b, a) = (before.max(0) as usize, after.max(0) as usize);
+    if b == 0 && a == 0 {
+        return Ok(core);
+    }
+    let slab = |len: usize| -> Result<Tensor> {
+        let mut shape = x.shape().to_vec();
+        shape[dim] = len;
+        Tensor::full(&shape, value, x.dtype())?.to(x.device())
+    };
+    let mut parts = Vec::with_capacity(3);
+    if b > 0 {
+        parts.push(slab(b)?);
+    }
+    parts.push(core);
+    if a > 0 {
+        parts.push(slab(a)?);
+    }
+    cat(&parts, dim as isize)
 }

@@ -22,6 +22,7 @@ pub use conv::{
 };
 pub use image::normalize_image;
 pub(crate) use image::NormalizePlan;
+pub(crate) use layers::PadPlan;
 pub use layers::{linear, pad, PadMode};
 pub use norm::{batch_norm, group_norm, layer_norm};
 pub(crate) use norm::{NormPlan, NormStats};

@@ -12,7 +12,10 @@ use crate::ops::vision::{PoolKind, VisionPlan};
 use crate::{DType, Device, Result, Tensor};
 
 mod conv;
+mod pad;
 mod pool;
+
+pub(crate) use pad::pad;
 
 /// Runs a planned convolution or pooling into a fresh tensor of the plan's dtype.
 pub(crate) fn run(plan: &VisionPlan) -> Result<Tensor> {
