@@ -42,7 +42,8 @@ pub(super) fn conv<T: Real>(p: &ConvPlan, cd: DType) -> Result<Tensor> {
         pad: p.pad,
         dilation: p.dilation,
     };
-    let block = |(t, dst): (usize, &mut [T])| {
+    // `owned` is the tap-row scratch, reused from block to block (im2col writes all of it).
+    let block = |owned: &mut Vec<T>, (t, dst): (usize, &mut [T])| {
         let (ni, gi) = (t / g, t % g);
         let xg = &xs[(ni * c + gi * cg) * h * wd..][..cg * h * wd];
         let wg = &ws[gi * og * kk..][..og * kk];
@@ -51,12 +52,14 @@ pub(super) fn conv<T: Real>(p: &ConvPlan, cd: DType) -> Result<Tensor> {
                 row.fill(bs[gi * og + oi]);
             }
         }
-        let owned;
         let col: &[T] = if direct {
             xg
         } else {
-            owned = im2col(xg, &geo);
-            &owned
+            if owned.len() < kk * pp {
+                owned.resize(kk * pp, T::default());
+            }
+            im2col(xg, &geo, &mut owned[..kk * pp]);
+            &owned[..kk * pp]
         };
         // SAFETY: `wg` is og×kk (row stride kk), `col` kk×pp (row stride pp), `dst` og×pp
         // (row stride pp), all row-major slices of exactly those sizes; `dst` is this
@@ -91,9 +94,16 @@ pub(super) fn conv<T: Real>(p: &ConvPlan, cd: DType) -> Result<Tensor> {
         }
     };
     if par {
-        crate::threads::install(|| dst.par_chunks_mut(og * pp).enumerate().for_each(block));
+        crate::threads::install(|| {
+            dst.par_chunks_mut(og * pp)
+                .enumerate()
+                .for_each_init(Vec::new, block)
+        });
     } else {
-        dst.chunks_mut(og * pp).enumerate().for_each(block);
+        let mut owned = Vec::new();
+        for item in dst.chunks_mut(og * pp).enumerate() {
+            block(&mut owned, item);
+        }
     }
     Ok(out)
 }
@@ -431,33 +441,57 @@ struct Geometry {
     dilation: [usize; 2],
 }
 
-/// The `[c*kh*kw, ho*wo]` matrix of input taps (zeros in the padding) of a `[c, h, w]` image.
-fn im2col<T: Real>(x: &[T], g: &Geometry) -> Vec<T> {
+/// Lays the `[c, h, w]` image `x` out as `[c·kh·kw, ho·wo]` tap rows in `col` (exactly that
+/// long; every element is written): row `(ci, ki, kj)` holds, for each output position, the
+/// input element that tap reads, or zero in the padding. Per (tap, output row) the valid
+/// output columns are one range, computed once: a slice copy when the stride is 1, a
+/// branch-free strided read otherwise, and zeros either side.
+fn im2col<T: Real>(x: &[T], g: &Geometry, col: &mut [T]) {
     let pp = g.ho * g.wo;
-    let mut col = vec![T::default(); g.c * g.kh * g.kw * pp];
+    let (s1, w) = (g.stride[1], g.w as isize);
     let mut rows = col.chunks_mut(pp);
     for ci in 0..g.c {
         let plane = &x[ci * g.h * g.w..][..g.h * g.w];
         for ki in 0..g.kh {
             for kj in 0..g.kw {
                 let row = rows.next().expect("one row per tap");
-                for oy in 0..g.ho {
+                // Output column `ox` reads input column `ox·s1 + off`: valid for `lo..hi`.
+                let off = (kj * g.dilation[1]) as isize - g.pad[1] as isize;
+                let lo = if off >= 0 {
+                    0
+                } else {
+                    off.unsigned_abs().div_ceil(s1)
+                };
+                let hi = if w - 1 - off < 0 {
+                    0
+                } else {
+                    (w - 1 - off) as usize / s1 + 1
+                };
+                let hi = hi.min(g.wo);
+                let lo = lo.min(hi);
+                for (oy, out) in row.chunks_mut(g.wo).enumerate() {
                     let iy = (oy * g.stride[0] + ki * g.dilation[0]) as isize - g.pad[0] as isize;
                     if iy < 0 || iy >= g.h as isize {
-                        continue; // zeros already
+                        out.fill(T::default());
+                        continue;
                     }
                     let src = &plane[iy as usize * g.w..][..g.w];
-                    let out = &mut row[oy * g.wo..][..g.wo];
-                    for (ox, v) in out.iter_mut().enumerate() {
-                        let ix =
-                            (ox * g.stride[1] + kj * g.dilation[1]) as isize - g.pad[1] as isize;
-                        if ix >= 0 && (ix as usize) < g.w {
-                            *v = src[ix as usize];
+                    out[..lo].fill(T::default());
+                    out[hi..].fill(T::default());
+                    if lo == hi {
+                        continue;
+                    }
+                    // Input column of `lo`: ≥ 0 (`lo·s1 ≥ -off`) and below `w` (`lo < hi`).
+                    let src = &src[((lo * s1) as isize + off) as usize..];
+                    if s1 == 1 {
+                        out[lo..hi].copy_from_slice(&src[..hi - lo]);
+                    } else {
+                        for (v, &e) in out[lo..hi].iter_mut().zip(src.iter().step_by(s1)) {
+                            *v = e;
                         }
                     }
                 }
             }
         }
     }
-    col
 }
