@@ -246,3 +246,27 @@ def test_errors_name_the_fix():
         crt.pad(x, [5, 0], mode="reflect")
     with pytest.raises(ValueError, match="mode must be"):
         crt.pad(x, [1, 1], mode="mirror")
+
+
+@pytest.mark.parametrize("how", ["contiguous", "transposed", "sliced"])
+def test_pooling_long_windows(how):
+    # Windows of 16 and more elements fold in 8 lanes: a global average pooling, adaptive
+    # windows of ~20 and a max over 20 columns (with a NaN in one window and -inf rows).
+    x = rng.standard_normal((2, 3, 40, 37))
+    x[0, 1, 5, 30] = np.nan
+    x[1, 2, 7] = -np.inf
+    t = layout(x, how)
+    for out in [(1, 1), (2, 2), (3, 1)]:
+        oh, ow = out
+        want = np.zeros((2, 3, oh, ow))
+        for i in range(oh):
+            for j in range(ow):
+                y0, y1 = i * 40 // oh, -(-(i + 1) * 40 // oh)
+                x0, x1 = j * 37 // ow, -(-(j + 1) * 37 // ow)
+                want[:, :, i, j] = x[:, :, y0:y1, x0:x1].mean(axis=(2, 3))
+        np.testing.assert_allclose(crt.adaptive_avg_pool2d(t, out).numpy(), want, rtol=1e-12)
+        got32 = crt.adaptive_avg_pool2d(layout(x.astype(np.float32), how), out).numpy()
+        np.testing.assert_allclose(got32, want.astype(np.float32), rtol=1e-5, atol=1e-5)
+    got = crt.max_pool2d(t, (1, 20), (1, 17)).numpy()
+    want = np.stack([x[..., 0:20].max(axis=-1), x[..., 17:37].max(axis=-1)], axis=-1)
+    np.testing.assert_array_equal(got, want)

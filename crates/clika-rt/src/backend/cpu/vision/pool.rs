@@ -1,4 +1,12 @@
-//! Max, average and adaptive-average pooling, a plane per task.
+//! Max, average and adaptive-average pooling, a plane per task, in two separable passes.
+//!
+//! Every pooling window is a rectangle — the product of one window per dim — so a plane is
+//! pooled along its rows first (each input row to `wo` values: `h × wo` in a scratch), then
+//! down the columns, where each output row combines whole scratch rows element by element
+//! (contiguous, so it vectorises). Per dim, output `o` reads `len[o]` input positions from
+//! `start[o]` at `step` (the dilation); an average divides by the product of the two dims'
+//! divisors, which is PyTorch's count (with or without the padding) and the adaptive
+//! window's area. Max propagates NaN, as PyTorch.
 
 use rayon::prelude::*;
 
@@ -6,6 +14,120 @@ use super::super::iter::threads_available;
 use super::{dense, elems, fresh, Real};
 use crate::ops::vision::{PoolKind, PoolPlan};
 use crate::{DType, Result, Tensor};
+
+/// The windows of one pooled dim (see the module doc).
+struct Windows {
+    start: Vec<usize>,
+    len: Vec<usize>,
+    step: usize,
+    div: Vec<usize>,
+}
+
+impl Windows {
+    /// Dim `d` (0: rows, 1: columns) of `p`, over an input of `size` and `out` outputs.
+    fn new(p: &PoolPlan, d: usize, size: usize, out: usize) -> Windows {
+        let (mut start, mut len, mut div) = (Vec::new(), Vec::new(), Vec::new());
+        let mut step = 1;
+        for o in 0..out {
+            let (s, l, v) = match p.kind {
+                PoolKind::Max => {
+                    // Taps `first + k·dil` for `k < kernel`, inside `0..size`.
+                    let dil = p.dilation[d] as isize;
+                    step = p.dilation[d];
+                    let first = (o * p.stride[d]) as isize - p.pad[d] as isize;
+                    let k_lo = if first < 0 {
+                        (-first).div_euclid(dil) + isize::from((-first) % dil != 0)
+                    } else {
+                        0
+                    };
+                    let last = size as isize - 1 - first; // k·dil ≤ last
+                    let k_hi = if last < 0 {
+                        0
+                    } else {
+                        (last / dil + 1).min(p.kernel[d] as isize)
+                    };
+                    let n = (k_hi - k_lo).max(0) as usize;
+                    let s = if n > 0 {
+                        (first + k_lo * dil) as usize
+                    } else {
+                        0
+                    };
+                    (s, n, 1)
+                }
+                PoolKind::Avg { count_include_pad } => {
+                    // PyTorch's windows: clipped to the padded input for the divisor with
+                    // padding, to the input for the sum.
+                    let start = (o * p.stride[d]) as isize - p.pad[d] as isize;
+                    let end = (start + p.kernel[d] as isize).min((size + p.pad[d]) as isize);
+                    let (s, e) = (
+                        start.max(0) as usize,
+                        end.min(size as isize).max(0) as usize,
+                    );
+                    let n = e.saturating_sub(s);
+                    let v = if count_include_pad {
+                        (end - start) as usize
+                    } else {
+                        n
+                    };
+                    (s.min(size), n, v)
+                }
+                PoolKind::AdaptiveAvg => {
+                    let (s, e) = (o * size / out, ((o + 1) * size).div_ceil(out));
+                    (s, e - s, e - s)
+                }
+            };
+            start.push(s);
+            len.push(l);
+            div.push(v);
+        }
+        Windows {
+            start,
+            len,
+            step,
+            div,
+        }
+    }
+}
+
+/// The combine of a pooling: `max` (NaN wins) or `+`.
+#[inline(always)]
+fn combine<T: Real>(max: bool, acc: T, v: T) -> T {
+    if max {
+        if v > acc || v.is_nan() {
+            v
+        } else {
+            acc
+        }
+    } else {
+        acc + v
+    }
+}
+
+/// Folds `len` elements of `row` from `start` at `step` into one value: 8 running lanes
+/// over a contiguous window (so a long one, a global pooling's, vectorises), one otherwise.
+#[inline(always)]
+fn fold_window<T: Real>(max: bool, row: &[T], start: usize, len: usize, step: usize) -> T {
+    let init = if max { T::NEG_INF } else { T::default() };
+    if len == 0 {
+        return init;
+    }
+    if step != 1 || len < 16 {
+        return (0..len).fold(init, |a, k| combine(max, a, row[start + k * step]));
+    }
+    let w = &row[start..start + len];
+    let mut lanes = [init; 8];
+    let (chunks, tail) = w.as_chunks::<8>();
+    for c in chunks {
+        for l in 0..8 {
+            lanes[l] = combine(max, lanes[l], c[l]);
+        }
+    }
+    let mut acc = tail.iter().fold(init, |a, &v| combine(max, a, v));
+    for l in lanes {
+        acc = combine(max, acc, l);
+    }
+    acc
+}
 
 pub(super) fn pool<T: Real>(p: &PoolPlan, cd: DType) -> Result<Tensor> {
     let x = dense(&p.x, cd)?;
@@ -15,87 +137,48 @@ pub(super) fn pool<T: Real>(p: &PoolPlan, cd: DType) -> Result<Tensor> {
     if dst.is_empty() {
         return Ok(out);
     }
+    let max = p.kind == PoolKind::Max;
+    let (wy, wx) = (Windows::new(p, 0, h, ho), Windows::new(p, 1, w, wo));
     // SAFETY: `x` is a contiguous CPU tensor of `T` that nobody writes during the call.
     let xs = unsafe { elems::<T>(&x) };
-    let plane = |(i, dst): (usize, &mut [T])| {
+    let plane = |rows: &mut Vec<T>, (i, dst): (usize, &mut [T])| {
         let src = &xs[i * h * w..][..h * w];
-        for oy in 0..ho {
-            for ox in 0..wo {
-                dst[oy * wo + ox] = pool_at(p, src, h, w, oy, ox);
+        // Along the rows: every input row to `wo` values.
+        rows.resize(h * wo, T::default());
+        for (row, r) in src.chunks_exact(w).zip(rows.chunks_exact_mut(wo)) {
+            for (ox, v) in r.iter_mut().enumerate() {
+                *v = fold_window(max, row, wx.start[ox], wx.len[ox], wx.step);
+            }
+        }
+        // Down the columns: each output row combines whole rows of the scratch.
+        let init = if max { T::NEG_INF } else { T::default() };
+        for (oy, o) in dst.chunks_exact_mut(wo).enumerate() {
+            o.fill(init);
+            for k in 0..wy.len[oy] {
+                let r = &rows[(wy.start[oy] + k * wy.step) * wo..][..wo];
+                for (a, &v) in o.iter_mut().zip(r) {
+                    *a = combine(max, *a, v);
+                }
+            }
+            if !max {
+                for (a, &dx) in o.iter_mut().zip(&wx.div) {
+                    *a = *a / T::from_usize(wy.div[oy] * dx);
+                }
             }
         }
     };
-    if threads_available() && dst.len() * p.kernel[0].max(1) * p.kernel[1].max(1) >= 1 << 15 {
-        crate::threads::install(|| dst.par_chunks_mut(ho * wo).enumerate().for_each(plane));
+    let work = dst.len() * p.kernel[0].max(1) * p.kernel[1].max(1);
+    if threads_available() && work.max(xs.len()) >= 1 << 15 {
+        crate::threads::install(|| {
+            dst.par_chunks_mut(ho * wo)
+                .enumerate()
+                .for_each_init(Vec::new, plane)
+        });
     } else {
-        dst.chunks_mut(ho * wo).enumerate().for_each(plane);
+        let mut rows = Vec::new();
+        for item in dst.chunks_mut(ho * wo).enumerate() {
+            plane(&mut rows, item);
+        }
     }
     Ok(out)
-}
-
-/// One output element of a pooling of the `h`×`w` plane `src`.
-fn pool_at<T: Real>(p: &PoolPlan, src: &[T], h: usize, w: usize, oy: usize, ox: usize) -> T {
-    let at = |y: usize, x: usize| src[y * w + x];
-    match p.kind {
-        PoolKind::Max => {
-            let mut m = T::NEG_INF;
-            for ki in 0..p.kernel[0] {
-                let iy = (oy * p.stride[0] + ki * p.dilation[0]) as isize - p.pad[0] as isize;
-                if iy < 0 || iy >= h as isize {
-                    continue;
-                }
-                for kj in 0..p.kernel[1] {
-                    let ix = (ox * p.stride[1] + kj * p.dilation[1]) as isize - p.pad[1] as isize;
-                    if ix < 0 || ix >= w as isize {
-                        continue;
-                    }
-                    let v = at(iy as usize, ix as usize);
-                    if v > m || v.is_nan() {
-                        m = v;
-                    }
-                }
-            }
-            m
-        }
-        PoolKind::Avg { count_include_pad } => {
-            // PyTorch's windows: clipped to the padded input for the divisor with padding,
-            // to the input for the sum.
-            let window = |o: usize, d: usize, size: usize| {
-                let start = (o * p.stride[d]) as isize - p.pad[d] as isize;
-                let end = (start + p.kernel[d] as isize).min((size + p.pad[d]) as isize);
-                let padded = (end - start) as usize;
-                (
-                    start.max(0) as usize,
-                    end.min(size as isize) as usize,
-                    padded,
-                )
-            };
-            let (y0, y1, py) = window(oy, 0, h);
-            let (x0, x1, px) = window(ox, 1, w);
-            let mut sum = T::default();
-            for y in y0..y1 {
-                for x in x0..x1 {
-                    sum = sum + at(y, x);
-                }
-            }
-            let count = if count_include_pad {
-                py * px
-            } else {
-                (y1.saturating_sub(y0)) * (x1.saturating_sub(x0))
-            };
-            sum / T::from_usize(count)
-        }
-        PoolKind::AdaptiveAvg => {
-            let [th, tw] = p.out_hw;
-            let (y0, y1) = (oy * h / th, ((oy + 1) * h).div_ceil(th));
-            let (x0, x1) = (ox * w / tw, ((ox + 1) * w).div_ceil(tw));
-            let mut sum = T::default();
-            for y in y0..y1 {
-                for x in x0..x1 {
-                    sum = sum + at(y, x);
-                }
-            }
-            sum / T::from_usize((y1 - y0) * (x1 - x0))
-        }
-    }
 }
