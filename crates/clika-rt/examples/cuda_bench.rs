@@ -89,11 +89,33 @@ fn main() {
     let rows = on.reshape(&[8192, (n / 8192) as isize]).expect("reshape");
     let per_row = median(20, || sync(&rows.sum_dims(&[1], false).expect("sum rows")));
     println!("sum_rows_8192x8192\t{:.3}\tms", per_row * 1e3);
-    let m = 2048;
-    let a = Tensor::full(&[m, m], 0.5, DType::Float32)
+    // Square products through cuBLAS (the NVRTC kernel where libcublas is missing).
+    for (dtype, name) in [
+        (DType::Float32, "f32"),
+        (DType::Float16, "f16"),
+        (DType::BFloat16, "bf16"),
+    ] {
+        let m = 4096;
+        let a = Tensor::full(&[m, m], 0.5, dtype)
+            .expect("host")
+            .to(CUDA)
+            .expect("upload");
+        let mm = median(5, || sync(&a.matmul(&a).expect("matmul")));
+        let tflops = 2.0 * (m as f64).powi(3) / mm / 1e12;
+        println!(
+            "matmul_{name}_4096\t{:.3}\tms\t{tflops:.1} TFLOP/s",
+            mm * 1e3
+        );
+    }
+    // A batch of small products with a broadcast operand (one strided-batched call).
+    let a = Tensor::full(&[256, 128, 64], 0.5, DType::Float32)
         .expect("host")
         .to(CUDA)
         .expect("upload");
-    let mm = median(3, || sync(&a.matmul(&a).expect("matmul")));
-    println!("matmul_f32_2048\t{:.3}\tms", mm * 1e3);
+    let b = Tensor::full(&[64, 96], 0.25, DType::Float32)
+        .expect("host")
+        .to(CUDA)
+        .expect("upload");
+    let bm = median(20, || sync(&a.matmul(&b).expect("matmul")));
+    println!("matmul_f32_batched_256x128x64x96\t{:.3}\tms", bm * 1e3);
 }

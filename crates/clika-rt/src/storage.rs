@@ -124,6 +124,14 @@ unsafe impl Sync for Inner {}
 
 impl Drop for Inner {
     fn drop(&mut self) {
+        let foreign = matches!(self.owner, Owner::Adopted { .. } | Owner::Keepalive(_));
+        if foreign && !self.device.is_cpu() {
+            // Work queued on the device may still read or write this memory; its owner gets
+            // it back only once that work is done.
+            if let Ok(b) = crate::backend::backend(self.device) {
+                b.before_foreign_release();
+            }
+        }
         match &mut self.owner {
             Owner::Adopted { data, deleter } => {
                 let deleter = deleter

@@ -209,3 +209,141 @@ fn a_missing_device_is_an_error_not_a_crash() {
         .unwrap_err();
     assert_eq!(err.kind(), clika_rt::ErrorKind::Device, "{err}");
 }
+
+/// `n` bytes of device memory from the driver directly (another library's allocation).
+fn device_alloc(n: usize) -> u64 {
+    let _ = pinned(0); // binds device 0's primary context on this thread
+                       // SAFETY: a plain device allocation, freed by the caller with cuMemFree.
+    unsafe { cu::malloc_sync(n).unwrap() }
+}
+
+#[test]
+fn device_memory_of_another_allocator_is_borrowed_and_adopted_in_place() {
+    let Some(_g) = cuda() else { return };
+    let n = 1 << 22; // 16 MiB: the kernels below are still queued when the tensor drops
+    let want: Vec<f32> = (0..n).map(|i| (i % 1000) as f32).collect();
+    let dptr = device_alloc(4 * n);
+    // SAFETY: `dptr` holds 4n bytes; the copy is synchronous.
+    unsafe { cu::memcpy_htod_sync(dptr, &want).unwrap() };
+    let on = |deleter: Option<Deleter>| BlobOptions {
+        device: CUDA,
+        deleter,
+        ..BlobOptions::default()
+    };
+    // Borrowed: the tensor is the memory (same address), on cuda:0, usable by every op.
+    // SAFETY: `dptr` holds n initialised f32s and outlives the tensor (freed at the end).
+    let t = unsafe {
+        Tensor::from_blob_with(dptr as *mut u8, &[n as i64], None, DType::Float32, on(None))
+    }
+    .unwrap();
+    assert_eq!((t.device(), t.data_ptr() as u64), (CUDA, dptr));
+    assert_eq!(t.to_vec::<f32>().unwrap(), want);
+    let m = t
+        .reshape(&[1024, (n / 1024) as isize])
+        .unwrap()
+        .transpose(0, 1)
+        .unwrap();
+    let sums = m.sum_dims(&[1], false).unwrap().to_vec::<f32>().unwrap();
+    assert_eq!(sums[0], want.iter().step_by(n / 1024).sum::<f32>());
+    // DLPack on CUDA: an export and its import share the address and device.
+    let p = clika_rt::io::dlpack::export_versioned(t.clone(), false).unwrap();
+    // SAFETY: `p` is the live export just made; the import owns it from here.
+    let back = unsafe { clika_rt::io::dlpack::import_versioned(p) }.unwrap();
+    assert_eq!((back.device(), back.data_ptr() as u64), (CUDA, dptr));
+    drop((t, back, m));
+
+    // Adopted: the deleter runs once, after the work that still reads the memory.
+    let stream = clika_rt::backend::stream_handle(CUDA).unwrap();
+    let calls = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let (c, idle_at_free) = (Arc::clone(&calls), Arc::new(AtomicBool::new(false)));
+    let idle = Arc::clone(&idle_at_free);
+    let deleter = Deleter::new(move |p| {
+        // SAFETY: the runtime's stream lives as long as the process.
+        let done = unsafe { cudarc::driver::sys::cuStreamQuery(stream as _) };
+        idle.store(
+            done == cudarc::driver::sys::CUresult::CUDA_SUCCESS,
+            Ordering::SeqCst,
+        );
+        c.fetch_add(1, Ordering::SeqCst);
+        // SAFETY: `p` is `dptr`, from cuMemAlloc, freed once, here.
+        unsafe { cu::free_sync(p as u64).unwrap() };
+    });
+    // SAFETY: as above; the deleter owns `dptr` from now on.
+    let t = unsafe {
+        Tensor::from_blob_with(
+            dptr as *mut u8,
+            &[n as i64],
+            None,
+            DType::Float32,
+            on(Some(deleter)),
+        )
+    }
+    .unwrap();
+    let mut acc = clika_rt::ops::add(&t, &t).unwrap();
+    for _ in 0..8 {
+        acc = clika_rt::ops::add(&acc, &t).unwrap();
+    }
+    drop(t);
+    assert_eq!(
+        calls.load(Ordering::SeqCst),
+        1,
+        "the deleter runs exactly once"
+    );
+    assert!(
+        idle_at_free.load(Ordering::SeqCst),
+        "the deleter ran while kernels reading the memory were queued"
+    );
+    let got = acc.to_vec::<f32>().unwrap();
+    assert!(got.iter().zip(&want).all(|(g, w)| *g == 10.0 * w));
+}
+
+#[test]
+fn memory_that_is_not_this_devices_is_refused_and_nothing_is_taken() {
+    let Some(_g) = cuda() else { return };
+    let called = Arc::new(AtomicBool::new(false));
+    let wrap = |ptr: *mut u8, len: i64| {
+        let flag = Arc::clone(&called);
+        let options = BlobOptions {
+            device: CUDA,
+            deleter: Some(Deleter::new(move |_| flag.store(true, Ordering::SeqCst))),
+            ..BlobOptions::default()
+        };
+        // SAFETY: every case below is refused before the memory is touched.
+        unsafe { Tensor::from_blob_with(ptr, &[len], None, DType::Float32, options) }
+            .unwrap_err()
+            .to_string()
+    };
+    let mut host = vec![0f32; 64];
+    let e = wrap(host.as_mut_ptr().cast(), 64);
+    assert!(e.contains("not CUDA memory"), "{e}");
+    let pinned_ptr = pinned(256);
+    let e = wrap(pinned_ptr, 64);
+    assert!(e.contains("page-locked host memory"), "{e}");
+    // SAFETY: from cuMemHostAlloc above.
+    unsafe { cu::free_host(pinned_ptr.cast()).unwrap() };
+    let dptr = device_alloc(4096);
+    let e = wrap(dptr as *mut u8, 1 << 40);
+    assert!(e.contains("last byte"), "{e}");
+    // SAFETY: from cuMemAlloc above, not wrapped.
+    unsafe { cu::free_sync(dptr).unwrap() };
+    assert!(
+        !called.load(Ordering::SeqCst),
+        "a refused wrap called the deleter"
+    );
+}
+
+#[test]
+fn streams_are_shared_and_ordered_without_blocking() {
+    let Some(_g) = cuda() else { return };
+    use clika_rt::backend::{order_external_stream_after, stream_handle, wait_for_external_stream};
+    assert_ne!(stream_handle(CUDA).unwrap(), 0);
+    assert!(stream_handle(Device::cpu()).is_err());
+    // The legacy (1) and per-thread (2) default streams, both ways.
+    for s in [1, 2] {
+        order_external_stream_after(CUDA, s).unwrap();
+        wait_for_external_stream(CUDA, s).unwrap();
+    }
+    let e = wait_for_external_stream(CUDA, 0).unwrap_err().to_string();
+    assert!(e.contains("ambiguous"), "{e}");
+    sync();
+}

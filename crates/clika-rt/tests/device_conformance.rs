@@ -120,6 +120,11 @@ device_test!(host_reads_synchronise, |device| {
     assert!(printed.contains("data=[1.5, -2, 3.25]"), "{printed}");
 });
 
+/// `t` on the host.
+fn host(t: Tensor) -> Tensor {
+    t.to(Device::cpu()).unwrap()
+}
+
 /// `got` (on any device) equals `want` (CPU) within a float tolerance.
 fn assert_close(got: &Tensor, want: &Tensor, what: &str) {
     assert_eq!(got.shape(), want.shape(), "{what}: shape");
@@ -246,7 +251,6 @@ device_test!(scalar_operands_match_cpu, |device| {
 device_test!(reductions_match_cpu, |device| {
     let a = values(&[4, 6, 5]);
     let d = a.to(device).unwrap();
-    let host = |t: Tensor| t.to(Device::cpu()).unwrap();
     assert_close(&host(d.sum().unwrap()), &a.sum().unwrap(), "sum");
     assert_close(&host(d.mean().unwrap()), &a.mean().unwrap(), "mean");
     assert_close(&host(d.max().unwrap()), &a.max().unwrap(), "max");
@@ -279,15 +283,27 @@ device_test!(reductions_match_cpu, |device| {
         "strided min",
     );
     // Long enough for the two-pass all-reduce (partials of 16384), strided, odd length.
+    // Sums are compared with the exact (float64) sum, within 1e-8 of the sum of |x|: the
+    // values cancel (Σx ≈ 0.5, Σ|x| ≈ 3.8e5), so a float32 sum in any blocked order (the
+    // CPU's chunks, a GPU's tree) is off by about 1e-3, while a plain running float32 sum
+    // (error ~n·ε·Σ|x|) would not pass.
     let long = values(&[300_001]);
+    let exact = long.to_dtype(DType::Float64).unwrap();
+    let n = long.numel() as f64;
+    let abs_sum = ops::unary(ops::UnaryOp::Abs, &exact)
+        .unwrap()
+        .sum()
+        .unwrap();
+    let abs_sum = abs_sum.item::<f64>().unwrap();
     let dl = long.to(device).unwrap();
-    for (got, want, what) in [
-        (dl.sum(), long.sum(), "long sum"),
-        (dl.mean(), long.mean(), "long mean"),
-        (dl.max(), long.max(), "long max"),
+    for (got, want, tol, what) in [
+        (dl.sum(), exact.sum(), 1e-8 * abs_sum, "long sum"),
+        (dl.mean(), exact.mean(), 1e-8 * abs_sum / n, "long mean"),
+        (dl.max(), long.max(), 0.0, "long max"),
         (
             dl.narrow(0, 1, 200_000).unwrap().min(),
             long.narrow(0, 1, 200_000).unwrap().min(),
+            0.0,
             "long min",
         ),
     ] {
@@ -296,8 +312,8 @@ device_test!(reductions_match_cpu, |device| {
             want.unwrap().item::<f64>().unwrap(),
         );
         assert!(
-            (got - want).abs() <= 1e-3 * want.abs().max(1.0),
-            "{what}: {got} vs {want}"
+            (got - want).abs() <= tol,
+            "{what}: {got} vs {want} (±{tol})"
         );
     }
     let kept = host(d.sum_dims(&[0, 1, 2], true).unwrap());
@@ -393,6 +409,51 @@ device_test!(matmul_matches_cpu, |device| {
         &a.transpose(0, 1).unwrap().matmul(&a).unwrap(),
         "strided matmul",
     );
+    // Broadcast batches, a padded row stride (a narrowed view) and a column-major operand:
+    // the layouts a BLAS takes in place or must copy.
+    let a = values(&[3, 1, 4, 12]);
+    let b = values(&[2, 9, 5]);
+    let (ad, bd) = (a.to(device).unwrap(), b.to(device).unwrap());
+    let (an, bt) = (
+        |t: &Tensor| t.narrow(3, 2, 9).unwrap(),
+        |t: &Tensor| {
+            t.transpose(1, 2)
+                .unwrap()
+                .contiguous()
+                .unwrap()
+                .transpose(1, 2)
+                .unwrap()
+        },
+    );
+    assert_close(
+        &host(an(&ad).matmul(&bt(&bd)).unwrap()),
+        &an(&a).matmul(&bt(&b)).unwrap(),
+        "batched, padded and column-major matmul",
+    );
+    if device.kind() == DeviceKind::Gpu {
+        return; // wgpu's matmul is float32 only
+    }
+    // Float64, and the half types (accumulated in float32, rounded once).
+    let (a, b) = (values(&[4, 40, 24]), values(&[24, 31]));
+    for dtype in [DType::Float64, DType::Float16, DType::BFloat16] {
+        let (a, b) = (a.to_dtype(dtype).unwrap(), b.to_dtype(dtype).unwrap());
+        let got = host(
+            a.to(device)
+                .unwrap()
+                .matmul(&b.to(device).unwrap())
+                .unwrap(),
+        );
+        let want = a.matmul(&b).unwrap();
+        assert_eq!(got.dtype(), dtype);
+        let ulp = if dtype == DType::BFloat16 { 8e-3 } else { 1e-3 };
+        let (g, w) = (got.to_f64_vec().unwrap(), want.to_f64_vec().unwrap());
+        for (i, (x, y)) in g.iter().zip(&w).enumerate() {
+            assert!(
+                (x - y).abs() <= 1e-6 + 2.0 * ulp * y.abs().max(1.0),
+                "{dtype} matmul element {i}: {x} vs {y}"
+            );
+        }
+    }
 });
 
 device_test!(

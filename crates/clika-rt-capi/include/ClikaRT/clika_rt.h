@@ -207,7 +207,9 @@ private:
 
 /// How Tensor::from_blob treats the memory; `{}` means: on the CPU, not pinned, writable.
 struct BlobOptions {
-    /// Where the memory lives.
+    /// Where the memory lives: the CPU, or `Device::cuda(n)` for a CUDA device pointer another
+    /// library allocated (checked with the driver; an adopted deleter runs after the
+    /// runtime's queued work on the device).
     Device device = Device::cpu();
     /// Asserts the pages are already page-locked for this device (a tag only; pins nothing).
     std::optional<Device> pinned_for = std::nullopt;

@@ -2445,7 +2445,10 @@ crt_status crt_tensor_from_shm(const char *name,
  *   the memory is **borrowed**: the caller keeps ownership and must keep it alive, and its
  *   layout unchanged, for as long as any tensor over it exists. With a deleter it is
  *   **adopted**: the tensors own it and call `deleter(data, deleter_ctx)` exactly once when
- *   the last of them is freed.
+ *   the last of them is freed. With `device` `cuda:N`, `data` is a CUDA device pointer
+ *   (from `cudaMalloc`, a decoder, another framework): the driver is asked that the first
+ *   and last reachable bytes are memory of that device, and the deleter runs only after
+ *   the runtime's work queued on the device has completed.
  * - On failure (NULL or misaligned `data`, bad shape or strides, overflow, wrap-around,
  *   unknown dtype or device) **no ownership is taken**: the deleter is not called and the
  *   caller still owns `data` and `deleter_ctx`.

@@ -72,6 +72,42 @@ pub(crate) trait Backend: Send + Sync {
     fn record_event(&self) -> Arc<dyn Event>;
     /// Waits for all queued work.
     fn synchronize(&self) -> Result<()>;
+    /// Checks that `base..base + nbytes` is memory this device's kernels can address, for
+    /// wrapping memory another library allocated (`from_blob` with this device, DLPack,
+    /// `__cuda_array_interface__`). The default: this device takes no foreign memory.
+    fn check_foreign(&self, base: *mut u8, nbytes: usize) -> Result<()> {
+        let _ = (base, nbytes);
+        Err(unsupported(
+            "from_blob",
+            self.device(),
+            "wrapping memory another library allocated; wrap host memory and move it with \
+             .to(device)",
+        ))
+    }
+    /// Called before foreign memory on this device is released (a deleter runs, a
+    /// producer is let go): waits until the work queued so far, which may still read or
+    /// write it, has completed.
+    fn before_foreign_release(&self) {}
+    /// The handle of the runtime's queue on this device (a `CUstream` on CUDA), for
+    /// protocols that exchange streams; the default: this device has none to share.
+    fn stream_handle(&self) -> Result<usize> {
+        Err(unsupported(
+            "stream_handle",
+            self.device(),
+            "sharing a stream (only CUDA devices have one)",
+        ))
+    }
+    /// Orders streams with another library: `ours_waits` makes the runtime's later work
+    /// wait for the work queued so far on `external`; otherwise `external`'s later work
+    /// waits for the runtime's work queued so far. Neither blocks the host.
+    fn order_with_stream(&self, external: usize, ours_waits: bool) -> Result<()> {
+        let _ = (external, ours_waits);
+        Err(unsupported(
+            "stream ordering",
+            self.device(),
+            "sharing a stream (only CUDA devices have one)",
+        ))
+    }
 
     /// `out = plan.op(src)`, `src` converted to `plan.out` first.
     ///
@@ -329,6 +365,33 @@ pub(crate) fn ensure_available(device: Device) -> Result<()> {
 /// Waits for `device`'s queued work.
 pub(crate) fn synchronize(device: Device) -> Result<()> {
     backend(device)?.synchronize()
+}
+
+/// The handle of the runtime's stream on `device` (a `CUstream` on `cuda:N`), for a
+/// library that exchanges streams with this runtime (DLPack's `stream` argument,
+/// `__cuda_array_interface__`'s `stream` entry).
+pub fn stream_handle(device: Device) -> Result<usize> {
+    backend(device)?.stream_handle()
+}
+
+/// Makes the runtime's work on `device` queued after this call wait for the work queued so
+/// far on another library's stream `external` (a `CUstream`; `1` is CUDA's legacy default
+/// stream, `2` its per-thread default stream). Does not block the host.
+pub fn wait_for_external_stream(device: Device, external: usize) -> Result<()> {
+    backend(device)?.order_with_stream(external, true)
+}
+
+/// Makes the work another library queues on its stream `external` after this call wait for
+/// the runtime's work queued so far on `device`. Does not block the host.
+pub fn order_external_stream_after(device: Device, external: usize) -> Result<()> {
+    backend(device)?.order_with_stream(external, false)
+}
+
+/// The CUDA device whose memory `ptr` is (asked of the driver), for protocols that pass a
+/// bare device pointer (`__cuda_array_interface__`). Managed memory answers the device it
+/// was allocated for.
+pub fn cuda_device_of(ptr: usize) -> Result<Device> {
+    cuda::device_of_pointer(ptr)
 }
 
 /// Moves `t` to `device` (different from its own), through the host between accelerators.

@@ -11,7 +11,9 @@
 //!   once, when the last tensor over that memory drops. On failure nothing is taken: the
 //!   caller still owns the managed tensor (and runs its deleter).
 //!
-//! Host memory (`kDLCPU`) crosses today; device tensors are refused with the move that works.
+//! Host memory (`kDLCPU`, `kDLCUDAHost`) and CUDA device memory (`kDLCUDA`, `kDLCUDAManaged`)
+//! cross; wgpu tensors are refused with the move that works. Stream ordering (DLPack's
+//! `stream` argument) is the binding's job: see [`crate::backend::stream_handle`].
 //! The Python binding wraps these in capsules (`__dlpack__`, `crt.from_dlpack`); the C ABI
 //! exposes them as `crt_tensor_from_dlpack` / `crt_tensor_to_dlpack`.
 
@@ -99,11 +101,13 @@ struct Export<M> {
 /// Boxes `tensor` with the `DLTensor` describing it. The shape and strides buffers are heap
 /// allocations, so the pointers taken here stay valid when the vectors move into the box.
 fn boxed<M>(tensor: Tensor, managed: impl FnOnce(DLTensor) -> M) -> Result<*mut M> {
-    if !tensor.device().is_cpu() {
+    if tensor.device().kind() == DeviceKind::Gpu {
         return Err(Error::UnsupportedOnDevice {
             op: "to_dlpack".to_string(),
             device: tensor.device(),
-            what: "DLPack export (host memory only in this build)".to_string(),
+            what: "DLPack export of wgpu buffers (they have no address another library can \
+                   use); move the tensor with .to(\"cpu\") or use a cuda:N device"
+                .to_string(),
         });
     }
     let mut shape: Vec<i64> = tensor.shape().iter().map(|&d| d as i64).collect();
@@ -219,17 +223,29 @@ impl Managed for DLManagedTensor {
     }
 }
 
+/// The device of a DLPack device: host memory (`kDLCPU`, and `kDLCUDAHost`: page-locked
+/// host memory, which the CPU reads in place), or a CUDA device (`kDLCUDA`, and
+/// `kDLCUDAManaged` memory, wrapped on the device that reports it).
+pub fn device_from_dl(dev: DLDevice) -> Result<Device> {
+    let ordinal = u32::try_from(dev.device_id).map_err(|_| Error::InvalidArgument {
+        what: format!("from_dlpack: device id {} is negative", dev.device_id),
+    })?;
+    match dev.device_type {
+        DLDeviceType::CPU | DLDeviceType::CUDAHOST => Ok(Device::cpu()),
+        DLDeviceType::CUDA | DLDeviceType::CUDAMANAGED => Ok(Device::cuda(ordinal)),
+        other => Err(Error::InvalidArgument {
+            what: format!(
+                "from_dlpack: DLPack device type {} is not one this runtime imports (host \
+                 memory: 1 and 3, CUDA: 2 and 13); copy it to the host first",
+                other.0
+            ),
+        }),
+    }
+}
+
 /// Checks `dl` and describes its memory; takes nothing.
 fn describe(dl: &DLTensor) -> Result<ForeignMemory> {
-    if dl.device.device_type != DLDeviceType::CPU {
-        return Err(Error::InvalidArgument {
-            what: format!(
-                "from_dlpack: only host memory (kDLCPU) can be imported by this build, got \
-                 DLPack device type {}; copy it to the host first",
-                dl.device.device_type.0
-            ),
-        });
-    }
+    let device = device_from_dl(dl.device)?;
     let dtype = dtype_of(dl.dtype)?;
     let ndim = usize::try_from(dl.ndim).map_err(|_| Error::InvalidArgument {
         what: format!("from_dlpack: ndim {} is negative", dl.ndim),
@@ -259,7 +275,7 @@ fn describe(dl: &DLTensor) -> Result<ForeignMemory> {
     let strides = (!dl.strides.is_null() || ndim == 0).then(|| read(dl.strides));
     let data = dl.data.cast::<u8>().wrapping_add(dl.byte_offset as usize);
     // Every check (sizes, overflow, null, alignment, wrap-around) is the core's.
-    ForeignMemory::check(data, shape, strides, dtype, Device::cpu())
+    ForeignMemory::check(data, shape, strides, dtype, device)
 }
 
 /// A tensor over `p`'s memory owning its deleter.

@@ -9,7 +9,12 @@ use crate::{DType, Device};
 /// Options for [`Tensor::from_blob_with`].
 #[derive(Debug, Default)]
 pub struct BlobOptions {
-    /// Where the memory lives (default: CPU).
+    /// Where the memory lives (default: CPU). `Device::cuda(n)` wraps a CUDA device pointer
+    /// another library allocated (`cudaMalloc`, a decoder's output, PyTorch's allocator):
+    /// the driver is asked that both ends of the reachable range are memory of device `n`
+    /// (or managed memory), and an adopted deleter (or a kept producer) is released only
+    /// after the runtime's work queued on the device so far has completed. Other devices
+    /// take no foreign memory.
     pub device: Device,
     /// Asserts the pages are already page-locked for this device (a tag only; it pins
     /// nothing).
@@ -137,12 +142,10 @@ impl ForeignMemory {
         dtype: DType,
         device: Device,
     ) -> Result<ForeignMemory> {
-        if !device.is_cpu() {
-            return Err(Error::UnsupportedOnDevice {
-                op: "from_blob".to_string(),
-                device,
-                what: "wrapping device memory (device tensors are runtime-owned); wrap host \
-                       memory and move it with .to(device)"
+        if device.kind() == crate::DeviceKind::Auto {
+            return Err(Error::InvalidArgument {
+                what: "from_blob: name the device the memory is on (\"cpu\" or \"cuda:N\"), not \
+                       \"auto\""
                     .to_string(),
             });
         }
@@ -175,9 +178,14 @@ impl ForeignMemory {
                 strides: strides.map(<[i64]>::to_vec).unwrap_or_default(),
             });
         }
+        let base = data.wrapping_sub(below);
+        if !device.is_cpu() && numel > 0 {
+            // Device memory cannot be read here; its backend asks the driver whose it is.
+            crate::backend::backend(device)?.check_foreign(base, nbytes)?;
+        }
         Ok(ForeignMemory {
             data,
-            base: data.wrapping_sub(below),
+            base,
             nbytes,
             layout: foreign.layout,
             dtype,

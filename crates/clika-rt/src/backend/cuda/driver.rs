@@ -291,6 +291,8 @@ pub(crate) struct Cuda {
     #[allow(dead_code, reason = "the free host→device move is later work")]
     pub(super) host_access: HostAccess,
     pub(super) kernels: Kernels,
+    /// The cuBLAS handle, made on the first matmul.
+    pub(super) blas: super::blas::Slot,
 }
 
 /// The context of `device`, starting it on first use; a failed start is remembered.
@@ -380,6 +382,7 @@ fn start(device: Device) -> std::result::Result<Cuda, String> {
         sms,
         host_access,
         kernels: Kernels::default(),
+        blas: super::blas::Slot::new(),
     })
 }
 
@@ -418,6 +421,27 @@ impl Backend for Cuda {
 
     fn synchronize(&self) -> Result<()> {
         self.stream.synchronize()
+    }
+
+    fn check_foreign(&self, base: *mut u8, nbytes: usize) -> Result<()> {
+        super::interop::check_foreign(self, base, nbytes)
+    }
+
+    fn before_foreign_release(&self) {
+        if let Err(e) = self.stream.synchronize() {
+            log::error!(
+                "clika-rt: waiting for {} before releasing foreign memory: {e}",
+                self.stream.device
+            );
+        }
+    }
+
+    fn stream_handle(&self) -> Result<usize> {
+        Ok(self.stream.raw as usize)
+    }
+
+    fn order_with_stream(&self, external: usize, ours_waits: bool) -> Result<()> {
+        super::interop::order_with_stream(self, external, ours_waits)
     }
 
     unsafe fn unary(&self, plan: &UnaryPlan, src: &Tensor, out: &Tensor) -> Result<()> {

@@ -281,6 +281,9 @@ pub(super) fn reduce(cuda: &Cuda, plan: &ReducePlan, t: &Tensor) -> Result<Tenso
 }
 
 pub(super) fn matmul(cuda: &Cuda, plan: &MatmulPlan) -> Result<Tensor> {
+    if let Some(done) = super::blas::matmul(cuda, plan) {
+        return done;
+    }
     let (m, k, n, od) = (plan.m, plan.k, plan.n, plan.dtype);
     let a = plan.expand(&plan.a, m, k)?.to_dtype(od)?;
     let b = plan.expand(&plan.b, k, n)?.to_dtype(od)?;

@@ -6,15 +6,21 @@
 //! - `driver`: start-up (library probe, context, stream), events and the host-access decision;
 //! - `alloc`: `cuMemAlloc` segments for the pool, addressed by their device addresses;
 //! - `transfer`: host ↔ device copies (pageable and pinned);
+//! - `interop`: other libraries' device pointers and streams (wrapping, ordering);
 //! - `codegen`: CUDA C source per (op, dtypes) and launch shapes (pure, tested without a GPU);
-//! - `kernels`: NVRTC compilation, the kernel cache and the op entry points.
+//! - `kernels`: NVRTC compilation, the kernel cache and the op entry points;
+//! - `blas`: `matmul` through cuBLAS (the NVRTC kernel where cuBLAS is missing).
 
 #[cfg(all(feature = "cuda", not(miri)))]
 mod alloc;
 #[cfg(all(feature = "cuda", not(miri)))]
+mod blas;
+#[cfg(all(feature = "cuda", not(miri)))]
 mod codegen;
 #[cfg(all(feature = "cuda", not(miri)))]
 mod driver;
+#[cfg(all(feature = "cuda", not(miri)))]
+mod interop;
 #[cfg(all(feature = "cuda", not(miri)))]
 mod kernels;
 #[cfg(all(feature = "cuda", not(miri)))]
@@ -40,4 +46,17 @@ pub(crate) fn context(device: Device) -> Result<&'static dyn Backend> {
                  through wgpu, which runs on NVIDIA drivers too) or Device::cpu()"
             .to_string(),
     })
+}
+
+/// The CUDA device whose memory `ptr` is.
+#[cfg(all(feature = "cuda", not(miri)))]
+pub(crate) fn device_of_pointer(ptr: usize) -> Result<Device> {
+    interop::device_of_pointer(ptr)
+}
+
+/// The CUDA device whose memory `ptr` is: no CUDA in this build.
+#[cfg(not(all(feature = "cuda", not(miri))))]
+pub(crate) fn device_of_pointer(ptr: usize) -> Result<Device> {
+    let _ = ptr;
+    context(Device::cuda(0)).map(|_| Device::cuda(0))
 }
