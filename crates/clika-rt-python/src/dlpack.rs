@@ -9,7 +9,7 @@
 use std::ffi::{c_char, c_void, CStr};
 
 use clika_rt::io::dlpack::{self as dl, DLDeviceType, DLManagedTensor, DLManagedTensorVersioned};
-use clika_rt::{Device, ErrorKind, Tensor};
+use clika_rt::{Device, DeviceKind, ErrorKind, Tensor};
 use pyo3::exceptions::{PyBufferError, PyTypeError};
 use pyo3::ffi;
 use pyo3::prelude::*;
@@ -31,14 +31,48 @@ pub fn live_exports() -> isize {
 /// The arguments of `__dlpack__`.
 #[derive(Debug)]
 pub struct Request {
-    /// Whether a stream other than `None` was passed (CPU tensors take none).
-    pub stream_given: bool,
+    /// The consumer's stream (`None` when it passed `None`): CPU tensors take none; for a
+    /// CUDA tensor `None` means the legacy default stream and `-1` "do not synchronise".
+    pub stream: Option<i64>,
     /// The newest version the consumer understands; `None`: legacy only.
     pub max_version: Option<(u32, u32)>,
     /// The device the consumer wants the data on.
     pub dl_device: Option<(i32, i32)>,
     /// `True`: always copy; `False`: never; `None`: only if needed (never, here).
     pub copy: Option<bool>,
+}
+
+/// The `stream` argument of `__dlpack__` as an integer (`None` stays `None`).
+pub fn stream_arg(stream: Option<&Bound<'_, PyAny>>) -> PyResult<Option<i64>> {
+    match stream.filter(|s| !s.is_none()) {
+        None => Ok(None),
+        Some(s) => s.extract::<i64>().map(Some).map_err(|_| {
+            PyTypeError::new_err(
+                "__dlpack__: stream must be None or an integer (a CUDA stream handle, 1 for the \
+                 legacy default stream, 2 for the per-thread one, -1 for no synchronisation)",
+            )
+        }),
+    }
+}
+
+/// Makes the consumer's `stream` wait for the runtime's work on a CUDA tensor's device
+/// (DLPack: the producer orders its work before the consumer's stream; `None` names the
+/// legacy default stream, `-1` asks for nothing).
+fn order_consumer(t: &Tensor, stream: Option<i64>) -> PyResult<()> {
+    let stream = stream.unwrap_or(1);
+    if stream == -1 {
+        return Ok(());
+    }
+    let handle = usize::try_from(stream)
+        .ok()
+        .filter(|&h| h != 0)
+        .ok_or_else(|| {
+            PyBufferError::new_err(format!(
+                "__dlpack__: stream {stream} is not a CUDA stream (0 is ambiguous and negative \
+             values other than -1 are not handles)"
+            ))
+        })?;
+    clika_rt::backend::order_external_stream_after(t.device(), handle).py()
 }
 
 /// `(device_type, device_id)` as `__dlpack_device__` reports it.
@@ -92,17 +126,22 @@ fn capsule<'py>(
 
 /// `t.__dlpack__(…)`.
 pub fn export<'py>(py: Python<'py>, t: &Tensor, req: Request) -> PyResult<Bound<'py, PyAny>> {
-    if !t.device().is_cpu() {
-        return Err(PyBufferError::new_err(format!(
-            "__dlpack__: the tensor is on {}, whose memory this build does not export; move it \
-             first: t.to('cpu').numpy() or np.from_dlpack(t.to('cpu'))",
-            t.device()
-        )));
-    }
-    if req.stream_given {
-        return Err(PyBufferError::new_err(
-            "__dlpack__: CPU tensors take stream=None",
-        ));
+    match t.device().kind() {
+        DeviceKind::Cpu | DeviceKind::Auto => {
+            if req.stream.is_some() {
+                return Err(PyBufferError::new_err(
+                    "__dlpack__: CPU tensors take stream=None",
+                ));
+            }
+        }
+        DeviceKind::Cuda => {}
+        DeviceKind::Gpu => {
+            return Err(PyBufferError::new_err(format!(
+                "__dlpack__: the tensor is on {}, whose buffers have no address another \
+                 library can use; move it first: t.to('cpu') (or use a cuda:N device)",
+                t.device()
+            )))
+        }
     }
     if let Some(dev) = req.dl_device {
         if dev != device_of(t.device()) {
@@ -118,6 +157,9 @@ pub fn export<'py>(py: Python<'py>, t: &Tensor, req: Request) -> PyResult<Bound<
     } else {
         t.clone()
     };
+    if t.device().kind() == DeviceKind::Cuda {
+        order_consumer(&tensor, req.stream)?;
+    }
     match req.max_version {
         Some((major, _)) if major >= 1 => {
             let p = dl::export_versioned(tensor, copied).py()?;
@@ -214,30 +256,55 @@ pub fn from_dlpack(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
         return Ok(t.get().inner.clone());
     }
     if !obj.hasattr("__dlpack__")? {
+        if obj.hasattr("__cuda_array_interface__")? {
+            return crate::cuda_interface::import(obj);
+        }
         let ty = obj
             .get_type()
             .name()
             .map_or_else(|_| "?".to_string(), |n| n.to_string());
         return Err(raise(
             ErrorKind::InvalidArgument,
-            format!("from_dlpack: {ty} has no __dlpack__ method; use crt.tensor(obj) to copy it"),
+            format!("from_dlpack: {ty} has neither __dlpack__ nor __cuda_array_interface__; use crt.tensor(obj) to copy it"),
         ));
     }
-    if obj.hasattr("__dlpack_device__")? {
+    let dl_device = if obj.hasattr("__dlpack_device__")? {
         let (kind, id): (i32, i32) = obj.call_method0("__dlpack_device__")?.extract()?;
-        if kind != DLDeviceType::CPU.0 as i32 {
-            return Err(raise(
-                ErrorKind::Device,
-                format!("from_dlpack: the object lives on DLPack device ({kind}, {id}); this build imports host memory only: move it to the CPU first (e.g. x.cpu())"),
-            ));
+        Some((kind, id))
+    } else {
+        None
+    };
+    // A device producer orders its work before the stream it is given: the runtime's.
+    let stream = match dl_device {
+        Some((kind, id)) if kind != DLDeviceType::CPU.0 as i32 => {
+            let device = dl::device_from_dl(dl::DLDevice {
+                device_type: DLDeviceType(kind as u32),
+                device_id: id,
+            })
+            .py()?;
+            if device.is_cpu() {
+                None
+            } else {
+                Some(
+                    py.detach(|| clika_rt::backend::stream_handle(device))
+                        .py()?,
+                )
+            }
         }
-    }
+        _ => None,
+    };
     let kwargs = PyDict::new(py);
     kwargs.set_item("max_version", (dl::VERSION.major, dl::VERSION.minor))?;
+    if let Some(s) = stream {
+        kwargs.set_item("stream", s)?;
+    }
     let cap = match obj.call_method("__dlpack__", (), Some(&kwargs)) {
         Ok(c) => c,
         // A producer that predates max_version.
-        Err(e) if e.is_instance_of::<PyTypeError>(py) => obj.call_method0("__dlpack__")?,
+        Err(e) if e.is_instance_of::<PyTypeError>(py) => {
+            kwargs.del_item("max_version")?;
+            obj.call_method("__dlpack__", (), Some(&kwargs))?
+        }
         Err(e) => return Err(e),
     };
     import_capsule(&cap)

@@ -16,6 +16,7 @@ mod args;
 mod buffer;
 mod buffer_export;
 mod creation;
+mod cuda_interface;
 mod custom_ops;
 mod device;
 mod dlpack;

@@ -307,7 +307,7 @@ impl PyTensor {
         copy: Option<bool>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let request = dlpack::Request {
-            stream_given: stream.is_some_and(|s| !s.is_none()),
+            stream: dlpack::stream_arg(stream)?,
             max_version,
             dl_device,
             copy,

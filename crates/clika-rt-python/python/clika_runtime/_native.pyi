@@ -4515,6 +4515,8 @@ class Tensor:
     def _repr_html_(self) -> str: ...
     @property
     def __array_interface__(self) -> Dict[str, Any]: ...
+    @property
+    def __cuda_array_interface__(self) -> Dict[str, Any]: ...
     if sys.version_info >= (3, 12):
         def __buffer__(self, flags: int, /) -> memoryview: ...
 
@@ -4814,10 +4816,19 @@ def from_dlpack(obj: Any) -> Tensor:
     exactly once, when the last tensor over that memory is gone. A read-only producer (a
     read-only numpy array) gives a read-only tensor.
 
+    CUDA memory (`kDLCUDA`: a PyTorch, CuPy or JAX array on the GPU) becomes a tensor on
+    `"cuda:N"` at the same address. The runtime's stream is passed as `__dlpack__`'s `stream`,
+    so the producer's pending work is ordered before the runtime's. An object with only
+    `__cuda_array_interface__` (version 3, e.g. a numba device array) is imported through it,
+    waiting on its `stream` the same way; the object is kept alive while the tensor uses its
+    memory. The pointer is checked with the driver: host memory or another device's memory is
+    refused.
+
     Parameters
     ----------
     obj : object
-        An object with `__dlpack__` (a numpy array, a PyTorch tensor, a `crt.Tensor`...).
+        An object with `__dlpack__` (a numpy array, a PyTorch or CuPy tensor, a
+        `crt.Tensor`...) or `__cuda_array_interface__`.
 
     Returns
     -------
@@ -4827,7 +4838,8 @@ def from_dlpack(obj: Any) -> Tensor:
     Raises
     ------
     InvalidArgumentError
-        `obj` has no `__dlpack__` method (use `crt.tensor(obj)` to copy it).
+        `obj` has neither `__dlpack__` nor `__cuda_array_interface__` (use `crt.tensor(obj)`
+        to copy it), or its CUDA pointer is not memory of a CUDA device.
     BufferError, TypeError
         The producer's `__dlpack__` refuses the export (its own error, passed on).
     DTypeError
