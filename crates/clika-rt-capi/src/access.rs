@@ -382,6 +382,24 @@ pub unsafe extern "C" fn crt_tensor_to(
     unsafe { derive(tensor, out, err, |t| Ok(t.to(device.to_core()?)?)) }
 }
 
+/// This host tensor in page-locked memory for `device` (PyTorch's `pin_memory()`): the
+/// same tensor when it already is, else a contiguous copy from `device`'s pinned host pool.
+/// Moving a pinned tensor to `device` with `crt_tensor_to` is an asynchronous DMA. Only CUDA
+/// devices have a pinned pool.
+///
+/// # Safety
+/// The header's pointer contract.
+#[no_mangle]
+pub unsafe extern "C" fn crt_tensor_pin_memory(
+    tensor: *const crt_tensor,
+    device: crt_device,
+    out: *mut *mut crt_tensor,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    // SAFETY: forwarded contract.
+    unsafe { derive(tensor, out, err, |t| Ok(t.pin_memory(device.to_core()?)?)) }
+}
+
 /// The tensor on `device` in new memory the runtime owns: always a copy, even where
 /// `crt_tensor_to` would return the same memory (same device, or a unified-memory GPU that
 /// uses host memory in place). On the same device it is a contiguous clone.

@@ -68,6 +68,48 @@ pub unsafe extern "C" fn crt_device_release_cached_memory(
     })
 }
 
+/// Writes to `*out` the statistics of `device`'s page-locked host pool (the memory behind
+/// `crt_tensor_pin_memory`). Only CUDA devices have one; others fail with
+/// `CRT_ERROR_DEVICE` naming why.
+///
+/// # Safety
+/// The header's pointer contract.
+#[no_mangle]
+pub unsafe extern "C" fn crt_device_pinned_memory_stats(
+    device: crt_device,
+    out: *mut crt_memory_stats,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    guard(err, || {
+        // SAFETY: P2 for `out`.
+        let out = unsafe { Out::new(out, "out") }?;
+        out.write(clika_rt::device::pinned_memory_stats(device.to_core()?)?.into());
+        Ok(())
+    })
+}
+
+/// Returns the idle page-locked segments of `device`'s pinned host pool to the system, as
+/// `crt_device_release_cached_memory` does for its device pool. `released_out` (may be
+/// NULL) receives the bytes released.
+///
+/// # Safety
+/// The header's pointer contract.
+#[no_mangle]
+pub unsafe extern "C" fn crt_device_release_cached_pinned_memory(
+    device: crt_device,
+    released_out: *mut usize,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    guard(err, || {
+        let released = clika_rt::device::release_cached_pinned_memory(device.to_core()?)?;
+        if !released_out.is_null() {
+            // SAFETY: non-NULL, so valid for one write by P2.
+            unsafe { Out::new(released_out, "released_out") }?.write(released);
+        }
+        Ok(())
+    })
+}
+
 /// Caps how many bytes `device`'s pool may reserve; a negative `limit_bytes` removes the cap.
 ///
 /// # Safety

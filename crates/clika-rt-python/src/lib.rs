@@ -36,6 +36,7 @@ mod op_functions;
 mod op_functions_more;
 mod ops;
 mod pickle;
+mod pinned;
 mod printing;
 mod random;
 mod shared;
@@ -69,6 +70,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(f::from_dlpack, m)?)?;
     m.add_function(wrap_pyfunction!(f::memory_stats, m)?)?;
     m.add_function(wrap_pyfunction!(f::release_cached_memory, m)?)?;
+    m.add_function(wrap_pyfunction!(pinned::pinned_memory_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(pinned::release_cached_pinned_memory, m)?)?;
     m.add_function(wrap_pyfunction!(f::set_memory_limit, m)?)?;
     m.add_function(wrap_pyfunction!(f::reset_peak_stats, m)?)?;
     m.add_function(wrap_pyfunction!(f::_dlpack_live_exports, m)?)?;

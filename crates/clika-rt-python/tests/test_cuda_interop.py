@@ -233,6 +233,58 @@ def test_release_cached_memory_returns_the_cache():
     assert crt.memory_stats("cuda:0").cached_bytes == 0
 
 
+def test_image_ops_on_cuda_match_torch_on_a_torch_frame():
+    torch = need_torch()
+    g = torch.Generator(device="cuda").manual_seed(1)
+    # A pitched, channels-last uint8 frame batch owned by torch, used in place.
+    frames = torch.randint(0, 256, (2, 40, 70, 3), device="cuda", generator=g, dtype=torch.uint8)
+    view = frames[:, :, 3:67]
+    t = crt.from_dlpack(view)
+    mean, std = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
+    got = torch.from_dlpack(crt.normalize_image(t, mean, std))
+    m = torch.tensor(mean, device="cuda").view(1, 3, 1, 1)
+    s = torch.tensor(std, device="cuda").view(1, 3, 1, 1)
+    want = (view.permute(0, 3, 1, 2).float() / 255 - m) / s
+    torch.testing.assert_close(got, want, rtol=1e-6, atol=1e-6)
+    x = crt.normalize_image(t, mean, std)
+    for mode, kw in [("bilinear", {}), ("bicubic", {"align_corners": True}), ("nearest", {})]:
+        got = torch.from_dlpack(crt.interpolate(x, size=(17, 29), mode=mode, **kw))
+        want = torch.nn.functional.interpolate(torch.from_dlpack(x), size=(17, 29), mode=mode, **kw)
+        torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-4)
+    gray = crt.cvt_color(t[0], "RGB2GRAY")
+    assert str(gray.device) == "cuda:0" and tuple(gray.shape) == (40, 64)
+    np.testing.assert_array_equal(host(gray), crt.cvt_color(t[0].to("cpu"), "RGB2GRAY").numpy())
+
+
+def test_pin_memory_uploads_from_the_pinned_pool():
+    if CRT_MISSING is not None:
+        skip(f"cuda:0: {CRT_MISSING}")
+    a = np.arange(1 << 20, dtype=np.float32)
+    t = crt.from_numpy(a).pin_memory("cuda:0")
+    assert t.is_pinned() and str(t.device) == "cpu"
+    assert t.pin_memory("cuda:0").data_ptr() == t.data_ptr()
+    assert crt.pinned_memory_stats("cuda:0").active_bytes >= a.nbytes
+    d = t.to("cuda:0")
+    del t
+    np.testing.assert_array_equal(host(d), a)
+    del d
+    gc.collect()
+    crt.release_cached_pinned_memory("cuda:0")
+    assert crt.pinned_memory_stats("cuda:0").reserved_bytes == 0
+
+
+def test_pin_memory_needs_a_cuda_device():
+    t = crt.ones(3)
+    assert not t.is_pinned()
+    for call in (lambda: t.pin_memory("cpu"), lambda: crt.pinned_memory_stats("cpu")):
+        try:
+            call()
+        except crt.DeviceError as e:
+            assert "pinned pool" in str(e)
+        else:
+            raise AssertionError("the CPU has no pinned pool")
+
+
 if __name__ == "__main__":
     failed = 0
     for name, fn in sorted(globals().items()):

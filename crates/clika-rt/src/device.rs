@@ -6,7 +6,8 @@ use std::str::FromStr;
 
 use crate::error::{Error, Result};
 pub use crate::memory::{
-    memory_stats, release_cached_memory, reset_peak_stats, set_memory_limit, MemoryStats,
+    memory_stats, pinned_memory_stats, release_cached_memory, release_cached_pinned_memory,
+    reset_peak_stats, set_memory_limit, MemoryStats,
 };
 
 /// The kind of a device.
@@ -98,8 +99,9 @@ impl Device {
         }
     }
 
-    /// The concrete device: `Auto` becomes GPU 0 when it is available, else the CPU (after
-    /// releasing the GPU's cache and one warning); any other device is itself.
+    /// The concrete device: `Auto` becomes CUDA device 0 when it is available, else GPU 0
+    /// (wgpu), else the CPU (after releasing the accelerators' caches and one warning); any
+    /// other device is itself.
     pub fn resolve(self) -> Device {
         match self.kind {
             DeviceKind::Auto => crate::backend::auto_device(),

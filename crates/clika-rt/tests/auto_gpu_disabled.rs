@@ -33,6 +33,14 @@ fn auto_falls_back_to_cpu_with_one_warning() {
         text.contains("falls back to CPU") && text.contains(reason),
         "{text}"
     );
+    // Every accelerator automatic placement tries (CUDA first, then wgpu) says why it was
+    // not used.
+    for device in clika_rt::backend::AUTO_PREFERENCE {
+        assert!(
+            text.contains(&device.to_string()),
+            "{device} missing from: {text}"
+        );
+    }
     // Bindings get the same message once.
     assert!(take_fallback_warning().is_some());
     assert!(take_fallback_warning().is_none());

@@ -347,3 +347,88 @@ fn streams_are_shared_and_ordered_without_blocking() {
     assert!(e.contains("ambiguous"), "{e}");
     sync();
 }
+
+#[test]
+fn the_pinned_pool_backs_pin_memory_and_gives_its_pages_back() {
+    use clika_rt::device::{pinned_memory_stats, release_cached_pinned_memory};
+    let Some(_g) = cuda() else { return };
+    let n = 1 << 20;
+    let src = Tensor::from_vec((0..n).map(|i| (i % 977) as f32).collect(), &[n]).unwrap();
+    let pinned = src.pin_memory(CUDA).unwrap();
+    assert_eq!(pinned.device(), Device::cpu());
+    assert_eq!(pinned.storage().pinned_for(), Some(CUDA));
+    assert_eq!(
+        pinned.to_vec::<f32>().unwrap(),
+        src.to_vec::<f32>().unwrap()
+    );
+    // The driver sees page-locked host memory.
+    let mut kind = 0u32;
+    // SAFETY: `kind` receives the u32 memory type; the pointer is read as a number.
+    unsafe {
+        cudarc::driver::sys::cuPointerGetAttribute(
+            (&raw mut kind).cast(),
+            cudarc::driver::sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+            pinned.data_ptr() as u64,
+        )
+        .result()
+        .unwrap()
+    };
+    assert_eq!(
+        kind,
+        cudarc::driver::sys::CUmemorytype::CU_MEMORYTYPE_HOST as u32
+    );
+    assert!(pinned_memory_stats(CUDA).unwrap().active_bytes >= 4 * n);
+    // Already pinned for the device: the same memory, not a copy.
+    assert_eq!(
+        pinned.pin_memory(CUDA).unwrap().data_ptr(),
+        pinned.data_ptr()
+    );
+    // The upload from it is asynchronous; the block is kept until the copy completes.
+    let on = pinned.to(CUDA).unwrap();
+    drop(pinned);
+    assert_eq!(on.to_vec::<f32>().unwrap(), src.to_vec::<f32>().unwrap());
+    on.synchronize().unwrap();
+    release_cached_pinned_memory(CUDA).unwrap();
+    let stats = pinned_memory_stats(CUDA).unwrap();
+    assert_eq!(
+        (stats.active_bytes, stats.reserved_bytes),
+        (0, 0),
+        "{stats:?}"
+    );
+    // The CPU has no pinned pool: a clear error, not a plain host tensor.
+    let e = src.pin_memory(Device::cpu()).unwrap_err().to_string();
+    assert!(e.contains("pinned pool"), "{e}");
+}
+
+#[test]
+fn a_pinned_tag_on_pageable_memory_is_checked_and_copied_as_pageable() {
+    let Some(_g) = cuda() else { return };
+    let n = 1 << 20;
+    let data: Vec<f32> = (0..n).map(|i| (i % 100) as f32).collect();
+    let want = data.clone();
+    let boxed = Box::into_raw(data.into_boxed_slice());
+    let freed = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&freed);
+    let options = BlobOptions {
+        pinned_for: Some(CUDA), // untrue: plain heap memory
+        deleter: Some(Deleter::new(move |p| {
+            flag.store(true, Ordering::SeqCst);
+            // SAFETY: `p` is the boxed slice's pointer, given back once.
+            drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(p.cast::<f32>(), n)) });
+        })),
+        ..BlobOptions::default()
+    };
+    // SAFETY: `boxed` holds n initialised f32s, owned by the deleter from now on.
+    let src =
+        unsafe { Tensor::from_blob_with(boxed.cast(), &[n as i64], None, DType::Float32, options) }
+            .unwrap();
+    let on = src.to(CUDA).unwrap();
+    drop(src);
+    // The driver does not know the memory as page-locked: the copy read it before `to`
+    // returned, so nothing kept it.
+    assert!(
+        freed.load(Ordering::SeqCst),
+        "pageable source kept as if pinned"
+    );
+    assert_eq!(on.to_vec::<f32>().unwrap(), want);
+}

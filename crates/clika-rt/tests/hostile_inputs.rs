@@ -198,3 +198,18 @@ fn safe_entry_points_refuse_bad_lengths_without_panicking() {
     ));
     assert!(t.narrow(1, 2, 2).is_err());
 }
+
+#[test]
+fn pinning_for_a_device_without_a_pinned_pool_says_why() {
+    let t = clika_rt::Tensor::zeros(&[4], clika_rt::DType::Float32).unwrap();
+    for device in [clika_rt::Device::cpu(), clika_rt::Device::gpu(0)] {
+        let e = t.pin_memory(device).unwrap_err().to_string();
+        // The GPU may be absent here; either way the error says why.
+        assert!(
+            e.contains("pinned pool") || e.contains("not available"),
+            "{e}"
+        );
+        assert!(clika_rt::Tensor::empty_pinned(&[4], clika_rt::DType::Float32, device).is_err());
+        assert!(clika_rt::device::pinned_memory_stats(device).is_err());
+    }
+}

@@ -834,6 +834,14 @@ public:
             return crt_tensor_to(get(), device.c(), out, err);
         });
     }
+    /// This host tensor in page-locked memory for `device` (PyTorch's pin_memory()): itself
+    /// when it already is, else a contiguous copy from the device's pinned host pool. `to(device)`
+    /// from it is an asynchronous DMA. Only CUDA devices have a pinned pool.
+    Tensor pin_memory(Device device) const {
+        return derive([&](crt_tensor** out, crt_error** err) {
+            return crt_tensor_pin_memory(get(), device.c(), out, err);
+        });
+    }
     /// This tensor on `device` in new memory the runtime owns: always a copy.
     Tensor copy_to(Device device) const {
         return derive([&](crt_tensor** out, crt_error** err) {
@@ -1642,10 +1650,11 @@ struct MemoryStats {
     std::uint64_t imported_bytes = 0;  ///< host memory used in place (not pool memory)
 };
 
-inline MemoryStats memory_stats(Device device = Device::cpu()) {
-    crt_memory_stats c{};
-    detail::call([&](crt_error** err) { return crt_device_memory_stats(device.c(), &c, err); });
-    MemoryStats s;
+}  // namespace device
+
+namespace detail {
+inline device::MemoryStats stats_from_c(const crt_memory_stats& c) {
+    device::MemoryStats s;
     s.active_bytes = c.active_bytes;
     s.cached_bytes = c.cached_bytes;
     s.reserved_bytes = c.reserved_bytes;
@@ -1659,10 +1668,40 @@ inline MemoryStats memory_stats(Device device = Device::cpu()) {
     s.oom_count = c.oom_count;
     s.largest_free_block = c.largest_free_block;
     if (c.limit_bytes >= 0) s.limit_bytes = static_cast<std::uint64_t>(c.limit_bytes);
+    return s;
+}
+}  // namespace detail
+
+namespace device {
+
+inline MemoryStats memory_stats(Device device = Device::cpu()) {
+    crt_memory_stats c{};
+    detail::call([&](crt_error** err) { return crt_device_memory_stats(device.c(), &c, err); });
+    MemoryStats s = detail::stats_from_c(c);
     detail::call([&](crt_error** err) {
         return crt_device_imported_bytes(device.c(), &s.imported_bytes, err);
     });
     return s;
+}
+
+/// Statistics of the device's page-locked host pool (the memory behind Tensor::pin_memory).
+/// Only CUDA devices have one; others throw.
+inline MemoryStats pinned_memory_stats(Device device) {
+    crt_memory_stats c{};
+    detail::call([&](crt_error** err) {
+        return crt_device_pinned_memory_stats(device.c(), &c, err);
+    });
+    return detail::stats_from_c(c);
+}
+
+/// Returns the idle page-locked segments of the device's pinned host pool to the system;
+/// returns the bytes released.
+inline std::size_t release_cached_pinned_memory(Device device) {
+    std::size_t released = 0;
+    detail::call([&](crt_error** err) {
+        return crt_device_release_cached_pinned_memory(device.c(), &released, err);
+    });
+    return released;
 }
 
 /// Returns the device's idle reserve to the system; returns the bytes released. Memory in use,

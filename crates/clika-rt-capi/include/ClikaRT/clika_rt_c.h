@@ -1201,6 +1201,20 @@ crt_status crt_tensor_to(const struct crt_tensor *tensor,
                          struct crt_error **err);
 
 /**
+ * This host tensor in page-locked memory for `device` (PyTorch's `pin_memory()`): the
+ * same tensor when it already is, else a contiguous copy from `device`'s pinned host pool.
+ * Moving a pinned tensor to `device` with `crt_tensor_to` is an asynchronous DMA. Only CUDA
+ * devices have a pinned pool.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_pin_memory(const struct crt_tensor *tensor,
+                                 struct crt_device device,
+                                 struct crt_tensor **out,
+                                 struct crt_error **err);
+
+/**
  * The tensor on `device` in new memory the runtime owns: always a copy, even where
  * `crt_tensor_to` would return the same memory (same device, or a unified-memory GPU that
  * uses host memory in place). On the same device it is a contiguous clone.
@@ -1850,6 +1864,30 @@ crt_status crt_device_imported_bytes(struct crt_device device,
 crt_status crt_device_release_cached_memory(struct crt_device device,
                                             size_t *released_out,
                                             struct crt_error **err);
+
+/**
+ * Writes to `*out` the statistics of `device`'s page-locked host pool (the memory behind
+ * `crt_tensor_pin_memory`). Only CUDA devices have one; others fail with
+ * `CRT_ERROR_DEVICE` naming why.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_device_pinned_memory_stats(struct crt_device device,
+                                          struct crt_memory_stats *out,
+                                          struct crt_error **err);
+
+/**
+ * Returns the idle page-locked segments of `device`'s pinned host pool to the system, as
+ * `crt_device_release_cached_memory` does for its device pool. `released_out` (may be
+ * NULL) receives the bytes released.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_device_release_cached_pinned_memory(struct crt_device device,
+                                                   size_t *released_out,
+                                                   struct crt_error **err);
 
 /**
  * Caps how many bytes `device`'s pool may reserve; a negative `limit_bytes` removes the cap.

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-enum { TEST_DL_CPU = 1, TEST_DL_CUDA = 2 };
+enum { TEST_DL_CPU = 1, TEST_DL_CUDA = 2, TEST_DL_OPENCL = 4 };
 enum { TEST_DL_INT = 0, TEST_DL_UINT = 1, TEST_DL_FLOAT = 2, TEST_DL_COMPLEX = 5 };
 #define TEST_DL_FLAG_READ_ONLY ((uint64_t)1)
 #define TEST_DL_FLAG_IS_COPIED ((uint64_t)2)

@@ -95,8 +95,18 @@ void a_refused_import_takes_nothing() {
     p->managed.dl_tensor.dtype = {TEST_DL_COMPLEX, 64, 1};
     CHECK_THROWS(Tensor::from_dlpack(&p->managed), Status::DType);
     p->managed.dl_tensor.dtype = {TEST_DL_FLOAT, 32, 1};
-    p->managed.dl_tensor.device = {TEST_DL_CUDA, 0};
+    // A device type the runtime does not import (CUDA memory is imported where a driver
+    // exists; a host pointer claimed as CUDA memory is refused by the driver check: Device
+    // without a driver, InvalidArgument with one).
+    p->managed.dl_tensor.device = {TEST_DL_OPENCL, 0};
     CHECK_THROWS(Tensor::from_dlpack(&p->managed), Status::InvalidArgument);
+    p->managed.dl_tensor.device = {TEST_DL_CUDA, 0};
+    try {
+        static_cast<void>(Tensor::from_dlpack(&p->managed));
+        CHECK(false);
+    } catch (const ClikaRT::Error& e) {
+        CHECK(e.status() == Status::Device || e.status() == Status::InvalidArgument);
+    }
     p->managed.dl_tensor.device = {TEST_DL_CPU, 0};
     p->managed.version = {2, 0};
     CHECK_THROWS(Tensor::from_dlpack(&p->managed), Status::InvalidArgument);

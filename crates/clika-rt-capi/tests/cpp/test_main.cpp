@@ -266,7 +266,18 @@ void auto_placement_falls_back_to_cpu() {
     std::printf("ok    Device::auto_() falls back to the CPU when the GPU fails\n");
 }
 
+// Page-locked host memory comes from a CUDA device's pinned pool; a device without one
+// (the CPU here; a CUDA device is exercised by the Rust suite on a GPU machine) throws.
+void pin_memory_needs_a_pinned_pool() {
+    const Tensor t = Tensor::ones({3});
+    CHECK_THROWS(t.pin_memory(Device::cpu()), Status::Device);
+    CHECK_THROWS(ClikaRT::device::pinned_memory_stats(Device::cpu()), Status::Device);
+    CHECK_THROWS(ClikaRT::device::release_cached_pinned_memory(Device::cpu()), Status::Device);
+    std::printf("ok    pin_memory and the pinned pool's stats need a CUDA device\n");
+}
+
 int main() {
+    pin_memory_needs_a_pinned_pool();
     deleter_once_after_last_copy_and_view();
     throwing_deleter_is_swallowed();
     raw_throwing_deleter_through_the_trampoline_is_swallowed_and_counted();

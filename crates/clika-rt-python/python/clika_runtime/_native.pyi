@@ -140,6 +140,8 @@ __all__ = [
     "randint",
     "randn",
     "release_cached_memory",
+    "release_cached_pinned_memory",
+    "pinned_memory_stats",
     "relu",
     "remainder",
     "reset_peak_stats",
@@ -281,8 +283,8 @@ class Device:
     """A device: where a tensor's memory lives and its operations run.
 
     `Device(name)` parses a name: `"cpu"`, `"gpu"` / `"gpu:N"` (wgpu on Vulkan, Metal or DX12),
-    `"cuda:N"` (where the CUDA backend is built) or `"auto"` (the GPU when one works, else the
-    CPU, with one warning). A device compares equal to its name (`t.device == "cpu"`) and
+    `"cuda:N"` (where the CUDA backend is built) or `"auto"` (`"cuda:0"` when it works, else
+    `"gpu:0"`, else the CPU, with one warning). A device compares equal to its name (`t.device == "cpu"`) and
     prints as it (`str(d)`). Every `device=` argument takes a `Device` or a name.
 
     Parameters
@@ -3658,6 +3660,56 @@ class Tensor:
         >>> t.is_contiguous(), t.T.is_contiguous()
         (True, False)
         """
+    def pin_memory(self, device: Optional[_DeviceLike] = None) -> Tensor:
+        """This host tensor in page-locked ("pinned") memory for a CUDA device, as PyTorch's `pin_memory()`.
+
+        The result is the same tensor when it already is pinned for `device` and contiguous, else a
+        contiguous copy from the device's pinned host pool. `.to(device)` from a pinned tensor is an
+        asynchronous DMA, the fast path for uploads (about 55 GB/s against 6–10 GB/s from pageable
+        memory on an H200).
+
+        Parameters
+        ----------
+        device : Device or str, optional
+            The CUDA device the memory is pinned for; `"cuda:0"` by default.
+
+        Returns
+        -------
+        Tensor
+            A host tensor whose memory is page-locked for `device`.
+
+        Raises
+        ------
+        DeviceError
+            `device` has no pinned pool (only CUDA devices have one) or is not available.
+        InvalidArgumentError
+            The tensor is not on the CPU.
+
+        Examples
+        --------
+        >>> t = crt.arange(4.0)
+        >>> try:
+        ...     p = t.pin_memory("cuda:0")  # needs an NVIDIA driver
+        ... except crt.DeviceError:
+        ...     p = t  # no CUDA here: keep the pageable tensor
+        >>> p.tolist()
+        [0.0, 1.0, 2.0, 3.0]
+        """
+    def is_pinned(self) -> builtins.bool:
+        """Whether this tensor's memory is page-locked for a device.
+
+        True for tensors from `pin_memory` and for memory wrapped with `pinned_for`.
+
+        Returns
+        -------
+        bool
+            Whether the memory is pinned.
+
+        Examples
+        --------
+        >>> crt.zeros(3).is_pinned()
+        False
+        """
     def to(
         self,
         target: Union[_DeviceLike, _DTypeLike, None] = None,
@@ -3673,8 +3725,8 @@ class Tensor:
         first, then the conversion) — except a move between the host and a unified-memory GPU that
         uses host memory in place (an integrated GPU, Mesa's lavapipe): there the moved tensor is
         over the same memory (no bytes move; `memory_stats("gpu:0").imported_bytes` counts it), and
-        moving it back gives the host tensor again. `copy=True` always gives new memory. `"auto"` picks the GPU when one works and falls back to the
-        CPU with one `RuntimeWarning` per process.
+        moving it back gives the host tensor again. `copy=True` always gives new memory. `"auto"` picks `"cuda:0"` when it works, else `"gpu:0"`, and falls
+        back to the CPU with one `RuntimeWarning` per process.
 
         Parameters
         ----------
@@ -4884,6 +4936,62 @@ def memory_stats(device: Optional[_DeviceLike] = None) -> MemoryStats:
     True
     >>> s = crt.memory_stats("cpu")
     >>> s.reserved_bytes >= s.active_bytes
+    True
+    """
+def pinned_memory_stats(device: Optional[_DeviceLike] = None) -> MemoryStats:
+    """Statistics of a CUDA device's page-locked host pool, the memory behind `pin_memory`.
+
+    Parameters
+    ----------
+    device : Device or str, optional
+        The CUDA device; `"cuda:0"` by default.
+
+    Returns
+    -------
+    MemoryStats
+        The pinned pool's counters (`active_bytes`, `reserved_bytes`, ...).
+
+    Raises
+    ------
+    DeviceError
+        `device` has no pinned pool (only CUDA devices have one) or is not available.
+
+    Examples
+    --------
+    >>> try:
+    ...     reserved = crt.pinned_memory_stats("cuda:0").reserved_bytes
+    ... except crt.DeviceError:
+    ...     reserved = 0  # no CUDA here
+    >>> reserved >= 0
+    True
+    """
+def release_cached_pinned_memory(device: Optional[_DeviceLike] = None) -> int:
+    """Give a CUDA device's idle page-locked host segments back to the system.
+
+    Pinned tensors still alive keep their memory; only cached, unused segments are freed.
+
+    Parameters
+    ----------
+    device : Device or str, optional
+        The CUDA device; `"cuda:0"` by default.
+
+    Returns
+    -------
+    int
+        How many bytes were released.
+
+    Raises
+    ------
+    DeviceError
+        `device` has no pinned pool (only CUDA devices have one) or is not available.
+
+    Examples
+    --------
+    >>> try:
+    ...     released = crt.release_cached_pinned_memory("cuda:0")
+    ... except crt.DeviceError:
+    ...     released = 0  # no CUDA here
+    >>> released >= 0
     True
     """
 def release_cached_memory(device: Optional[_DeviceLike] = None) -> int:

@@ -12,7 +12,7 @@
 //! Adding a backend is a folder here plus one arm in `backend()`; nothing in `ops/` changes.
 //! A kernel a backend lacks answers `unsupported`, which names the move that works.
 
-mod auto;
+pub(crate) mod auto;
 mod cpu;
 mod cuda;
 #[cfg(all(feature = "gpu", not(miri)))]
@@ -30,7 +30,7 @@ use crate::ops::{
 use crate::{Device, DeviceKind, Tensor};
 
 pub(crate) use auto::fall_back;
-pub use auto::{auto_device, take_fallback_warning, GPU_DISABLE_ENV};
+pub use auto::{auto_device, take_fallback_warning, AUTO_PREFERENCE, GPU_DISABLE_ENV};
 pub(crate) use cpu::kernel;
 pub(crate) use cpu::random;
 
@@ -72,6 +72,16 @@ pub(crate) trait Backend: Send + Sync {
     fn record_event(&self) -> Arc<dyn Event>;
     /// Waits for all queued work.
     fn synchronize(&self) -> Result<()>;
+    /// The page-locked host pool for this device (`pin_memory`, `empty_pinned`): host
+    /// memory its copies reach by DMA. The default: this device has none.
+    fn pinned_pool(&self) -> Result<&Arc<Pool>> {
+        Err(unsupported(
+            "pin_memory",
+            self.device(),
+            "page-locked host memory (only CUDA devices have a pinned pool; host tensors move \
+             to other devices without it)",
+        ))
+    }
     /// Checks that `base..base + nbytes` is memory this device's kernels can address, for
     /// wrapping memory another library allocated (`from_blob` with this device, DLPack,
     /// `__cuda_array_interface__`). The default: this device takes no foreign memory.

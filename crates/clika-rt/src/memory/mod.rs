@@ -83,6 +83,21 @@ pub fn release_cached_memory(device: Device) -> Result<usize> {
     Ok(registry::pool(device)?.release_cached())
 }
 
+/// Statistics of the page-locked host pool behind tensors pinned for `device`
+/// ([`Tensor::pin_memory`](crate::Tensor::pin_memory)); an error for a device without one
+/// (every device but CUDA).
+pub fn pinned_memory_stats(device: Device) -> Result<MemoryStats> {
+    Ok(crate::backend::backend(device)?.pinned_pool()?.stats())
+}
+
+/// Returns the idle page-locked segments of `device`'s pinned host pool to the system, as
+/// [`release_cached_memory`] does for a device pool; the bytes released.
+pub fn release_cached_pinned_memory(device: Device) -> Result<usize> {
+    Ok(crate::backend::backend(device)?
+        .pinned_pool()?
+        .release_cached())
+}
+
 /// Caps how many bytes `device`'s pool may reserve (`None` removes the cap).
 pub fn set_memory_limit(device: Device, limit: Option<usize>) -> Result<()> {
     registry::pool(device)?.set_limit(limit);

@@ -142,12 +142,25 @@ impl ForeignMemory {
         dtype: DType,
         device: Device,
     ) -> Result<ForeignMemory> {
-        if device.kind() == crate::DeviceKind::Auto {
-            return Err(Error::InvalidArgument {
-                what: "from_blob: name the device the memory is on (\"cpu\" or \"cuda:N\"), not \
-                       \"auto\""
-                    .to_string(),
-            });
+        match device.kind() {
+            crate::DeviceKind::Cpu | crate::DeviceKind::Cuda => {}
+            crate::DeviceKind::Auto => {
+                return Err(Error::InvalidArgument {
+                    what: "from_blob: name the device the memory is on (\"cpu\" or \"cuda:N\"), \
+                           not \"auto\""
+                        .to_string(),
+                });
+            }
+            // Refused without starting the backend: wgpu buffers are not addresses.
+            crate::DeviceKind::Gpu => {
+                return Err(Error::UnsupportedOnDevice {
+                    op: "from_blob".to_string(),
+                    device,
+                    what: "wrapping memory another library allocated (wgpu buffers have no \
+                           address to wrap); wrap host memory and move it with .to(device)"
+                        .to_string(),
+                })
+            }
         }
         let foreign = Layout::from_foreign(shape, strides, dtype)?;
         let numel = foreign.layout.numel();

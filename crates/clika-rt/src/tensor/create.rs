@@ -174,6 +174,53 @@ impl Tensor {
         Ok(Tensor::from_parts(storage, layout, dtype))
     }
 
+    /// A host tensor of `shape` in page-locked memory for `device` (from that device's
+    /// pinned pool, tagged [`pinned_for`](Storage::pinned_for) it): `.to(device)` from it is
+    /// an asynchronous DMA, the fast path for uploads. The bytes are unspecified (but
+    /// initialised). Only CUDA devices have a pinned pool; others answer
+    /// [`UnsupportedOnDevice`](crate::Error::UnsupportedOnDevice).
+    pub fn empty_pinned(shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
+        let pool = crate::backend::backend(device)?.pinned_pool()?;
+        let layout = Layout::contiguous(shape, dtype.size())?;
+        let nbytes = layout.numel() * dtype.size();
+        let block = pool.allocate(nbytes, false)?;
+        let ptr = block.as_ptr();
+        // SAFETY: the pool hands out `nbytes` initialised, writable host bytes at `ptr`,
+        // owned by `block` until it returns to the pool; they are page-locked for `device`.
+        let storage = unsafe {
+            Storage::from_raw_parts(
+                ptr,
+                nbytes,
+                Device::cpu(),
+                Owner::Pool(block),
+                Some(device),
+                true,
+            )
+        };
+        Ok(Tensor::from_parts(storage, layout, dtype))
+    }
+
+    /// This host tensor in page-locked memory for `device` (PyTorch's `pin_memory()`): itself
+    /// when it is already pinned for `device` and contiguous, else a contiguous copy into
+    /// [`empty_pinned`](Tensor::empty_pinned) memory.
+    pub fn pin_memory(&self, device: Device) -> Result<Tensor> {
+        if !self.device().is_cpu() {
+            return Err(crate::Error::InvalidArgument {
+                what: format!(
+                    "pin_memory: the tensor is on {}; only host tensors are pinned (move it \
+                     with .to(cpu) first)",
+                    self.device()
+                ),
+            });
+        }
+        if self.storage().pinned_for() == Some(device) && self.is_contiguous() {
+            return Ok(self.clone());
+        }
+        let mut out = Tensor::empty_pinned(self.shape(), self.dtype(), device)?;
+        out.copy_(self)?;
+        Ok(out)
+    }
+
     /// A tensor of zeros.
     pub fn zeros(shape: &[usize], dtype: DType) -> Result<Tensor> {
         Tensor::alloc(shape, dtype, Device::cpu(), true)

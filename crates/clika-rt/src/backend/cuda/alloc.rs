@@ -136,6 +136,107 @@ unsafe impl RawAllocator for CudaAllocator {
     }
 }
 
+/// Reserves and releases page-locked host segments (`cuMemHostAlloc`) for a device's pinned
+/// host pool: host memory the device's copy engines read and write directly, so a copy from
+/// or to it is a true asynchronous DMA. The pool caches them like device segments
+/// (page-locking is expensive: it is a system call that faults in and locks every page).
+pub(super) struct PinnedAllocator {
+    stream: Arc<Stream>,
+    /// Aligned segment address → the allocation's own address (over-allocated segments).
+    shifted: Mutex<HashMap<usize, usize>>,
+}
+
+impl std::fmt::Debug for PinnedAllocator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PinnedAllocator")
+            .field("device", &self.stream.device)
+            .finish()
+    }
+}
+
+impl PinnedAllocator {
+    pub(super) fn new(stream: Arc<Stream>) -> PinnedAllocator {
+        PinnedAllocator {
+            stream,
+            shifted: Mutex::default(),
+        }
+    }
+
+    fn malloc(nbytes: usize) -> Option<usize> {
+        // SAFETY: a plain page-locked allocation; the context is bound by the caller.
+        match unsafe { cu::malloc_host(nbytes, 0) } {
+            Ok(p) if !p.is_null() => Some(p as usize),
+            Ok(_) => None,
+            Err(e) => {
+                log::debug!("clika-rt: cuMemHostAlloc({nbytes}) failed: {}", why(e));
+                None
+            }
+        }
+    }
+
+    fn free(ptr: usize) {
+        // SAFETY: `ptr` is one of our live page-locked allocations, freed exactly once.
+        if let Err(e) = unsafe { cu::free_host(ptr as *mut std::ffi::c_void) } {
+            log::error!("clika-rt: cuMemFreeHost failed: {}", why(e));
+        }
+    }
+}
+
+// SAFETY: (1) a reserved segment is `nbytes` of host memory at an `align`-aligned address,
+// readable and writable by the host (page-locked memory is ordinary memory to the CPU);
+// (2) it is zero-filled before it is returned, so it is initialised and `zeroed`; (3) each
+// allocation is new and not aliased; (4) every failure returns `None`.
+unsafe impl RawAllocator for PinnedAllocator {
+    fn reserve(&self, nbytes: usize, align: usize) -> Option<RawSegment> {
+        if nbytes == 0 || !align.is_power_of_two() {
+            return None;
+        }
+        self.stream.bind().ok()?;
+        let mut base = Self::malloc(nbytes)?;
+        let mut addr = base;
+        if base % align != 0 {
+            // cuMemHostAlloc returns page-aligned memory; the pool may ask for more.
+            Self::free(base);
+            base = Self::malloc(nbytes.checked_add(align)?)?;
+            addr = aligned_in(base as u64, align) as usize;
+            self.shifted
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(addr, base);
+        }
+        // SAFETY: `addr..addr + nbytes` lies inside the allocation just made, ours alone.
+        unsafe { std::ptr::write_bytes(addr as *mut u8, 0, nbytes) };
+        Some(RawSegment {
+            ptr: NonNull::new(addr as *mut u8)?,
+            zeroed: true,
+        })
+    }
+
+    unsafe fn release(&self, ptr: NonNull<u8>, _nbytes: usize, _align: usize) {
+        if self.stream.bind().is_err() {
+            return;
+        }
+        let addr = ptr.as_ptr() as usize;
+        let base = self
+            .shifted
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&addr)
+            .unwrap_or(addr);
+        Self::free(base);
+    }
+
+    unsafe fn write_zeros(&self, ptr: NonNull<u8>, nbytes: usize) {
+        // SAFETY: the pool passes a range inside one of its live segments (host memory).
+        unsafe { std::ptr::write_bytes(ptr.as_ptr(), 0, nbytes) };
+    }
+
+    fn pending_work(&self) -> Option<Arc<dyn Event>> {
+        // A pinned block may be the source or target of a copy still queued on the stream.
+        self.stream.event().map(|e| e as Arc<dyn Event>)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::aligned_in;

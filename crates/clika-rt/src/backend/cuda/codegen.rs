@@ -58,7 +58,7 @@ fn held(d: DType) -> DType {
 }
 
 /// The type values of `d` are computed in (`bool` for `Bool`).
-fn value_type(d: DType) -> &'static str {
+pub(super) fn value_type(d: DType) -> &'static str {
     match held(d) {
         DType::Bool => "bool",
         d => storage_type(d).unwrap_or("float"),
@@ -82,7 +82,7 @@ fn int_range(d: DType) -> (&'static str, &'static str) {
 /// The prelude every kernel starts with: the parameter block and the saturating
 /// float → integer conversions (NaN → 0, out of range → the nearest bound, as the CPU's
 /// `cast`).
-fn prelude() -> String {
+pub(super) fn prelude() -> String {
     let mut s = format!("typedef long long i64;\nstruct Meta {{ i64 v[{META_LEN}]; }};\n");
     // Half conversions by PTX instruction (no headers needed under NVRTC; bf16 needs sm_80).
     s += "__device__ __forceinline__ float h2f(unsigned short h) { float f; \
@@ -144,7 +144,7 @@ pub(super) fn convert(from: DType, to: DType, v: &str) -> String {
 
 /// C expression loading element `p` of operand `a` of storage dtype `d` as value type `ct`
 /// (a `Bool` byte reads as `!= 0`, whatever its bits).
-fn load(a: &str, d: DType, ct: DType, p: &str) -> String {
+pub(super) fn load(a: &str, d: DType, ct: DType, p: &str) -> String {
     match d {
         DType::Bool => convert(DType::Bool, ct, &format!("({a}[{p}] != 0)")),
         DType::Float16 => convert(DType::Float32, ct, &format!("h2f({a}[{p}])")),
@@ -154,7 +154,7 @@ fn load(a: &str, d: DType, ct: DType, p: &str) -> String {
 }
 
 /// C expression storing value `v` of value type `from` as dtype `d`.
-fn store(from: DType, d: DType, v: &str) -> String {
+pub(super) fn store(from: DType, d: DType, v: &str) -> String {
     match d {
         DType::Float16 => format!("f2h({})", convert(from, DType::Float32, v)),
         DType::BFloat16 => format!("f2b({})", convert(from, DType::Float32, v)),

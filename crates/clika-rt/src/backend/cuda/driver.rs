@@ -10,11 +10,12 @@ use std::sync::{Arc, Mutex, OnceLock};
 use cudarc::driver::result as cu;
 use cudarc::driver::sys;
 
-use super::alloc::CudaAllocator;
+use super::alloc::{CudaAllocator, PinnedAllocator};
 use super::kernels::Kernels;
 use crate::backend::Backend;
 use crate::error::{Error, Result};
 use crate::memory::{Event, Pool};
+use crate::ops::vision::VisionPlan;
 use crate::ops::{matmul::Plan as MatmulPlan, BinaryPlan, ReducePlan, UnaryPlan};
 use crate::storage::Storage;
 use crate::{Device, Tensor};
@@ -282,6 +283,8 @@ fn take_done<E: Event, T>(keep: &mut Vec<(Arc<E>, T)>) -> Vec<(Arc<E>, T)> {
 pub(crate) struct Cuda {
     pub(super) stream: Arc<Stream>,
     pub(super) pool: Arc<Pool>,
+    /// The page-locked host pool whose tensors are pinned for this device.
+    pub(super) pinned: Arc<Pool>,
     pub(super) name: String,
     /// Compute capability (major, minor): NVRTC compiles for it.
     pub(super) arch: (i32, i32),
@@ -302,6 +305,9 @@ pub(crate) fn context(device: Device) -> Result<&'static Cuda> {
     let unavailable = |reason: String| Error::DeviceUnavailable { device, reason };
     if std::env::var(CUDA_DISABLE_ENV).is_ok_and(|v| v == "1") {
         return Err(unavailable(format!("disabled by {CUDA_DISABLE_ENV}=1")));
+    }
+    if let Some(why) = crate::backend::auto::disabled_reason() {
+        return Err(unavailable(why));
     }
     let mut map = CTXS
         .get_or_init(Default::default)
@@ -374,8 +380,13 @@ fn start(device: Device) -> std::result::Result<Cuda, String> {
         keep: Mutex::default(),
     });
     let raw_alloc = Arc::new(CudaAllocator::new(Arc::clone(&stream)));
+    let pinned = Pool::new(
+        Device::cpu(),
+        Arc::new(PinnedAllocator::new(Arc::clone(&stream))),
+    );
     Ok(Cuda {
         pool: Pool::new(device, raw_alloc),
+        pinned,
         stream,
         name,
         arch,
@@ -423,6 +434,10 @@ impl Backend for Cuda {
         self.stream.synchronize()
     }
 
+    fn pinned_pool(&self) -> Result<&Arc<Pool>> {
+        Ok(&self.pinned)
+    }
+
     fn check_foreign(&self, base: *mut u8, nbytes: usize) -> Result<()> {
         super::interop::check_foreign(self, base, nbytes)
     }
@@ -462,6 +477,10 @@ impl Backend for Cuda {
 
     fn matmul(&self, plan: &MatmulPlan) -> Result<Tensor> {
         super::kernels::matmul(self, plan)
+    }
+
+    fn vision(&self, plan: &VisionPlan) -> Result<Tensor> {
+        super::vision::vision(self, plan)
     }
 }
 

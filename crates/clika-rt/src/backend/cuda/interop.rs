@@ -88,6 +88,13 @@ fn pointer_info(ptr: u64) -> Result<Option<PointerInfo>> {
     }))
 }
 
+/// Whether the driver knows `ptr` as page-locked host memory (`cuMemHostAlloc`,
+/// `cuMemHostRegister`), which the device reads by DMA.
+pub(super) fn is_page_locked(ptr: usize) -> bool {
+    const HOST: u32 = sys::CUmemorytype::CU_MEMORYTYPE_HOST as u32;
+    matches!(pointer_info(ptr as u64), Ok(Some(i)) if i.memory_type == HOST && !i.managed)
+}
+
 /// Checks that the first and the last byte of `base..base + nbytes` are memory of this
 /// device (device memory of its ordinal, or managed memory). Both ends, not one
 /// allocation's range: an allocator that maps several physical chunks into one virtual

@@ -21,7 +21,7 @@ use crate::{DType, Tensor};
 
 /// A loaded kernel (its module is never unloaded: kernels live as long as the process).
 #[derive(Clone, Copy)]
-struct Func(sys::CUfunction);
+pub(super) struct Func(sys::CUfunction);
 // SAFETY: a CUfunction is a driver handle, valid in every thread that binds its context.
 unsafe impl Send for Func {}
 
@@ -56,7 +56,7 @@ fn compile(src: &str, arch: (i32, i32)) -> std::result::Result<CString, String> 
 
 impl Cuda {
     /// The kernel `k` of `src`, compiled and loaded on first use.
-    fn kernel(&self, op: &str, src: &str) -> Result<Func> {
+    pub(super) fn kernel(&self, op: &str, src: &str) -> Result<Func> {
         let mut cache = self.kernels.cache.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(&f) = cache.get(src) {
             return Ok(f);
@@ -79,7 +79,13 @@ impl Cuda {
     }
 
     /// Launches `f` over `grid` blocks with `ptrs` (device addresses) and `meta`.
-    fn launch(&self, f: Func, grid: (u32, u32), ptrs: &[u64], meta: &[i64]) -> Result<()> {
+    pub(super) fn launch(
+        &self,
+        f: Func,
+        grid: (u32, u32),
+        ptrs: &[u64],
+        meta: &[i64],
+    ) -> Result<()> {
         let mut meta = Meta::new(meta).ok_or_else(|| Error::Internal {
             message: "kernel parameters over the parameter block".into(),
         })?;
@@ -391,6 +397,19 @@ mod tests {
                 format!("matmul {d}"),
                 codegen::matmul_source(d, acc, d).unwrap(),
             ));
+        }
+        use super::super::vision;
+        sources.push(("normalize_image".into(), vision::normalize_source()));
+        sources.push(("cvt_color".into(), vision::color_source()));
+        for d in DType::ALL {
+            for nearest in [true, false] {
+                let outs: &[DType] = if nearest { &[d] } else { &[d, DType::Float32] };
+                for &od in outs {
+                    if let Some(src) = vision::resize_source(d, od, nearest) {
+                        sources.push((format!("interpolate {d} -> {od} {nearest}"), src));
+                    }
+                }
+            }
         }
         assert!(sources.len() > 250, "{}", sources.len());
         // The check can fail: a broken source is reported.

@@ -9,7 +9,8 @@
 //! - `interop`: other libraries' device pointers and streams (wrapping, ordering);
 //! - `codegen`: CUDA C source per (op, dtypes) and launch shapes (pure, tested without a GPU);
 //! - `kernels`: NVRTC compilation, the kernel cache and the op entry points;
-//! - `blas`: `matmul` through cuBLAS (the NVRTC kernel where cuBLAS is missing).
+//! - `blas`: `matmul` through cuBLAS (the NVRTC kernel where cuBLAS is missing);
+//! - `vision`: `normalize_image`, `cvt_color` and `interpolate`.
 
 #[cfg(all(feature = "cuda", not(miri)))]
 mod alloc;
@@ -25,6 +26,8 @@ mod interop;
 mod kernels;
 #[cfg(all(feature = "cuda", not(miri)))]
 mod transfer;
+#[cfg(all(feature = "cuda", not(miri)))]
+mod vision;
 
 use super::Backend;
 use crate::error::Result;

@@ -14,7 +14,12 @@ use crate::{Device, Tensor};
 /// Copies host tensor `src` into a fresh contiguous device tensor.
 pub(super) fn upload(cuda: &Cuda, src: &Tensor) -> Result<Tensor> {
     let device = cuda.stream.device;
-    let pinned = src.storage().pinned_for() == Some(device) && src.is_contiguous();
+    cuda.stream.bind()?;
+    // A `pinned_for` tag is the caller's word; the driver confirms it (memory it does not
+    // know as page-locked is copied as pageable, which is always safe).
+    let pinned = src.storage().pinned_for() == Some(device)
+        && src.is_contiguous()
+        && super::interop::is_page_locked(src.const_data_ptr() as usize);
     let src = if src.is_contiguous() {
         src.clone()
     } else {
