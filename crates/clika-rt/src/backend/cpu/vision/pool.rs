@@ -1,9 +1,9 @@
 //! Max, average and adaptive-average pooling, a plane per task, in two separable passes.
 //!
 //! Every pooling window is a rectangle — the product of one window per dim — so a plane is
-//! pooled along its rows first (each input row to `wo` values: `h × wo` in a scratch), then
-//! down the columns, where each output row combines whole scratch rows element by element
-//! (contiguous, so it vectorises). Per dim, output `o` reads `len[o]` input positions from
+//! pooled down the columns first (each output row combines its window's whole input rows
+//! element by element into a row scratch: contiguous, so it vectorises, under the AVX2
+//! dispatch), then along that scratch, one window per output. Per dim, output `o` reads `len[o]` input positions from
 //! `start[o]` at `step` (the dilation); an average divides by the product of the two dims'
 //! divisors, which is PyTorch's count (with or without the padding) and the adaptive
 //! window's area. Max propagates NaN, as PyTorch.
@@ -11,6 +11,7 @@
 use rayon::prelude::*;
 
 use super::super::iter::threads_available;
+use super::super::vmath::{avx2, dispatch_avx2, SimdBody};
 use super::{dense, elems, fresh, Real};
 use crate::ops::vision::{PoolKind, PoolPlan};
 use crate::{DType, Result, Tensor};
@@ -112,7 +113,8 @@ fn fold_window<T: Real>(max: bool, row: &[T], start: usize, len: usize, step: us
         return init;
     }
     if step != 1 || len < 16 {
-        return (0..len).fold(init, |a, k| combine(max, a, row[start + k * step]));
+        let taps = row[start..].iter().step_by(step).take(len);
+        return taps.fold(init, |a, &v| combine(max, a, v));
     }
     let w = &row[start..start + len];
     let mut lanes = [init; 8];
@@ -141,31 +143,19 @@ pub(super) fn pool<T: Real>(p: &PoolPlan, cd: DType) -> Result<Tensor> {
     let (wy, wx) = (Windows::new(p, 0, h, ho), Windows::new(p, 1, w, wo));
     // SAFETY: `x` is a contiguous CPU tensor of `T` that nobody writes during the call.
     let xs = unsafe { elems::<T>(&x) };
-    let plane = |rows: &mut Vec<T>, (i, dst): (usize, &mut [T])| {
+    let simd = avx2();
+    let plane = |acc: &mut Vec<T>, (i, dst): (usize, &mut [T])| {
         let src = &xs[i * h * w..][..h * w];
-        // Along the rows: every input row to `wo` values.
-        rows.resize(h * wo, T::default());
-        for (row, r) in src.chunks_exact(w).zip(rows.chunks_exact_mut(wo)) {
-            for (ox, v) in r.iter_mut().enumerate() {
-                *v = fold_window(max, row, wx.start[ox], wx.len[ox], wx.step);
-            }
-        }
-        // Down the columns: each output row combines whole rows of the scratch.
-        let init = if max { T::NEG_INF } else { T::default() };
-        for (oy, o) in dst.chunks_exact_mut(wo).enumerate() {
-            o.fill(init);
-            for k in 0..wy.len[oy] {
-                let r = &rows[(wy.start[oy] + k * wy.step) * wo..][..wo];
-                for (a, &v) in o.iter_mut().zip(r) {
-                    *a = combine(max, *a, v);
-                }
-            }
-            if !max {
-                for (a, &dx) in o.iter_mut().zip(&wx.div) {
-                    *a = *a / T::from_usize(wy.div[oy] * dx);
-                }
-            }
-        }
+        let body = Plane {
+            max,
+            src,
+            w,
+            wy: &wy,
+            wx: &wx,
+            acc,
+            dst,
+        };
+        dispatch_avx2(simd, body);
     };
     let work = dst.len() * p.kernel[0].max(1) * p.kernel[1].max(1);
     if threads_available() && work.max(xs.len()) >= 1 << 15 {
@@ -175,10 +165,103 @@ pub(super) fn pool<T: Real>(p: &PoolPlan, cd: DType) -> Result<Tensor> {
                 .for_each_init(Vec::new, plane)
         });
     } else {
-        let mut rows = Vec::new();
+        let mut acc = Vec::new();
         for item in dst.chunks_mut(ho * wo).enumerate() {
-            plane(&mut rows, item);
+            plane(&mut acc, item);
         }
     }
     Ok(out)
+}
+
+/// One plane's pooling (see [`pool_plane`]) as a [`SimdBody`], so that the whole of it
+/// compiles inside the AVX2 dispatcher (a closure's body may stay out of line, in the
+/// baseline's SSE2).
+struct Plane<'a, T> {
+    max: bool,
+    src: &'a [T],
+    w: usize,
+    wy: &'a Windows,
+    wx: &'a Windows,
+    acc: &'a mut Vec<T>,
+    dst: &'a mut [T],
+}
+
+impl<T: Real> SimdBody for Plane<'_, T> {
+    #[inline(always)]
+    fn run<const F: bool>(self) {
+        let Plane {
+            max,
+            src,
+            w,
+            wy,
+            wx,
+            acc,
+            dst,
+        } = self;
+        if max {
+            pool_plane::<T, true>(src, w, wy, wx, acc, dst)
+        } else {
+            pool_plane::<T, false>(src, w, wy, wx, acc, dst)
+        }
+    }
+}
+
+/// Pools one plane (`src`: rows of `w`) into `dst` (rows of `wx`'s outputs). Down the
+/// columns first: each output row combines its window's whole input rows into `acc`, element
+/// by element (contiguous, so it vectorises, and the bulk of the work); then along `acc`, one
+/// window per output — `h / ho` times fewer scalar folds than pooling the rows first.
+#[inline(always)]
+fn pool_plane<T: Real, const MAX: bool>(
+    src: &[T],
+    w: usize,
+    wy: &Windows,
+    wx: &Windows,
+    acc: &mut Vec<T>,
+    dst: &mut [T],
+) {
+    let max = MAX;
+    let init = if max { T::NEG_INF } else { T::default() };
+    acc.resize(w, init);
+    let wo = wx.start.len();
+    for (oy, o) in dst.chunks_exact_mut(wo).enumerate() {
+        let rows = (0..wy.len[oy]).map(|k| (wy.start[oy] + k * wy.step) * w);
+        // Blocks of columns stay in registers down the whole window: four AVX2 vectors of
+        // `f32`, then one, then single columns.
+        let done = columns::<T, MAX, 32>(src, rows.clone(), acc, 0);
+        let done = columns::<T, MAX, 8>(src, rows.clone(), acc, done);
+        columns::<T, MAX, 1>(src, rows, acc, done);
+        for (ox, v) in o.iter_mut().enumerate() {
+            *v = fold_window(max, acc, wx.start[ox], wx.len[ox], wx.step);
+        }
+        if !max {
+            for (a, &dx) in o.iter_mut().zip(&wx.div) {
+                *a = *a / T::from_usize(wy.div[oy] * dx);
+            }
+        }
+    }
+}
+
+/// Combines the rows starting at `rows` (element offsets into `src`) into `acc[from..]`, a
+/// block of `N` columns at a time, as many whole blocks as fit; returns where it stopped.
+#[inline(always)]
+fn columns<T: Real, const MAX: bool, const N: usize>(
+    src: &[T],
+    rows: impl Iterator<Item = usize> + Clone,
+    acc: &mut [T],
+    from: usize,
+) -> usize {
+    let init = if MAX { T::NEG_INF } else { T::default() };
+    let (blocks, _) = acc[from..].as_chunks_mut::<N>();
+    let n = blocks.len();
+    for (b, a) in blocks.iter_mut().enumerate() {
+        let mut r = [init; N];
+        for at in rows.clone() {
+            let row: &[T; N] = src[at + from + b * N..][..N].try_into().unwrap();
+            for l in 0..N {
+                r[l] = combine(MAX, r[l], row[l]);
+            }
+        }
+        *a = r;
+    }
+    from + n * N
 }
