@@ -1,8 +1,9 @@
 //! The CPU's normalization layers (`ops::vision::norm`): each row's statistics (two passes
 //! over the row while it is in cache: the mean, then the squared deviations from it, both
-//! summed in lanes of the compute type and added into `f64` per 1024-element chunk), then one
+//! summed in 32 lanes of the compute type and added into `f64` per 1024-element chunk), then one
 //! pass writing `x·a + c` with `a = rstd·w`, `c = b − mean·a` per weight element. Rows run in
-//! parallel on the runtime's pool. Float16/BFloat16 compute in `f32`.
+//! parallel on the runtime's pool, each compiled for AVX2 where the CPU has it. Float16/BFloat16
+//! compute in `f32`.
 
 use std::ops::Sub;
 
@@ -10,6 +11,7 @@ use rayon::prelude::*;
 
 use super::iter::{threads_available, PARALLEL_MIN_ELEMS};
 use super::vision::{elems, Real};
+use super::vmath::{avx2, dispatch_avx2, SimdBody};
 use crate::dtype::Element;
 use crate::ops::vision::{NormPlan, NormStats};
 use crate::{DType, Device, Result, Tensor};
@@ -28,15 +30,16 @@ pub(crate) fn norm(p: &NormPlan) -> Result<Tensor> {
     }
 }
 
-/// `Σ f(x)` over `xs` in 8 lanes of `T`, chunk totals added in `f64`.
+/// `Σ f(x)` over `xs` in 32 lanes of `T` (four AVX2 vectors of `f32`: independent adds, so
+/// the loop runs at the load rate, not the add's latency), chunk totals added in `f64`.
 #[inline(always)]
 fn lane_sum<T: Real + Element>(xs: &[T], f: impl Fn(T) -> T) -> f64 {
     let mut total = 0.0;
     for chunk in xs.chunks(1024) {
-        let mut lanes = [T::default(); 8];
-        let (body, tail) = chunk.as_chunks::<8>();
+        let mut lanes = [T::default(); 32];
+        let (body, tail) = chunk.as_chunks::<32>();
         for c in body {
-            for k in 0..8 {
+            for k in 0..32 {
                 lanes[k] = lanes[k] + f(c[k]);
             }
         }
@@ -76,8 +79,65 @@ fn run<T: Real + Element + Sub<Output = T>>(
     // SAFETY: `out` is fresh, contiguous and exclusive: `n` elements of `T`, written only
     // through this slice while `out` lives.
     let ys = unsafe { std::slice::from_raw_parts_mut(out.data_ptr().cast::<T>(), n) };
-    let len = p.len as f64;
+    let simd = avx2();
     let row = |(r, (y, x)): (usize, (&mut [T], &[T]))| {
+        let body = Row {
+            p,
+            running,
+            ws,
+            bs,
+            r,
+            y,
+            x,
+        };
+        dispatch_avx2(simd, body);
+    };
+    if threads_available() && n >= PARALLEL_MIN_ELEMS && p.rows > 1 {
+        crate::threads::install(|| {
+            // Tasks of at least 2^14 elements: short rows (layer_norm over 768 features)
+            // would otherwise cost more in scheduling than in arithmetic.
+            ys.par_chunks_mut(p.len)
+                .zip(xs.par_chunks(p.len))
+                .enumerate()
+                .with_min_len((1usize << 14).div_ceil(p.len))
+                .for_each(row)
+        });
+    } else {
+        ys.chunks_mut(p.len)
+            .zip(xs.chunks(p.len))
+            .enumerate()
+            .for_each(row);
+    }
+    Ok(out)
+}
+
+/// One row's normalization as a [`SimdBody`], so that its loops compile inside the AVX2
+/// dispatcher.
+struct Row<'a, T> {
+    p: &'a NormPlan,
+    /// The running mean and variance (`batch_norm` in inference), else `None`.
+    running: Option<(&'a [f64], &'a [f64])>,
+    ws: Option<&'a [T]>,
+    bs: Option<&'a [T]>,
+    /// The row's index.
+    r: usize,
+    y: &'a mut [T],
+    x: &'a [T],
+}
+
+impl<T: Real + Element + Sub<Output = T>> SimdBody for Row<'_, T> {
+    #[inline(always)]
+    fn run<const F: bool>(self) {
+        let Row {
+            p,
+            running,
+            ws,
+            bs,
+            r,
+            y,
+            x,
+        } = self;
+        let len = p.len as f64;
         let g = r % p.groups;
         let (mean, rstd) = match running {
             Some((m, v)) => (m[g], 1.0 / (v[g] + p.eps).sqrt()),
@@ -118,25 +178,8 @@ fn run<T: Real + Element + Sub<Output = T>>(
         } else {
             for (blk, (y, x)) in y.chunks_mut(p.repeat).zip(x.chunks(p.repeat)).enumerate() {
                 let (a, c) = coef(base + blk);
-                y.iter_mut().zip(x).for_each(|(y, &x)| *y = x * a + c);
+                y.iter_mut().zip(x).for_each(|(y, &x)| *y = x.fma::<F>(a, c));
             }
         }
-    };
-    if threads_available() && n >= PARALLEL_MIN_ELEMS && p.rows > 1 {
-        crate::threads::install(|| {
-            // Tasks of at least 2^14 elements: short rows (layer_norm over 768 features)
-            // would otherwise cost more in scheduling than in arithmetic.
-            ys.par_chunks_mut(p.len)
-                .zip(xs.par_chunks(p.len))
-                .enumerate()
-                .with_min_len((1usize << 14).div_ceil(p.len))
-                .for_each(row)
-        });
-    } else {
-        ys.chunks_mut(p.len)
-            .zip(xs.chunks(p.len))
-            .enumerate()
-            .for_each(row);
     }
-    Ok(out)
 }
