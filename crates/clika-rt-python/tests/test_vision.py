@@ -175,6 +175,32 @@ def test_pooling_property(h, w, k, s, p, ceil, include, d, how, seed):
         np.testing.assert_allclose(got.numpy(), want, rtol=1e-12, atol=1e-12)
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    c=st.integers(1, 3), mult=st.integers(1, 2), h=st.integers(1, 5), w=st.integers(1, 80),
+    kh=st.integers(1, 5), kw=st.integers(1, 5), sw=st.sampled_from([1, 1, 2]),
+    ph=st.integers(0, 2), pw=st.integers(0, 2), dw=st.integers(1, 3), bias=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_depthwise_wide_rows(c, mult, h, w, kh, kw, sw, ph, pw, dw, bias, seed):
+    # Rows up to 80 wide: stride-1 depthwise rows run in register blocks of 32, 8 and 1
+    # columns (the last block of each size overlapping the one before) between the
+    # padded edges, which run tap by tap.
+    if h + 2 * ph < kh or w + 2 * pw <= dw * (kw - 1):
+        return
+    r = np.random.default_rng(seed)
+    x = r.standard_normal((2, c, h, w))
+    wt = r.standard_normal((c * mult, 1, kh, kw))
+    b = r.standard_normal(c * mult) if bias else None
+    got = crt.conv2d(x, wt, b, stride=(1, sw), padding=(ph, pw), dilation=(1, dw), groups=c)
+    want = ref_conv2d(x, wt, b, (1, sw), (ph, ph, pw, pw), (1, dw), c)
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-10, atol=1e-10)
+    got32 = crt.conv2d(x.astype(np.float32), wt.astype(np.float32), b if b is None else
+                       b.astype(np.float32), stride=(1, sw), padding=(ph, pw), dilation=(1, dw),
+                       groups=c)
+    np.testing.assert_allclose(got32.numpy(), want, rtol=1e-4, atol=1e-4)
+
+
 def test_pooling_dtypes_nan_and_defaults():
     x = np.arange(2 * 16, dtype=np.uint8).reshape(2, 4, 4)
     got = crt.max_pool2d(x, 2)

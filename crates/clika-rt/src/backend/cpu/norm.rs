@@ -178,7 +178,9 @@ impl<T: Real + Element + Sub<Output = T>> SimdBody for Row<'_, T> {
         } else {
             for (blk, (y, x)) in y.chunks_mut(p.repeat).zip(x.chunks(p.repeat)).enumerate() {
                 let (a, c) = coef(base + blk);
-                y.iter_mut().zip(x).for_each(|(y, &x)| *y = x.fma::<F>(a, c));
+                y.iter_mut()
+                    .zip(x)
+                    .for_each(|(y, &x)| *y = x.fma::<F>(a, c));
             }
         }
     }

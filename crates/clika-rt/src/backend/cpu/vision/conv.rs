@@ -313,9 +313,10 @@ fn col2im<T: Real>(cols: &[T], dst: &mut [T], g: &Geometry) {
 
 /// A convolution whose output channels each read one input channel (`in_channels / groups
 /// == 1`: depthwise, with any channel multiplier, or a one-channel input), computed directly:
-/// per output plane and row, each kernel tap adds `weight × input row` (shifted, strided)
-/// into the output row while it is in L1 — no im2col matrix, no GEMM of a 1-wide inner
-/// dimension. The planes run in parallel; the rows vectorise with the CPU's best SIMD
+/// per output plane and row, with stride 1, blocks of output columns stay in registers while
+/// every kernel tap adds `weight × shifted input`, the padded edges tap by tap; other strides
+/// add each tap's `weight × input row` into the output row while it is in L1 — no im2col
+/// matrix, no GEMM of a 1-wide inner dimension. The planes run in parallel; the rows vectorise with the CPU's best SIMD
 /// (`vmath::dispatch`, FMA where it has it).
 #[allow(clippy::too_many_arguments)]
 fn depthwise<T: Real>(
@@ -383,15 +384,34 @@ impl<T: Real> super::super::vmath::SimdBody for Plane<'_, T> {
                 (shift, lo, hi)
             })
             .collect();
+        // The output columns every kernel column reaches (`[max lo, min hi)`): with stride 1,
+        // blocks of them stay in registers across all the taps.
+        let inner = (
+            cols.iter().map(|c| c.1).max().unwrap_or(0),
+            cols.iter().map(|c| c.2).min().unwrap_or(0),
+        );
+        let shifts: Vec<isize> = cols.iter().map(|c| c.0).collect();
+        let mut rows: Vec<(&[T], usize)> = Vec::with_capacity(kh);
         for (oy, row) in self.out.chunks_mut(wo).enumerate() {
-            row.fill(self.bias);
+            // The kernel rows that land inside the input, with their input rows.
+            rows.clear();
             for ki in 0..kh {
                 let iy =
                     (oy * self.stride[0] + ki * self.dilation[0]) as isize - self.pad[0] as isize;
-                if iy < 0 || iy >= h as isize {
-                    continue;
+                if (0..h as isize).contains(&iy) {
+                    rows.push((&self.src[iy as usize * w..][..w], ki));
                 }
-                let src = &self.src[iy as usize * w..][..w];
+            }
+            if self.stride[1] == 1 && inner.0 < inner.1 {
+                let (taps, bias, (lo, hi)) = (self.taps, self.bias, inner);
+                let at = tap_blocks::<T, F, 32>(&rows, taps, &shifts, bias, row, lo, hi);
+                let at = tap_blocks::<T, F, 8>(&rows, taps, &shifts, bias, row, at, hi);
+                tap_blocks::<T, F, 1>(&rows, taps, &shifts, bias, row, at, hi);
+                edge_columns::<T, F>(&rows, taps, &shifts, bias, row, (0..lo).chain(hi..wo));
+                continue;
+            }
+            row.fill(self.bias);
+            for &(src, ki) in &rows {
                 for (kj, &(shift, lo, hi)) in cols.iter().enumerate() {
                     let tap = self.taps[ki * kw + kj];
                     if lo >= hi {
@@ -412,6 +432,75 @@ impl<T: Real> super::super::vmath::SimdBody for Plane<'_, T> {
                 }
             }
         }
+    }
+}
+
+/// Stride-1 depthwise output columns `from..to` (each reached by every kernel column) in
+/// blocks of `N` held in registers across all the taps; `rows` are the input rows of the
+/// kernel rows that land (with their kernel row), `shifts` each kernel column's input
+/// offset. When at least `N` columns remain the last block ends at `to`, overlapping the one
+/// before (it recomputes the same values) rather than leaving a remainder; returns `to`
+/// then, else `from` (fewer than `N` columns).
+#[inline(always)]
+fn tap_blocks<T: Real, const F: bool, const N: usize>(
+    rows: &[(&[T], usize)],
+    taps: &[T],
+    shifts: &[isize],
+    bias: T,
+    out: &mut [T],
+    from: usize,
+    to: usize,
+) -> usize {
+    if to - from < N {
+        return from;
+    }
+    let kw = shifts.len();
+    let mut ox = from;
+    loop {
+        let at = ox.min(to - N);
+        let mut r = [bias; N];
+        for &(src, ki) in rows {
+            for (kj, &shift) in shifts.iter().enumerate() {
+                let tap = taps[ki * kw + kj];
+                let s: &[T; N] = src[(at as isize + shift) as usize..][..N]
+                    .try_into()
+                    .unwrap();
+                for l in 0..N {
+                    r[l] = s[l].fma::<F>(tap, r[l]);
+                }
+            }
+        }
+        out[at..at + N].copy_from_slice(&r);
+        if at + N == to {
+            return to;
+        }
+        ox += N;
+    }
+}
+
+/// Stride-1 depthwise output columns `cols` one at a time, skipping the taps that fall in
+/// the padding (the order of accumulation of [`tap_blocks`]).
+#[inline(always)]
+fn edge_columns<T: Real, const F: bool>(
+    rows: &[(&[T], usize)],
+    taps: &[T],
+    shifts: &[isize],
+    bias: T,
+    out: &mut [T],
+    cols: impl Iterator<Item = usize>,
+) {
+    let kw = shifts.len();
+    for ox in cols {
+        let mut acc = bias;
+        for &(src, ki) in rows {
+            for (kj, &shift) in shifts.iter().enumerate() {
+                let ix = ox as isize + shift;
+                if (0..src.len() as isize).contains(&ix) {
+                    acc = src[ix as usize].fma::<F>(taps[ki * kw + kj], acc);
+                }
+            }
+        }
+        out[ox] = acc;
     }
 }
 
