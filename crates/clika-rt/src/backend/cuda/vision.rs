@@ -9,8 +9,9 @@ use super::codegen::{self, map_blocks};
 use super::driver::Cuda;
 use crate::backend::unsupported;
 use crate::error::Result;
-use crate::layout::memory_order_perms;
-use crate::ops::vision::{ColorConversion, ColorPlan, NormalizePlan, ResizePlan, Taps, VisionPlan};
+use crate::ops::vision::{
+    pass_in_memory_order, ColorConversion, ColorPlan, NormalizePlan, ResizePlan, Taps, VisionPlan,
+};
 use crate::{DType, Device, Tensor};
 
 /// Runs `plan` on the device, or refuses the kinds without a kernel here.
@@ -211,36 +212,14 @@ pub(super) fn resize_source(input: DType, out: DType, nearest: bool) -> Option<S
 /// move elements unchanged in any dtype; the others compute in `f32` for float16, bfloat16,
 /// float32 and uint8 inputs, as the wgpu backend does.
 fn resize(cuda: &Cuda, p: &ResizePlan) -> Result<Tensor> {
-    let dtype = p.x.dtype();
-    if p.passes.is_empty() {
-        return p.x.contiguous_copy();
-    }
-    let nearest = p
-        .passes
-        .iter()
-        .all(|(_, t)| t.per == 1 && t.weight.iter().all(|&w| w == 1.0));
     let floats = matches!(
-        dtype,
+        p.x.dtype(),
         DType::Float32 | DType::Float16 | DType::BFloat16 | DType::UInt8
     );
-    if !nearest && !floats {
-        return Err(unsupported(
-            "interpolate",
-            p.x.device(),
-            format!("{dtype} inputs"),
-        ));
-    }
-    let mut cur = p.x.clone();
-    for (k, (dim, taps)) in p.passes.iter().enumerate() {
-        let od = if nearest || k + 1 == p.passes.len() {
-            dtype
-        } else {
-            DType::Float32
-        };
-        cur = resize_pass(cuda, &cur, *dim, taps, od, nearest)?;
-    }
-    debug_assert_eq!(cur.shape(), &p.out_shape[..]);
-    Ok(cur)
+    p.run_passes(
+        |nearest| nearest || floats,
+        |x, dim, taps, od, nearest| resize_pass(cuda, x, dim, taps, od, nearest),
+    )
 }
 
 /// One pass of [`resize`]: over `x` permuted into memory order, written contiguously, so the
@@ -253,11 +232,8 @@ fn resize_pass(
     od: DType,
     nearest: bool,
 ) -> Result<Tensor> {
-    let (perm, inverse) = memory_order_perms(x.shape(), x.strides());
-    let (x, dim) = (&x.permute(&perm)?, inverse[dim] as usize);
-    let dev = x.device();
-    let mut shape = x.shape().to_vec();
-    shape[dim] = taps.len();
+    let (x, dim, shape, inverse) = pass_in_memory_order(x, dim, taps.len())?;
+    let (x, dev) = (&x, x.device());
     let out = Tensor::alloc(&shape, od, dev, false)?;
     if out.numel() == 0 {
         return out.permute(&inverse);

@@ -12,8 +12,9 @@ use super::transfer::alloc;
 use super::Gpu;
 use crate::backend::unsupported;
 use crate::error::Result;
-use crate::layout::memory_order_perms;
-use crate::ops::vision::{ColorConversion, ColorPlan, NormalizePlan, ResizePlan, Taps, VisionPlan};
+use crate::ops::vision::{
+    pass_in_memory_order, ColorConversion, ColorPlan, NormalizePlan, ResizePlan, Taps, VisionPlan,
+};
 use crate::{DType, Device, Tensor};
 
 /// Runs `plan` on the GPU, or refuses the kinds without a kernel here.
@@ -190,34 +191,17 @@ fn value(e: u32) -> i32 {
 /// saturated as on the CPU). The nearest modes move elements unchanged in any dtype of up to
 /// 4 bytes.
 fn resize(gpu: &Gpu, p: &ResizePlan) -> Result<Tensor> {
-    const OP: &str = "interpolate";
-    let (dtype, dev) = (p.x.dtype(), p.x.device());
-    if p.passes.is_empty() {
-        return p.x.contiguous_copy();
-    }
-    let nearest = p
-        .passes
-        .iter()
-        .all(|(_, t)| t.per == 1 && t.weight.iter().all(|&w| w == 1.0));
-    let fits = if nearest {
-        dtype.size() <= 4
-    } else {
-        compute_type(dtype).is_some()
-    };
-    if !fits {
-        return Err(unsupported(OP, dev, format!("{dtype} inputs")));
-    }
-    let mut cur = p.x.clone();
-    for (k, (dim, taps)) in p.passes.iter().enumerate() {
-        let od = if nearest || k + 1 == p.passes.len() {
-            dtype
-        } else {
-            DType::Float32
-        };
-        cur = resize_pass(gpu, &cur, *dim, taps, od, nearest)?;
-    }
-    debug_assert_eq!(cur.shape(), &p.out_shape[..]);
-    Ok(cur)
+    let dtype = p.x.dtype();
+    p.run_passes(
+        |nearest| {
+            if nearest {
+                dtype.size() <= 4
+            } else {
+                compute_type(dtype).is_some()
+            }
+        },
+        |x, dim, taps, od, nearest| resize_pass(gpu, x, dim, taps, od, nearest),
+    )
 }
 
 /// One pass of [`resize`]: `x` resized along `dim` by `taps` into a fresh `od` tensor, dense
@@ -234,11 +218,8 @@ fn resize_pass(
     nearest: bool,
 ) -> Result<Tensor> {
     const OP: &str = "interpolate";
-    let (perm, inverse) = memory_order_perms(x.shape(), x.strides());
-    let (x, dim) = (&x.permute(&perm)?, inverse[dim] as usize);
-    let dev = x.device();
-    let mut shape = x.shape().to_vec();
-    shape[dim] = taps.len();
+    let (x, dim, shape, inverse) = pass_in_memory_order(x, dim, taps.len())?;
+    let (x, dev) = (&x, x.device());
     let out = alloc(gpu, &shape, od)?;
     if out.numel() == 0 {
         return out.permute(&inverse);

@@ -201,6 +201,69 @@ pub(crate) struct ResizePlan {
     pub(crate) out_shape: Vec<usize>,
 }
 
+#[cfg(any(feature = "gpu", feature = "cuda"))]
+impl ResizePlan {
+    /// Whether every pass only picks elements (one tap of weight 1: the nearest modes), which
+    /// moves elements unchanged in any dtype.
+    pub(crate) fn nearest(&self) -> bool {
+        self.passes
+            .iter()
+            .all(|(_, t)| t.per == 1 && t.weight.iter().all(|&w| w == 1.0))
+    }
+
+    /// Runs the passes on an accelerator: `pass(x, dim, taps, od, nearest)` resizes one dim
+    /// into a fresh tensor of `od` — `Float32` between passes of the weighted modes, the
+    /// input's dtype for the last one and for the nearest modes. `fits(nearest)` says
+    /// whether the backend takes the input's dtype; otherwise the call is refused.
+    pub(crate) fn run_passes(
+        &self,
+        fits: impl Fn(bool) -> bool,
+        mut pass: impl FnMut(&Tensor, usize, &Taps, DType, bool) -> Result<Tensor>,
+    ) -> Result<Tensor> {
+        let dtype = self.x.dtype();
+        if self.passes.is_empty() {
+            return self.x.contiguous_copy();
+        }
+        let nearest = self.nearest();
+        if !fits(nearest) {
+            return Err(crate::backend::unsupported(
+                "interpolate",
+                self.x.device(),
+                format!("{dtype} inputs"),
+            ));
+        }
+        let mut cur = self.x.clone();
+        for (k, (dim, taps)) in self.passes.iter().enumerate() {
+            let od = if nearest || k + 1 == self.passes.len() {
+                dtype
+            } else {
+                DType::Float32
+            };
+            cur = pass(&cur, *dim, taps, od, nearest)?;
+        }
+        debug_assert_eq!(cur.shape(), &self.out_shape[..]);
+        Ok(cur)
+    }
+}
+
+/// One accelerator pass's geometry: `x` permuted into memory order, the resized dim in that
+/// order, the output's shape in that order (the dim resized to `outputs`), and the
+/// permutation back. A pass that writes the permuted output contiguously and permutes it back
+/// keeps `x`'s memory order (a channels-last input stays channels-last), as the CPU does.
+#[cfg(any(feature = "gpu", feature = "cuda"))]
+pub(crate) fn pass_in_memory_order(
+    x: &Tensor,
+    dim: usize,
+    outputs: usize,
+) -> Result<(Tensor, usize, Vec<usize>, crate::layout::DimVec<isize>)> {
+    let (perm, inverse) = crate::layout::memory_order_perms(x.shape(), x.strides());
+    let x = x.permute(&perm)?;
+    let dim = inverse[dim] as usize;
+    let mut shape = x.shape().to_vec();
+    shape[dim] = outputs;
+    Ok((x, dim, shape, inverse))
+}
+
 /// Resizes the spatial dims of `x` (`[N, C, L]`, `[N, C, H, W]` or `[N, C, D, H, W]`) as
 /// PyTorch's `interpolate` does, with the same options and results (within float rounding).
 /// Float inputs keep their dtype; `UInt8` (images) computes in `f32` and rounds back,
