@@ -18,9 +18,7 @@ use crate::memory::{Event, RawAllocator, RawSegment};
 /// Reserves and releases `cuMemAlloc` segments for a CUDA pool.
 pub(super) struct CudaAllocator {
     stream: Arc<Stream>,
-    /// Aligned segment address → the allocation's own address, for the (rare) segments
-    /// over-allocated to meet the pool's alignment.
-    shifted: Mutex<HashMap<usize, u64>>,
+    shifted: Shifted,
 }
 
 impl std::fmt::Debug for CudaAllocator {
@@ -35,7 +33,7 @@ impl CudaAllocator {
     pub(super) fn new(stream: Arc<Stream>) -> CudaAllocator {
         CudaAllocator {
             stream,
-            shifted: Mutex::default(),
+            shifted: Shifted::default(),
         }
     }
 
@@ -64,6 +62,46 @@ impl CudaAllocator {
     }
 }
 
+/// The segments over-allocated to meet the pool's alignment (rare: the driver's allocations
+/// are page- or 2 MiB-aligned): aligned segment address → the allocation's own address.
+#[derive(Default)]
+struct Shifted(Mutex<HashMap<u64, u64>>);
+
+impl Shifted {
+    /// An allocation of at least `nbytes` with an `align`-aligned segment address inside,
+    /// which it returns: `malloc(nbytes)` when that is aligned, else it is freed and made
+    /// `align` bytes longer, and the address remembered.
+    fn alloc(
+        &self,
+        nbytes: usize,
+        align: usize,
+        malloc: impl Fn(usize) -> Option<u64>,
+        free: impl Fn(u64),
+    ) -> Option<u64> {
+        let base = malloc(nbytes)?;
+        if base % align as u64 == 0 {
+            return Some(base);
+        }
+        free(base);
+        let base = malloc(nbytes.checked_add(align)?)?;
+        let addr = aligned_in(base, align);
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(addr, base);
+        Some(addr)
+    }
+
+    /// The allocation behind the segment at `addr`, forgotten: what to free.
+    fn take(&self, addr: u64) -> u64 {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&addr)
+            .unwrap_or(addr)
+    }
+}
+
 /// The address inside an allocation at `base` that is aligned to `align`.
 pub(super) fn aligned_in(base: u64, align: usize) -> u64 {
     base.next_multiple_of(align as u64)
@@ -82,24 +120,12 @@ unsafe impl RawAllocator for CudaAllocator {
             return None;
         }
         self.stream.bind().ok()?;
-        let mut base = self.malloc(nbytes)?;
-        let mut addr = base;
-        if base % align as u64 != 0 {
-            // cuMemAlloc aligns large allocations to 2 MiB in practice; when not, over-allocate.
-            self.free(base);
-            base = self.malloc(nbytes.checked_add(align)?)?;
-            addr = aligned_in(base, align);
-            self.shifted
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(addr as usize, base);
-        }
+        // cuMemAlloc aligns large allocations to 2 MiB in practice.
+        let addr = self
+            .shifted
+            .alloc(nbytes, align, |n| self.malloc(n), |p| self.free(p))?;
         if !self.zero(addr, nbytes) {
-            self.shifted
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .remove(&(addr as usize));
-            self.free(base);
+            self.free(self.shifted.take(addr));
             return None;
         }
         self.stream.note_work();
@@ -113,13 +139,7 @@ unsafe impl RawAllocator for CudaAllocator {
         if self.stream.bind().is_err() {
             return;
         }
-        let addr = ptr.as_ptr() as usize;
-        let base = self
-            .shifted
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&addr)
-            .unwrap_or(addr as u64);
+        let base = self.shifted.take(ptr.as_ptr() as usize as u64);
         // The pool releases a segment only once every event that used it completed;
         // cuMemFree synchronises anyway.
         self.free(base);
@@ -142,8 +162,7 @@ unsafe impl RawAllocator for CudaAllocator {
 /// (page-locking is expensive: it is a system call that faults in and locks every page).
 pub(super) struct PinnedAllocator {
     stream: Arc<Stream>,
-    /// Aligned segment address → the allocation's own address (over-allocated segments).
-    shifted: Mutex<HashMap<usize, usize>>,
+    shifted: Shifted,
 }
 
 impl std::fmt::Debug for PinnedAllocator {
@@ -158,7 +177,7 @@ impl PinnedAllocator {
     pub(super) fn new(stream: Arc<Stream>) -> PinnedAllocator {
         PinnedAllocator {
             stream,
-            shifted: Mutex::default(),
+            shifted: Shifted::default(),
         }
     }
 
@@ -192,18 +211,13 @@ unsafe impl RawAllocator for PinnedAllocator {
             return None;
         }
         self.stream.bind().ok()?;
-        let mut base = Self::malloc(nbytes)?;
-        let mut addr = base;
-        if base % align != 0 {
-            // cuMemHostAlloc returns page-aligned memory; the pool may ask for more.
-            Self::free(base);
-            base = Self::malloc(nbytes.checked_add(align)?)?;
-            addr = aligned_in(base as u64, align) as usize;
-            self.shifted
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(addr, base);
-        }
+        // cuMemHostAlloc returns page-aligned memory; the pool may ask for more.
+        let addr = self.shifted.alloc(
+            nbytes,
+            align,
+            |n| Self::malloc(n).map(|p| p as u64),
+            |p| Self::free(p as usize),
+        )? as usize;
         // SAFETY: `addr..addr + nbytes` lies inside the allocation just made, ours alone.
         unsafe { std::ptr::write_bytes(addr as *mut u8, 0, nbytes) };
         Some(RawSegment {
@@ -216,14 +230,7 @@ unsafe impl RawAllocator for PinnedAllocator {
         if self.stream.bind().is_err() {
             return;
         }
-        let addr = ptr.as_ptr() as usize;
-        let base = self
-            .shifted
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&addr)
-            .unwrap_or(addr);
-        Self::free(base);
+        Self::free(self.shifted.take(ptr.as_ptr() as usize as u64) as usize);
     }
 
     unsafe fn write_zeros(&self, ptr: NonNull<u8>, nbytes: usize) {
@@ -239,7 +246,35 @@ unsafe impl RawAllocator for PinnedAllocator {
 
 #[cfg(test)]
 mod tests {
-    use super::aligned_in;
+    use std::cell::RefCell;
+
+    use super::{aligned_in, Shifted};
+
+    #[test]
+    fn shifted_segments_over_allocate_and_free_their_own_address() {
+        // A fake driver that hands out addresses 0x200 past a 2 MiB boundary.
+        let (live, next) = (RefCell::new(Vec::new()), RefCell::new(0x7000_0000_0200u64));
+        let malloc = |n: usize| {
+            let p = *next.borrow();
+            *next.borrow_mut() += 1 << 30;
+            live.borrow_mut().push((p, n));
+            Some(p)
+        };
+        let free = |p: u64| live.borrow_mut().retain(|&(q, _)| q != p);
+        let s = Shifted::default();
+        // Aligned as made: kept, nothing remembered.
+        assert_eq!(s.alloc(64, 0x100, malloc, free), Some(0x7000_0000_0200));
+        assert_eq!(s.take(0x7000_0000_0200), 0x7000_0000_0200);
+        // Unaligned: freed, made `align` longer, the aligned address inside returned.
+        let addr = s.alloc(4096, 2 << 20, malloc, free).unwrap();
+        assert_eq!(addr % (2 << 20), 0);
+        let (base, n) = *live.borrow().last().unwrap();
+        assert_eq!(n, 4096 + (2 << 20));
+        assert!(base < addr && addr + 4096 <= base + n as u64);
+        assert_eq!(live.borrow().len(), 2, "the first, unaligned try was freed");
+        assert_eq!(s.take(addr), base);
+        assert_eq!(s.take(addr), addr, "forgotten once taken");
+    }
 
     #[test]
     fn over_allocated_segments_start_aligned_inside() {

@@ -28,9 +28,9 @@ pub use norm::{batch_norm, group_norm, layer_norm};
 pub(crate) use norm::{NormPlan, NormStats};
 pub use pool::{adaptive_avg_pool2d, avg_pool2d, max_pool2d, PoolOptions};
 pub(crate) use pool::{PoolKind, PoolPlan};
-pub use resize::{interpolate, InterpolateMode, InterpolateOptions};
 #[cfg(any(feature = "gpu", feature = "cuda"))]
 pub(crate) use resize::pass_in_memory_order;
+pub use resize::{interpolate, InterpolateMode, InterpolateOptions};
 pub(crate) use resize::{ResizePlan, Taps};
 
 use crate::{Error, Result, Tensor};
