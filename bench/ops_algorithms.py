@@ -80,6 +80,7 @@ def rows(n):
         ("scatter_add histogram", np_hist, t is not None and (lambda: T.zeros(n).scatter_add_(0, tb, to)), lambda: crt.zeros(n).scatter_add_(0, cb, co)),
         ("index_select(dim=0)", lambda: np.take(a, rows_idx, 0), t is not None and (lambda: T.index_select(t, 0, trows)), lambda: crt.index_select(c, 0, crows)),
         ("masked_select(a > 0)", lambda: a[a > 0], t is not None and (lambda: T.masked_select(t, t > 0)), lambda: crt.masked_select(c, c > 0)),
+        ("a[:, cols > 0] (mask over a dim)", lambda: a[:, a[0] > 0], t is not None and (lambda: t[:, t[0] > 0]), lambda: c[:, c[0] > 0]),
         ("masked_fill(a > 0, 0)", lambda: np.where(a > 0, np.float32(0), a), t is not None and (lambda: t.masked_fill(t > 0, 0.0)), lambda: c.masked_fill(c > 0, 0.0)),
         ("nonzero(a > 1)", lambda: np.argwhere(a > 1), t is not None and (lambda: T.nonzero(t > 1)), lambda: crt.nonzero(c > 1)),
         ("amax(dim=0)", lambda: a.max(0), t is not None and (lambda: T.amax(t, 0)), lambda: c.amax(0)),

@@ -66,9 +66,10 @@ fn entry(k: &Bound<'_, PyAny>) -> PyResult<TensorIndex> {
         || k.is_instance_of::<PyTuple>()
     {
         // Index arrays: numpy arrays and nested lists, copied as `crt.tensor` would (an
-        // empty list indexes nothing: int64).
+        // empty list indexes nothing: int64; an empty boolean array stays a mask).
         let t = numpy_import::copy_from_python(k)?;
-        let t = if t.numel() == 0 && !t.dtype().is_integer() {
+        let keep = t.dtype().is_integer() || t.dtype() == clika_rt::DType::Bool;
+        let t = if t.numel() == 0 && !keep {
             t.to_dtype(clika_rt::DType::Int64).py()?
         } else {
             t

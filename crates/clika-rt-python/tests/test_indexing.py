@@ -172,3 +172,65 @@ def test_random_integer_indices_match_numpy(shape, data):
     mask = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)), bool).reshape(n)
     key = (slice(None),) * dim + (mask,)
     np.testing.assert_array_equal(t[key].numpy(), a[key])
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data())
+def test_masks_over_dims_of_strided_views_with_other_indices(data):
+    # A boolean mask over any run of dims of a transposed or sliced view, alone or next to
+    # an integer array (broadcast against the mask's hits) or an int, read and written as
+    # numpy does; the mask's hits become element offsets in one pass over it.
+    nd = data.draw(st.integers(2, 4))
+    shape = tuple(data.draw(st.lists(st.integers(0, 5), min_size=nd, max_size=nd)))
+    base = np.arange(int(np.prod(shape)) * 2, dtype=np.float64)
+    a = base[: int(np.prod(shape))].reshape(shape)
+    how = data.draw(st.sampled_from(["contiguous", "transposed", "sliced"]))
+    if how == "transposed":
+        a = np.ascontiguousarray(a.T).T  # same logical array, reversed strides
+        t = crt.tensor(np.ascontiguousarray(a.T)).permute(*reversed(range(nd)))
+    elif how == "sliced":
+        big = np.arange(int(np.prod(shape)) * 2 ** nd, dtype=np.float64).reshape(
+            tuple(2 * s for s in shape))
+        a = big[tuple(slice(None, None, 2) for _ in shape)]
+        t = crt.tensor(big)[tuple(slice(None, None, 2) for _ in shape)]
+    else:
+        t = crt.tensor(a)
+    np.testing.assert_array_equal(t.numpy(), a)
+    k = data.draw(st.integers(1, nd))
+    d = data.draw(st.integers(0, nd - k))
+    mshape = shape[d:d + k]
+    mask = np.array(data.draw(st.lists(st.booleans(), min_size=int(np.prod(mshape)),
+                                       max_size=int(np.prod(mshape)))), bool).reshape(mshape)
+    key = [slice(None)] * nd
+    key[d] = mask
+    for j in range(d + 1, d + k):
+        key[j] = None  # placeholder, dropped below
+    key = [e for e in key if e is not None]
+    others = [i for i in range(len(key)) if not isinstance(key[i], np.ndarray)]
+    extra = data.draw(st.sampled_from(["none", "array", "int"])) if others else "none"
+    if extra != "none":
+        pos = data.draw(st.sampled_from(others))
+        size = shape[pos if pos < d else pos + k - 1]
+        if size == 0:
+            extra = "none"
+        elif extra == "int":
+            key[pos] = data.draw(st.integers(-size, size - 1))
+        else:
+            n = int(mask.sum())
+            length = data.draw(st.sampled_from([1, n])) if n else 1
+            key[pos] = np.array(data.draw(st.lists(st.integers(-size, size - 1),
+                                                   min_size=length, max_size=length)), np.int64)
+    key = tuple(key)
+    want = a[key]
+    got = t[key]
+    assert got.shape == want.shape, key
+    np.testing.assert_array_equal(got.numpy(), want)
+    # Writing through the same key: a broadcast value and one of the result's shape.
+    w, u = a.copy(), t.clone()
+    w[key] = -1.0
+    u[key] = -1.0
+    np.testing.assert_array_equal(u.numpy(), w)
+    vals = -np.arange(want.size, dtype=np.float64).reshape(want.shape) - 2
+    w[key] = vals
+    u[key] = vals
+    np.testing.assert_array_equal(u.numpy(), w)

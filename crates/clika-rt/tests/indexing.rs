@@ -84,6 +84,52 @@ fn masks_select_in_row_major_order_and_write_through() {
 }
 
 #[test]
+fn masks_over_inner_dims_of_a_permuted_view_beside_an_index_array() {
+    // v = iota([2, 3, 4]) permuted to [4, 2, 3] (v[a, b, c] = t[b, c, a]); the mask covers
+    // dims 1..3 of v, the index array (one value per hit) dim 0.
+    let t = iota(&[2, 3, 4]);
+    let v = t.permute(&[2, 0, 1]).unwrap();
+    let flags = [true, false, true, false, true, true];
+    let bools: Vec<u8> = flags.iter().map(|&f| u8::from(f)).collect();
+    let mask = Tensor::from_vec(bools, &[2, 3])
+        .unwrap()
+        .to_dtype(DType::Bool)
+        .unwrap();
+    let hits: Vec<(usize, usize)> = (0..6)
+        .filter(|&i| flags[i])
+        .map(|i| (i / 3, i % 3))
+        .collect();
+    // v[:, mask] -> [4, hits]: the mask's dims in place of dims 1..3.
+    let r = ops::index(&v, &[I::FULL, I::Tensor(mask.clone())]).unwrap();
+    assert_eq!(r.shape(), &[4, hits.len()]);
+    let got = r.contiguous().unwrap().to_vec::<f32>().unwrap();
+    for a in 0..4 {
+        for (h, &(b, c)) in hits.iter().enumerate() {
+            assert_eq!(got[a * hits.len() + h], (b * 12 + c * 4 + a) as f32);
+        }
+    }
+    // v[[3, 0, -1, 1], mask] -> [hits]: the array pairs with the hits one to one.
+    let picks = [3i64, 0, -1, 1];
+    let r = ops::index(&v, &[I::Tensor(ints(&picks)), I::Tensor(mask.clone())]).unwrap();
+    let got = r.to_vec::<f32>().unwrap();
+    for (h, &(b, c)) in hits.iter().enumerate() {
+        let a = picks[h].rem_euclid(4) as usize;
+        assert_eq!(got[h], (b * 12 + c * 4 + a) as f32);
+    }
+    // v[[2], mask] broadcasts the one index over the hits; writing through it lands there.
+    let mut wv = t.contiguous_copy().unwrap().permute(&[2, 0, 1]).unwrap();
+    let minus = Tensor::full(&[], -1.0, DType::Float32).unwrap();
+    ops::index_put_(&mut wv, &[I::Tensor(ints(&[2])), I::Tensor(mask)], &minus).unwrap();
+    let w = wv.permute(&[1, 2, 0]).unwrap().contiguous().unwrap();
+    let got = w.to_vec::<f32>().unwrap();
+    for (i, &g) in got.iter().enumerate() {
+        let (b, c, a) = (i / 12, i / 4 % 3, i % 4);
+        let hit = a == 2 && flags[b * 3 + c];
+        assert_eq!(g, if hit { -1.0 } else { i as f32 }, "element {i}");
+    }
+}
+
+#[test]
 fn empty_and_out_of_range_indices() {
     let e = iota(&[0, 3]);
     let r = ops::index(&e, &[I::FULL, I::Tensor(ints(&[2, 0]))]).unwrap();
