@@ -8,9 +8,7 @@
 //! divisors, which is PyTorch's count (with or without the padding) and the adaptive
 //! window's area. Max propagates NaN, as PyTorch.
 
-use rayon::prelude::*;
-
-use super::super::iter::threads_available;
+use super::super::iter::{for_each_item, SendPtr};
 use super::super::vmath::{avx2, dispatch_avx2, SimdBody};
 use super::{dense, elems, fresh, Real};
 use crate::ops::vision::{PoolKind, PoolPlan};
@@ -144,32 +142,26 @@ pub(super) fn pool<T: Real>(p: &PoolPlan, cd: DType) -> Result<Tensor> {
     // SAFETY: `x` is a contiguous CPU tensor of `T` that nobody writes during the call.
     let xs = unsafe { elems::<T>(&x) };
     let simd = avx2();
-    let plane = |acc: &mut Vec<T>, (i, dst): (usize, &mut [T])| {
-        let src = &xs[i * h * w..][..h * w];
+    let planes = SendPtr(dst.as_mut_ptr());
+    let plane = |i: usize| {
+        // SAFETY: plane `i` of the fresh output (`ho·wo` elements from `i·ho·wo`) is written
+        // by this call alone (each `i` runs once), and `out` outlives the loop.
+        let dst = unsafe { std::slice::from_raw_parts_mut(planes.get().add(i * ho * wo), ho * wo) };
         let body = Plane {
             max,
-            src,
+            src: &xs[i * h * w..][..h * w],
             w,
             wy: &wy,
             wx: &wx,
-            acc,
+            acc: &mut Vec::with_capacity(w),
             dst,
         };
         dispatch_avx2(simd, body);
     };
-    let work = dst.len() * p.kernel[0].max(1) * p.kernel[1].max(1);
-    if threads_available() && work.max(xs.len()) >= 1 << 15 {
-        crate::threads::install(|| {
-            dst.par_chunks_mut(ho * wo)
-                .enumerate()
-                .for_each_init(Vec::new, plane)
-        });
-    } else {
-        let mut acc = Vec::new();
-        for item in dst.chunks_mut(ho * wo).enumerate() {
-            plane(&mut acc, item);
-        }
-    }
+    // Planes handed out in groups through the runtime's own sections (a caller that works
+    // too, no rayon split per call): a global pooling's whole call is ~0.1 ms.
+    let work = h * w + ho * wo * p.kernel[0].max(1) * p.kernel[1].max(1);
+    for_each_item(n * c, work, plane);
     Ok(out)
 }
 
@@ -226,7 +218,7 @@ fn pool_plane<T: Real, const MAX: bool>(
     for (oy, o) in dst.chunks_exact_mut(wo).enumerate() {
         let rows = (0..wy.len[oy]).map(|k| (wy.start[oy] + k * wy.step) * w);
         // Blocks of columns stay in registers down the whole window: four AVX2 vectors of
-        // `f32`, then one, then single columns.
+        // `f32`, or (narrower rows) one, or single columns.
         let done = columns::<T, MAX, 32>(src, rows.clone(), acc, 0);
         let done = columns::<T, MAX, 8>(src, rows.clone(), acc, done);
         columns::<T, MAX, 1>(src, rows, acc, done);
@@ -242,7 +234,10 @@ fn pool_plane<T: Real, const MAX: bool>(
 }
 
 /// Combines the rows starting at `rows` (element offsets into `src`) into `acc[from..]`, a
-/// block of `N` columns at a time, as many whole blocks as fit; returns where it stopped.
+/// block of `N` columns at a time. When at least `N` columns remain, the last block ends at
+/// the row's end, overlapping the one before (recomputing the same values: each block is
+/// written whole, not accumulated) rather than leaving a remainder, whose narrower blocks
+/// would each be one chain of dependent adds; returns the row's end then, else `from`.
 #[inline(always)]
 fn columns<T: Real, const MAX: bool, const N: usize>(
     src: &[T],
@@ -250,18 +245,25 @@ fn columns<T: Real, const MAX: bool, const N: usize>(
     acc: &mut [T],
     from: usize,
 ) -> usize {
+    let w = acc.len();
+    if w - from < N {
+        return from;
+    }
     let init = if MAX { T::NEG_INF } else { T::default() };
-    let (blocks, _) = acc[from..].as_chunks_mut::<N>();
-    let n = blocks.len();
-    for (b, a) in blocks.iter_mut().enumerate() {
+    let mut col = from;
+    loop {
+        let at = col.min(w - N);
         let mut r = [init; N];
-        for at in rows.clone() {
-            let row: &[T; N] = src[at + from + b * N..][..N].try_into().unwrap();
+        for row in rows.clone() {
+            let row: &[T; N] = src[row + at..][..N].try_into().unwrap();
             for l in 0..N {
                 r[l] = combine(MAX, r[l], row[l]);
             }
         }
-        *a = r;
+        acc[at..at + N].copy_from_slice(&r);
+        if at + N == w {
+            return w;
+        }
+        col += N;
     }
-    from + n * N
 }
