@@ -7,9 +7,7 @@
 
 use std::ops::Sub;
 
-use rayon::prelude::*;
-
-use super::iter::{threads_available, PARALLEL_MIN_ELEMS};
+use super::iter::{for_each_item, SendPtr};
 use super::vision::{elems, Real};
 use super::vmath::{avx2, dispatch_avx2, SimdBody};
 use crate::dtype::Element;
@@ -56,10 +54,10 @@ fn run<T: Real + Element + Sub<Output = T>>(
     b: Option<&Tensor>,
 ) -> Result<Tensor> {
     let out = Tensor::alloc(x.shape(), T::DTYPE, Device::cpu(), false)?;
-    let n = out.numel();
-    if n == 0 || p.len == 0 {
+    if out.numel() == 0 || p.len == 0 {
         return Ok(out);
     }
+    debug_assert_eq!(p.rows * p.len, out.numel());
     // SAFETY: `x`, `w`, `b` and the running statistics are contiguous CPU tensors of the
     // types read (the plan made them so) that nobody writes during the call.
     let (xs, ws, bs) = unsafe {
@@ -76,11 +74,16 @@ fn run<T: Real + Element + Sub<Output = T>>(
             Some((elems::<f64>(mean), elems::<f64>(var)))
         },
     };
-    // SAFETY: `out` is fresh, contiguous and exclusive: `n` elements of `T`, written only
-    // through this slice while `out` lives.
-    let ys = unsafe { std::slice::from_raw_parts_mut(out.data_ptr().cast::<T>(), n) };
+    let ys = SendPtr(out.data_ptr().cast::<T>());
     let simd = avx2();
-    let row = |(r, (y, x)): (usize, (&mut [T], &[T]))| {
+    // Rows are handed out through the runtime's own sections in groups of at least 2^14
+    // elements: short rows (layer_norm over 768 features) would otherwise cost more in
+    // scheduling than in arithmetic, and a whole call is often a fraction of a millisecond.
+    for_each_item(p.rows, p.len, |r| {
+        // SAFETY: `out` is fresh, contiguous and exclusive (`rows·len` elements of `T`);
+        // row `r` is written by this call alone (each `r` runs once), and `out` outlives the
+        // loop.
+        let y = unsafe { std::slice::from_raw_parts_mut(ys.get().add(r * p.len), p.len) };
         let body = Row {
             p,
             running,
@@ -88,26 +91,10 @@ fn run<T: Real + Element + Sub<Output = T>>(
             bs,
             r,
             y,
-            x,
+            x: &xs[r * p.len..][..p.len],
         };
         dispatch_avx2(simd, body);
-    };
-    if threads_available() && n >= PARALLEL_MIN_ELEMS && p.rows > 1 {
-        crate::threads::install(|| {
-            // Tasks of at least 2^14 elements: short rows (layer_norm over 768 features)
-            // would otherwise cost more in scheduling than in arithmetic.
-            ys.par_chunks_mut(p.len)
-                .zip(xs.par_chunks(p.len))
-                .enumerate()
-                .with_min_len((1usize << 14).div_ceil(p.len))
-                .for_each(row)
-        });
-    } else {
-        ys.chunks_mut(p.len)
-            .zip(xs.chunks(p.len))
-            .enumerate()
-            .for_each(row);
-    }
+    });
     Ok(out)
 }
 
