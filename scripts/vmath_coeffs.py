@@ -64,22 +64,53 @@ def atan_fit(n_coeffs):
     fx = (np.arctan(u) / u - 1) / xs
     c = [ld(2) / n_nodes * np.sum(fx * np.cos(j * th)) for j in range(n_coeffs)]
     c[0] /= 2
-    # Chebyshev polynomials T_j(z) as power series, then z = 2s/b - 1.
+    return to_powers(c, 0, b)
+
+
+def to_powers(c, lo, hi):
+    """Chebyshev coefficients `c` on [lo, hi] as power-series coefficients in the variable
+    itself, highest power first (in x87 extended precision)."""
+    ld = np.longdouble
+    n = len(c)
     cheb_t = [[ld(1)], [ld(0), ld(1)]]
-    for j in range(2, n_coeffs):
+    for j in range(2, n):
         nxt = [ld(0)] + [2 * v for v in cheb_t[-1]]
         for i, v in enumerate(cheb_t[-2]):
             nxt[i] -= v
         cheb_t.append(nxt)
-    in_z = [ld(0)] * n_coeffs
-    for j in range(n_coeffs):
+    in_u = [ld(0)] * n
+    for j in range(n):
         for i, v in enumerate(cheb_t[j]):
-            in_z[i] += c[j] * v
-    in_s = [ld(0)] * n_coeffs
-    for k in range(n_coeffs):
+            in_u[i] += c[j] * v
+    m, h = (ld(lo) + ld(hi)) / 2, (ld(hi) - ld(lo)) / 2
+    out = [ld(0)] * n
+    for k in range(n):
         for i in range(k + 1):
-            in_s[i] += in_z[k] * math.comb(k, i) * (2 / b) ** i * ld(-1) ** (k - i)
-    return [float(v) for v in reversed(in_s)]
+            out[i] += in_u[k] * math.comb(k, i) * (1 / h) ** i * (-m / h) ** (k - i)
+    return [float(v) for v in reversed(out)]
+
+
+def gelu_q(a_max, n_coeffs, n_nodes=120):
+    """The f32 gelu's one-formula erfc: erfc(a)/2 = e^{-a^2} * t * Q(z) with z = K1*t + K0 and
+    t = 2/(2 + a), mapping t in [2/(2 + a_max), 1] onto about [-1, 1] (K1, K0 rounded to f32,
+    and the fit made in terms of the rounded map). Returns (K1, K0, Q highest power first):
+    Chebyshev interpolation of erfc(a)*e^{a^2}/(2t) in z, sampled in 110-digit arithmetic
+    (dividing by t keeps Q within a factor of 2 over the range, so its absolute error is a
+    relative one everywhere)."""
+    ld = np.longdouble
+    t0 = 2 / (2 + a_max)
+    k1, k0 = float(np.float32(2 / (1 - t0))), float(np.float32(-(1 + t0) / (1 - t0)))
+    zlo, zhi = ld(k1) * ld(t0) + ld(k0), ld(k1) + ld(k0)
+    pi = ld(str(PI))
+    th = pi * (np.arange(n_nodes, dtype=ld) + ld("0.5")) / n_nodes
+    zs = (zlo + zhi) / 2 + (zhi - zlo) / 2 * np.cos(th)
+    ts = (zs - ld(k0)) / ld(k1)
+    fx = np.array(
+        [ld(str(erfcx(np.format_float_positional(2 / t - 2)))) / (2 * t) for t in ts], dtype=ld
+    )
+    c = [ld(2) / n_nodes * np.sum(fx * np.cos(j * th)) for j in range(n_coeffs)]
+    c[0] /= 2
+    return k1, k0, to_powers(c, zlo, zhi)
 
 
 def lit(v, t):
@@ -137,4 +168,12 @@ for t, exp_deg, log_k, sin_deg, cos_deg, erf_n, cheb_n, b, asym_n, atan_n in (
         arr("ATAN", t, atan_fit(atan_n),
             "P(s), highest first: atan(u) = u + u*s*P(s), s = u^2, |u| <= tan(pi/8) (Chebyshev fit)."),
     ]
+    if t == "f32":
+        # Past 15/sqrt(2) the f32 gelu is -0 (GELU_LO); a little margin for the rounding of a.
+        k1, k0, q = gelu_q(15 / math.sqrt(2) + 0.05, 11)
+        parts += [
+            arr("GELU_MAP", t, [k1, k0], "z = K1*t + K0 maps t = 2/(2 + a) onto about [-1, 1]."),
+            arr("GELU_Q", t, q,
+                "Q(z), highest first: erfc(a)/2 = e^{-a^2}*t*Q(z) for 0 <= a <= 15/sqrt(2) (Chebyshev fit)."),
+        ]
     (OUT / f"coeffs_{t}.rs").write_text(HEADER + "".join(parts))

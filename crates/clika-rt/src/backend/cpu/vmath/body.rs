@@ -479,10 +479,12 @@ pub(crate) fn erf_chunk<const F: bool>(x: &[T; LANES]) -> [T; LANES] {
     y
 }
 
-/// `gelu x = x·(1 + erf(x/√2))/2`, with `1 + erf(z)` taken as `erfc(-z)` for negative `z` so
-/// the negative tail keeps its precision (and `x²/2` formed exactly from `x`).
+/// `gelu x = x·(1 + erf(x/√2))/2` by ranges (the `f64` form; `f32` has one formula, see
+/// `gelu_one` in `mod.rs`), with `1 + erf(z)` taken as `erfc(-z)` for negative `z` so the
+/// negative tail keeps its precision (and `x²/2` formed exactly from `x`).
+#[allow(dead_code, reason = "the f32 lanes use gelu_one")]
 #[inline(always)]
-pub(crate) fn gelu_chunk<const F: bool>(x: &[T; LANES]) -> [T; LANES] {
+pub(crate) fn gelu_ranges_chunk<const F: bool>(x: &[T; LANES]) -> [T; LANES] {
     const H: T = std::f64::consts::FRAC_1_SQRT_2 as T;
     // Saturated lanes (and NaN) first: x past GELU_HI, -0 below GELU_LO.
     let mut y = each(x, |v| sel(v > GELU_HI, v, sel(v < GELU_LO, -0.0, v)));

@@ -10,7 +10,8 @@
 //!
 //! Coefficients are exact series terms (`1/k!`, the atanh and Taylor series of `sin`,
 //! `cos`, `erf`, the asymptotic series of `erfc`) rounded to the lane type, plus Chebyshev
-//! fits of `erfc(x)·e^{x²}` and of `atan` on `[0, tan(π/8)]`; `scripts/vmath_coeffs.py`
+//! fits of `erfc(x)·e^{x²}` (in `x`, and for the `f32` gelu in `2/(2 + x)`) and of `atan`
+//! on `[0, tan(π/8)]`; `scripts/vmath_coeffs.py`
 //! regenerates `coeffs_*.rs`. Two-operand functions (`atan2`, and Python's `//` and `%` and
 //! C's `fmod`, exact: a quotient below `2^MANT` is truncated and corrected, its remainder
 //! computed with one FMA; other chunks call libm's `fmod`) run through [`map2_lanes`].
@@ -29,7 +30,7 @@
 //! | silu | 3.0 | 4.0 |
 //! | sin, cos (all finite inputs) | 2.2 | 2.0 |
 //! | erf | 2.4 | 2.0 |
-//! | gelu | 5.8 | 9.0 |
+//! | gelu | 5.4 | 9.0 |
 //! | sqrt, rsqrt | 0.5, 1.5 | 0.5, 1.5 |
 //! | log1p, expm1 (`log`/`exp` with Goldberg's / Kahan's correction) | 2.4 | 2.0 |
 //! | tan (`sin / cos`) | 3.4 | 3.0 |
@@ -39,8 +40,10 @@
 //! `floor`, `ceil`, `trunc` and `round` (half to even) run through the same driver, exact:
 //! under the AVX2/AVX-512 variants they are SSE4.1's rounding instructions.
 //!
-//! (f64 figures include the reference's own error, up to about 1 ulp. gelu's worst case is
-//! the cancellation in `1 + erf(z)` for `-0.875 < z < -0.4`, where the series branch runs.)
+//! (f64 figures include the reference's own error, up to about 1 ulp. The `f64` gelu's worst
+//! case is the cancellation in `1 + erf(z)` for `-0.875 < z < -0.4`, where its series branch
+//! runs; the `f32` gelu has one formula for every lane, a fit of `erfc(a)·e^{a²}` in
+//! `t = 2/(2 + a)`, and its error is the sum of that formula's roundings.)
 
 use half::{bf16, f16};
 
@@ -107,6 +110,45 @@ pub(crate) mod lanes32 {
     const TAN_PI_8: T = 0.414_213_57;
     include!("coeffs_f32.rs");
     include!("body.rs");
+
+    /// `gelu x = x·Φ(x)` with one formula for every lane, so a chunk costs the same whatever
+    /// its values (the ranged form computes the series and the tail whenever a chunk holds
+    /// both, which is nearly always). `Φ(x) = erfc(-x/√2)/2` for negative `x` (the tail
+    /// keeps its precision) and `1 - erfc(x/√2)/2` otherwise, with `erfc(a) = e^{-a²}·t·Q(z)`,
+    /// `t = 2/(2 + a)`, `z` linear in `t` and `Q` a Chebyshev fit over every `a` up to
+    /// `-GELU_LO/√2` (`scripts/vmath_coeffs.py`); `a²` is formed exactly from `x`, as the
+    /// ranged form does, because `e^{-a²}` magnifies its rounding by `2a²`.
+    #[inline(always)]
+    fn gelu_one<const F: bool>(x: T) -> T {
+        const H: T = std::f64::consts::FRAC_1_SQRT_2 as T;
+        let a = x.abs() * H;
+        let s = 2.0 + a;
+        // t = 2/(2 + a) with the rounding of the sum corrected to first order (Fast2Sum of
+        // the larger and the smaller addend).
+        let s_lo = sel(a > 2.0, 2.0, a) - (s - sel(a > 2.0, a, 2.0));
+        let t = 2.0 / s;
+        let t = fma::<F>(-0.5 * t * t, s_lo, t);
+        let z = fma::<F>(t, GELU_MAP[0], GELU_MAP[1]);
+        let (hi, lo) = square2::<F>(x);
+        // e^{-a²}·2^64, normal for every a here (hi clamped past GELU_LO, where the result is
+        // -0 anyway), so one power of two and no range checks; the scale comes off in the
+        // last product, the one rounding of a subnormal result.
+        let na2 = -0.5 * sel(hi > GELU_LO * GELU_LO, GELU_LO * GELU_LO, hi);
+        let (n, ni) = round_int::<F>(na2, std::f64::consts::LOG2_E as T);
+        let r = fma::<F>(-n, LN2_LO, fma::<F>(-n, LN2_HI, na2));
+        let ex = horner::<F>(r, &EXP) * pow2(ni + 64);
+        let ex = fma::<F>(-ex, 0.5 * lo, ex);
+        // e^{a²}·erfc(a)/2 (times 2^-64) last: x·e^{-a²}·2^64 is normal for every x here.
+        let g = pow2(-64) * t * horner::<F>(z, &GELU_Q);
+        let v = sel(x < 0.0, (x * ex) * g, x * fma::<F>(-g, ex, 1.0));
+        sel(x > GELU_HI, x, sel(x < GELU_LO, -0.0, v))
+    }
+
+    /// `gelu` of a chunk (see [`gelu_one`]).
+    #[inline(always)]
+    pub(crate) fn gelu_chunk<const F: bool>(x: &[T; LANES]) -> [T; LANES] {
+        each(x, gelu_one::<F>)
+    }
 }
 
 /// The `f64` lane functions.
@@ -153,6 +195,7 @@ pub(crate) mod lanes64 {
     const TAN_PI_8: T = 0.414_213_562_373_095_03;
     include!("coeffs_f64.rs");
     include!("body.rs");
+    pub(crate) use gelu_ranges_chunk as gelu_chunk;
 }
 
 /// A chunk function in both lane types; `F` says whether FMA is available.
