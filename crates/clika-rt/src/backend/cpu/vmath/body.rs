@@ -85,6 +85,18 @@ fn exp_scaled<const F: bool>(x: T, k: I, lo: T) -> T {
     sel(x > EXP_HI, T::INFINITY, sel(x < lo, 0.0, v))
 }
 
+/// `e^x · 2^k` for `x ≤ 0` (0 below `lo`), where the caller's `k` and `lo` keep `2^(n+k)`
+/// normal for every `n = round(x/ln2)` down to `lo`: [`exp_scaled`] without its clamp at the
+/// top and its power of two in two halves, for kernels that only take `e^-|x|`.
+#[inline(always)]
+fn exp_neg_scaled<const F: bool>(x: T, k: I, lo: T) -> T {
+    let xc = sel(x < lo, lo, x);
+    let (n, ni) = round_int::<F>(xc, std::f64::consts::LOG2_E as T);
+    let r = fma::<F>(-n, LN2_HI, xc);
+    let r = fma::<F>(-n, LN2_LO, r);
+    sel(x < lo, 0.0, horner::<F>(r, &EXP) * pow2(ni + k))
+}
+
 /// `e^x`.
 #[inline(always)]
 pub(crate) fn exp<const F: bool>(x: T) -> T {
@@ -165,7 +177,8 @@ pub(crate) fn tanh<const F: bool>(x: T) -> T {
 /// normal (silu's `x·e^x`) or subnormal are rounded once, at the end.
 #[inline(always)]
 fn sigmoid_parts<const F: bool>(x: T) -> (T, T) {
-    let e = exp_scaled::<F>(-x.abs(), SIG_K, EXP_LO - SIG_LO_EXTRA);
+    // With e scaled by 2^SIG_K, every 2^(n + SIG_K) down to the lower limit is normal.
+    let e = exp_neg_scaled::<F>(-x.abs(), SIG_K, EXP_LO - SIG_LO_EXTRA);
     (e, 1.0 / fma::<F>(e, pow2(-SIG_K), 1.0))
 }
 

@@ -173,6 +173,40 @@ impl<B: SimdBody, const F: bool> WithSimd for Wrap<B, F> {
     }
 }
 
+/// Runs `$body` for the chunks `$i..$i + $n` of a row of `$len` elements: the whole chunks
+/// first, with `$n` the constant [`LANES`], in a loop of their own when every operand is
+/// contiguous (`$unit`, which the body turns into constant strides) and in another
+/// otherwise, then the ragged end. With the count and the strides constant a chunk stays in
+/// registers; one loop that also took the ragged end went through a stack copy for every
+/// chunk (its loads have a variable count), which cost contiguous `exp` 57% of its time
+/// and a transposed one 17%. A macro, not a function taking a closure: a closure called
+/// from three places was not always inlined, and out of line it lost the dispatch's target
+/// features (`mul_add` became a call to the software `fma`, 100× slower).
+macro_rules! chunks {
+    ($len:expr, $contiguous:expr, |$i:ident, $n:ident, $unit:ident| $body:expr) => {{
+        let len: usize = $len;
+        let full = len - len % LANES;
+        let mut $i = 0;
+        if $contiguous {
+            while $i < full {
+                let ($n, $unit) = (LANES, true);
+                $body;
+                $i += LANES;
+            }
+        } else {
+            while $i < full {
+                let ($n, $unit) = (LANES, false);
+                $body;
+                $i += LANES;
+            }
+        }
+        if $i < len {
+            let ($n, $unit) = (len - $i, false);
+            $body;
+        }
+    }};
+}
+
 impl<E: LaneElem, K: LaneFn> SimdBody for Piece<E, K> {
     #[inline(always)]
     fn run<const F: bool>(self) {
@@ -185,10 +219,10 @@ impl<E: LaneElem, K: LaneFn> SimdBody for Piece<E, K> {
             ..
         } = self;
         // SAFETY: a `Piece` is only built (in `map_lanes`) for `len` elements that are in
-        // bounds for both tensors at these strides, and `chunks` keeps `i + n <= len`. The
+        // bounds for both tensors at these strides, and `chunks!` keeps `i + n <= len`. The
         // whole chunk is read before any of it is written, so an output that is the input
         // itself (same layout) reads its old values.
-        chunks(len, sa == 1 && so == 1, |i, n, unit| unsafe {
+        chunks!(len, sa == 1 && so == 1, |i, n, unit| unsafe {
             let (sa, so) = if unit { (1, 1) } else { (sa, so) };
             let x = load(a0, sa, i, n);
             store::<E>(&E::L::apply::<K, F>(&x), o0, so, i, n);
@@ -210,38 +244,11 @@ impl<E: LaneElem, K: LaneFn2> SimdBody for Piece2<E, K> {
             ..
         } = self;
         // SAFETY: as for `Piece`, built by `map2_lanes` for three in-bounds rows.
-        chunks(len, sa == 1 && sb == 1 && so == 1, |i, n, unit| unsafe {
+        chunks!(len, sa == 1 && sb == 1 && so == 1, |i, n, unit| unsafe {
             let (sa, sb, so) = if unit { (1, 1, 1) } else { (sa, sb, so) };
             let (x, y) = (load(a0, sa, i, n), load(b0, sb, i, n));
             store::<E>(&E::L::apply2::<K, F>(&x, &y), o0, so, i, n);
         });
-    }
-}
-
-/// Calls `chunk(i, n, unit)` for the chunks `i..i + n` of a row of `len` elements: the whole
-/// chunks first, with `n` the constant [`LANES`], in a loop of their own when every operand
-/// is contiguous (`unit`, which `chunk` turns into constant strides) and in another
-/// otherwise, then the ragged end. With the count and the strides constant a chunk stays
-/// in registers; one loop that also took the ragged end went through a stack copy for
-/// every chunk (its loads have a variable count), which cost contiguous `exp` 57% of its
-/// time and a transposed one 17%.
-#[inline(always)]
-fn chunks(len: usize, unit: bool, mut chunk: impl FnMut(usize, usize, bool)) {
-    let full = len - len % LANES;
-    let mut i = 0;
-    if unit {
-        while i < full {
-            chunk(i, LANES, true);
-            i += LANES;
-        }
-    } else {
-        while i < full {
-            chunk(i, LANES, false);
-            i += LANES;
-        }
-    }
-    if i < len {
-        chunk(i, len - i, false);
     }
 }
 

@@ -130,13 +130,10 @@ pub(crate) mod lanes32 {
         let t = fma::<F>(-0.5 * t * t, s_lo, t);
         let z = fma::<F>(t, GELU_MAP[0], GELU_MAP[1]);
         let (hi, lo) = square2::<F>(x);
-        // e^{-a²}·2^64, normal for every a here (hi clamped past GELU_LO, where the result is
-        // -0 anyway), so one power of two and no range checks; the scale comes off in the
-        // last product, the one rounding of a subnormal result.
-        let na2 = -0.5 * sel(hi > GELU_LO * GELU_LO, GELU_LO * GELU_LO, hi);
-        let (n, ni) = round_int::<F>(na2, std::f64::consts::LOG2_E as T);
-        let r = fma::<F>(-n, LN2_LO, fma::<F>(-n, LN2_HI, na2));
-        let ex = horner::<F>(r, &EXP) * pow2(ni + 64);
+        // e^{-a²}·2^64, normal for every a down to GELU_LO (past it the result is -0), so
+        // one power of two; the scale comes off in the last product, the one rounding of a
+        // subnormal result.
+        let ex = exp_neg_scaled::<F>(-0.5 * hi, 64, -0.5 * GELU_LO * GELU_LO);
         let ex = fma::<F>(-ex, 0.5 * lo, ex);
         // e^{a²}·erfc(a)/2 (times 2^-64) last: x·e^{-a²}·2^64 is normal for every x here.
         let g = pow2(-64) * t * horner::<F>(z, &GELU_Q);
