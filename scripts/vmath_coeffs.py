@@ -37,17 +37,28 @@ def erfcx(x):
     return (1 - 2 / PI.sqrt() * s) * (z * z).exp()
 
 
-def cheb(a, b, n_nodes, n_coeffs):
-    """Chebyshev coefficients by the discrete cosine sums, in x87 extended precision
-    (np.longdouble) so their rounding noise stays far below f64's."""
+def cheb_fit(f, lo, hi, n_nodes, n_coeffs):
+    """Chebyshev coefficients (c0 first) of f on [lo, hi] by the discrete cosine sums over
+    n_nodes Chebyshev nodes, in x87 extended precision (np.longdouble) so their rounding
+    noise stays far below f64's; f maps the array of nodes to the array of values."""
     ld = np.longdouble
     pi = ld(str(PI))
     th = pi * (np.arange(n_nodes, dtype=ld) + ld("0.5")) / n_nodes
-    xs = (ld(a) + ld(b)) / 2 + (ld(b) - ld(a)) / 2 * np.cos(th)
-    fx = np.array([ld(str(erfcx(np.format_float_positional(x)))) for x in xs], dtype=ld)
+    xs = (ld(lo) + ld(hi)) / 2 + (ld(hi) - ld(lo)) / 2 * np.cos(th)
+    fx = f(xs)
     c = [ld(2) / n_nodes * np.sum(fx * np.cos(j * th)) for j in range(n_coeffs)]
     c[0] /= 2
-    return [float(v) for v in c]
+    return c
+
+
+def cheb(a, b, n_nodes, n_coeffs):
+    """Chebyshev coefficients of erfc(x)*exp(x^2) on [a, b]."""
+    ld = np.longdouble
+
+    def g(xs):
+        return np.array([ld(str(erfcx(np.format_float_positional(x)))) for x in xs], dtype=ld)
+
+    return [float(v) for v in cheb_fit(g, a, b, n_nodes, n_coeffs)]
 
 
 def atan_fit(n_coeffs):
@@ -55,16 +66,13 @@ def atan_fit(n_coeffs):
     Chebyshev interpolation of (atan(u)/u - 1)/s at 200 nodes in x87 extended precision,
     converted to powers of s (near-minimax; the measured error is in the module docs)."""
     ld = np.longdouble
-    pi = ld(str(PI))
-    b = np.tan(pi / 8) ** 2
-    n_nodes = 200
-    th = pi * (np.arange(n_nodes, dtype=ld) + ld("0.5")) / n_nodes
-    xs = b / 2 + b / 2 * np.cos(th)
-    u = np.sqrt(xs)
-    fx = (np.arctan(u) / u - 1) / xs
-    c = [ld(2) / n_nodes * np.sum(fx * np.cos(j * th)) for j in range(n_coeffs)]
-    c[0] /= 2
-    return to_powers(c, 0, b)
+    b = np.tan(ld(str(PI)) / 8) ** 2
+
+    def p(xs):
+        u = np.sqrt(xs)
+        return (np.arctan(u) / u - 1) / xs
+
+    return to_powers(cheb_fit(p, 0, b, 200, n_coeffs), 0, b)
 
 
 def to_powers(c, lo, hi):
@@ -101,15 +109,14 @@ def gelu_q(a_max, n_coeffs, n_nodes=120):
     t0 = 2 / (2 + a_max)
     k1, k0 = float(np.float32(2 / (1 - t0))), float(np.float32(-(1 + t0) / (1 - t0)))
     zlo, zhi = ld(k1) * ld(t0) + ld(k0), ld(k1) + ld(k0)
-    pi = ld(str(PI))
-    th = pi * (np.arange(n_nodes, dtype=ld) + ld("0.5")) / n_nodes
-    zs = (zlo + zhi) / 2 + (zhi - zlo) / 2 * np.cos(th)
-    ts = (zs - ld(k0)) / ld(k1)
-    fx = np.array(
-        [ld(str(erfcx(np.format_float_positional(2 / t - 2)))) / (2 * t) for t in ts], dtype=ld
-    )
-    c = [ld(2) / n_nodes * np.sum(fx * np.cos(j * th)) for j in range(n_coeffs)]
-    c[0] /= 2
+
+    def q(zs):
+        ts = (zs - ld(k0)) / ld(k1)
+        return np.array(
+            [ld(str(erfcx(np.format_float_positional(2 / t - 2)))) / (2 * t) for t in ts], dtype=ld
+        )
+
+    c = cheb_fit(q, zlo, zhi, n_nodes, n_coeffs)
     return k1, k0, to_powers(c, zlo, zhi)
 
 
