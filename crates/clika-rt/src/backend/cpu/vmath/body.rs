@@ -69,15 +69,21 @@ fn square2<const F: bool>(x: T) -> (T, T) {
     (hi, lo)
 }
 
+/// `x = n·ln2 + r` with `|r| ≤ ln2/2` (Cody–Waite: ln2 in two parts, the first short so
+/// `n·LN2_HI` is exact): `(n, r)` with `n` as an integer.
+#[inline(always)]
+fn reduce_ln2<const F: bool>(x: T) -> (I, T) {
+    let (n, ni) = round_int::<F>(x, std::f64::consts::LOG2_E as T);
+    (ni, fma::<F>(-n, LN2_LO, fma::<F>(-n, LN2_HI, x)))
+}
+
 /// `e^x · 2^k` (0 below `lo`, +inf above `EXP_HI`). Cody–Waite reduction
 /// `x = n·ln2 + r`, `|r| ≤ ln2/2`, a Taylor polynomial for `e^r`, and `2^(n+k)` applied in
 /// two halves so results in the subnormal range and just below overflow come out right.
 #[inline(always)]
 fn exp_scaled<const F: bool>(x: T, k: I, lo: T) -> T {
     let xc = sel(x > EXP_HI, EXP_HI, sel(x < lo, lo, x));
-    let (n, ni) = round_int::<F>(xc, std::f64::consts::LOG2_E as T);
-    let r = fma::<F>(-n, LN2_HI, xc);
-    let r = fma::<F>(-n, LN2_LO, r);
+    let (ni, r) = reduce_ln2::<F>(xc);
     let p = horner::<F>(r, &EXP);
     let ni = ni + k;
     let n1 = ni >> 1;
@@ -91,9 +97,7 @@ fn exp_scaled<const F: bool>(x: T, k: I, lo: T) -> T {
 #[inline(always)]
 fn exp_neg_scaled<const F: bool>(x: T, k: I, lo: T) -> T {
     let xc = sel(x < lo, lo, x);
-    let (n, ni) = round_int::<F>(xc, std::f64::consts::LOG2_E as T);
-    let r = fma::<F>(-n, LN2_HI, xc);
-    let r = fma::<F>(-n, LN2_LO, r);
+    let (ni, r) = reduce_ln2::<F>(xc);
     sel(x < lo, 0.0, horner::<F>(r, &EXP) * pow2(ni + k))
 }
 
@@ -106,9 +110,7 @@ pub(crate) fn exp<const F: bool>(x: T) -> T {
 /// `e^x - 1` for `0 ≤ x ≤ 2·TANH_CLAMP` (no overflow handling), accurate near 0.
 #[inline(always)]
 fn expm1_pos<const F: bool>(x: T) -> T {
-    let (n, ni) = round_int::<F>(x, std::f64::consts::LOG2_E as T);
-    let r = fma::<F>(-n, LN2_HI, x);
-    let r = fma::<F>(-n, LN2_LO, r);
+    let (ni, r) = reduce_ln2::<F>(x);
     // r + r²(1/2 + r/6 + …): the Taylor terms from 1/2! up.
     let q = fma::<F>(r * r, horner::<F>(r, &EXP[..EXP.len() - 2]), r);
     let s = pow2(ni);
