@@ -140,7 +140,13 @@ impl Walk<'_> {
             return task(&whole());
         };
         let ext = self.shape[d];
-        let per_task = TASK_ELEMS.div_ceil(n / ext).max(1);
+        // Parts of about TASK_ELEMS; but a split of the innermost dim (the columns of an
+        // index add along dim 0) cuts every row, and short runs of many rows are slow (1.96
+        // -> 0.20 ms for 1024 rows of 2048 floats), so there each thread takes one strip.
+        let mut per_task = TASK_ELEMS.div_ceil(n / ext).max(1);
+        if d + 1 == self.shape.len() {
+            per_task = per_task.max(ext.div_ceil(crate::threads::current_num_threads()));
+        }
         let tasks = ext.div_ceil(per_task);
         if tasks < 2 {
             return task(&whole());
@@ -237,6 +243,8 @@ fn check<I: IndexValue>(plan: &AlongPlan) -> bool {
         w.rows(part, |o, len, s| {
             // Locals: the closure's captures would be reloaded every element.
             let (p, (o, s), mut bad) = (p, (o[0], s[0]), false);
+            // A row of one index value (an index broadcast along it) is one check.
+            let len = if s == 0 { len.min(1) } else { len };
             for j in 0..len as isize {
                 // SAFETY: the walk reaches only elements of the index.
                 bad |= !unsafe { p.in_range(o + j * s) };
@@ -432,6 +440,17 @@ unsafe fn scatter_with<I: IndexValue, T: Copy>(
         let mut any = false;
         w.rows(part, |o, len, s| {
             let (p, f, mut bad) = (p, &f, false);
+            if s[0] == 0 {
+                // One index value for the whole row (an index broadcast along it, as
+                // `index_add`'s): one check, then a run of the target against a run of
+                // the values.
+                // SAFETY: as below, for the row's first index element.
+                let (k, ok) = unsafe { p.at(o[0]) };
+                // SAFETY: as below: the row's elements of the target and of `value`.
+                unsafe { row_apply(dst.offset(o[1] + k), s[1], src.offset(o[2]), s[2], len, f) };
+                any |= !ok;
+                return;
+            }
             for j in 0..len as isize {
                 // SAFETY: the walk reaches elements of the index, of `value` and (with the
                 // value's term, 0 when out of range) of the target; `value` is disjoint from
@@ -452,4 +471,42 @@ unsafe fn scatter_with<I: IndexValue, T: Copy>(
         }
     });
     !bad.load(Ordering::Relaxed)
+}
+
+/// `dst[j · ds] = f(dst[j · ds], src[j · ss])` for `j < len`: through slices, which the
+/// compiler vectorizes, when both runs are dense and aligned; element by element otherwise.
+///
+/// # Safety
+/// Both runs lie in live allocations, no other thread touches the target's, and the runs do
+/// not overlap each other.
+#[inline(always)]
+unsafe fn row_apply<T: Copy>(
+    dst: *mut T,
+    ds: isize,
+    src: *const T,
+    ss: isize,
+    len: usize,
+    f: &impl Fn(T, T) -> T,
+) {
+    if ds == 1 && ss == 1 && dst.is_aligned() && src.is_aligned() {
+        // SAFETY: dense, aligned and disjoint runs of `len` live elements (the caller's
+        // promise), the target's touched by no other thread.
+        let (d, v) = unsafe {
+            (
+                std::slice::from_raw_parts_mut(dst, len),
+                std::slice::from_raw_parts(src, len),
+            )
+        };
+        for (d, &v) in d.iter_mut().zip(v) {
+            *d = f(*d, v);
+        }
+        return;
+    }
+    for j in 0..len as isize {
+        // SAFETY: elements of the runs (the caller's promise); unaligned, as the walk's.
+        unsafe {
+            let at = dst.offset(j * ds);
+            at.write_unaligned(f(at.read_unaligned(), src.offset(j * ss).read_unaligned()));
+        }
+    }
 }
