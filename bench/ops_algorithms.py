@@ -53,6 +53,17 @@ def rows(n):
         np.maximum.at(b, (picks, cols), vals)
         return b
 
+    # index_add: half as many rows (or columns) of values as the target has, added at rows_idx
+    add_rows = rng.standard_normal((rows_idx.size, n)).astype(np.float32)
+    add_cols = np.ascontiguousarray(add_rows.T)
+    car, cac = crt.from_numpy(add_rows), crt.from_numpy(add_cols)
+    tar, tac = (torch.from_numpy(add_rows), torch.from_numpy(add_cols)) if torch is not None else (None, None)
+
+    def np_index_add(axis):
+        b = a.copy()
+        np.add.at(b, (slice(None),) * axis + (rows_idx,), add_rows if axis == 0 else add_cols)
+        return b
+
     def np_hist():
         h = np.zeros(n, np.float32)
         np.add.at(h, bins, ones)
@@ -78,6 +89,8 @@ def rows(n):
         ("scatter(dim=1)", np_scatter, t is not None and (lambda: t.scatter(1, tp, tv)), lambda: c.scatter(1, cp, cv)),
         ("scatter_reduce(dim=0, amax)", np_scatter_amax, t is not None and (lambda: t.scatter_reduce(0, tp, tv, "amax")), lambda: c.scatter_reduce(0, cp, cv, "amax")),
         ("scatter_add histogram", np_hist, t is not None and (lambda: T.zeros(n).scatter_add_(0, tb, to)), lambda: crt.zeros(n).scatter_add_(0, cb, co)),
+        ("index_add(dim=0)", lambda: np_index_add(0), t is not None and (lambda: t.index_add(0, trows, tar)), lambda: c.index_add(0, crows, car)),
+        ("index_add(dim=1)", lambda: np_index_add(1), t is not None and (lambda: t.index_add(1, trows, tac)), lambda: c.index_add(1, crows, cac)),
         ("index_select(dim=0)", lambda: np.take(a, rows_idx, 0), t is not None and (lambda: T.index_select(t, 0, trows)), lambda: crt.index_select(c, 0, crows)),
         ("masked_select(a > 0)", lambda: a[a > 0], t is not None and (lambda: T.masked_select(t, t > 0)), lambda: crt.masked_select(c, c > 0)),
         ("a[:, cols > 0] (mask over a dim)", lambda: a[:, a[0] > 0], t is not None and (lambda: t[:, t[0] > 0]), lambda: c[:, c[0] > 0]),

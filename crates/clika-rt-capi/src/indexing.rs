@@ -1,7 +1,7 @@
 //! Indexing: gathering along a dim (`index_select`, `gather`), boolean masks, the indices of
 //! non-zero elements, writing through a mask and scattering along a dim. Results are new
-//! runtime-owned tensors (advanced indexing copies); `crt_tensor_masked_fill_` and
-//! `crt_tensor_scatter_` write in place.
+//! runtime-owned tensors (advanced indexing copies); `crt_tensor_masked_fill_`,
+//! `crt_tensor_scatter_` and `crt_tensor_index_add_` write in place.
 
 use clika_rt::ops;
 
@@ -172,6 +172,66 @@ pub unsafe extern "C" fn crt_tensor_scatter(
         } else {
             ops::scatter(t, d, i, &s.tensor)
         }?)
+    };
+    // SAFETY: forwarded contract.
+    unsafe { derive2(tensor, index, out, err, f) }
+}
+
+/// `tensor[…, index[i], …] += alpha · source[…, i, …]` along `dim` for every `i` of the 1-D
+/// integer `index` (PyTorch's `index_add_`, numpy's `np.add.at`), in place, through memory
+/// other handles may share (as `crt_tensor_fill_`). `source` has `tensor`'s shape but for
+/// `dim`, where it has `index`'s length; repeated indices accumulate in order; negative ones
+/// count from the end. A float `source` or `alpha` with an integer or bool `tensor` is
+/// `CRT_STATUS_DTYPE`; an index out of range, `CRT_STATUS_INDEX`; read-only memory,
+/// `CRT_STATUS_READ_ONLY`. On any error nothing is written.
+///
+/// # Safety
+/// As for `crt_tensor_fill_`.
+#[no_mangle]
+pub unsafe extern "C" fn crt_tensor_index_add_(
+    tensor: *const crt_tensor,
+    dim: i64,
+    index: *const crt_tensor,
+    source: *const crt_tensor,
+    alpha: crt_scalar,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    let f = |t: &clika_rt::Tensor| {
+        // SAFETY: P1 for `index` and `source`.
+        let (i, s) = unsafe { (arg(index, "index")?, arg(source, "source")?) };
+        let a = alpha.to_core()?;
+        // SAFETY: the caller excludes concurrent access to these elements.
+        Ok(unsafe { ops::index_add_shared(t, dim as isize, &i.tensor, &s.tensor, a) }?)
+    };
+    // SAFETY: forwarded contract.
+    unsafe { in_place(tensor, err, f) }
+}
+
+/// A copy of `tensor` with `crt_tensor_index_add_` applied to it; `tensor` itself is not
+/// written. The copy is contiguous, of `tensor`'s shape and dtype.
+///
+/// # Safety
+/// The header's pointer contract.
+#[no_mangle]
+pub unsafe extern "C" fn crt_tensor_index_add(
+    tensor: *const crt_tensor,
+    dim: i64,
+    index: *const crt_tensor,
+    source: *const crt_tensor,
+    alpha: crt_scalar,
+    out: *mut *mut crt_tensor,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    let f = |t: &clika_rt::Tensor, i: &clika_rt::Tensor| {
+        // SAFETY: P1 for `source`.
+        let s = unsafe { arg(source, "source") }?;
+        Ok(ops::index_add(
+            t,
+            dim as isize,
+            i,
+            &s.tensor,
+            alpha.to_core()?,
+        )?)
     };
     // SAFETY: forwarded contract.
     unsafe { derive2(tensor, index, out, err, f) }

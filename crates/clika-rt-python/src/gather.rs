@@ -1,8 +1,8 @@
 //! The named indexing functions PyTorch users call (`crt.gather`, `crt.scatter`,
-//! `crt.scatter_add`, `crt.scatter_reduce`, `crt.index_select`, `crt.masked_select`, `crt.masked_fill`,
-//! `crt.nonzero`) and the values-only reductions `crt.amax`/`crt.amin`, with their methods
-//! (`t.gather(…)`, the in-place `t.scatter_(…)`, `t.scatter_add_(…)`, `t.scatter_reduce_(…)`,
-//! `t.masked_fill_(…)`).
+//! `crt.scatter_add`, `crt.scatter_reduce`, `crt.index_add`, `crt.index_select`,
+//! `crt.masked_select`, `crt.masked_fill`, `crt.nonzero`) and the values-only reductions
+//! `crt.amax`/`crt.amin`, with their methods (`t.gather(…)`, the in-place `t.scatter_(…)`,
+//! `t.scatter_add_(…)`, `t.scatter_reduce_(…)`, `t.index_add_(…)`, `t.masked_fill_(…)`).
 
 use clika_rt::ops::{self, Operand, Scalar};
 use clika_rt::{DType, ErrorKind, Tensor};
@@ -115,6 +115,41 @@ pub(crate) mod call {
         let src = scatter_src(t, src, value)?;
         let f = if add { ops::scatter_add } else { ops::scatter };
         let inner = run(py, t.numel().max(index.numel()), || f(t, dim, &index, &src))?;
+        Ok(PyTensor { inner })
+    }
+
+    /// `index_add` into a copy of `t` (returned), or into `t` itself (`in_place`; `t` is
+    /// returned).
+    pub fn index_add(
+        py: Python<'_>,
+        t: &Tensor,
+        dim: isize,
+        index: &Bound<'_, PyAny>,
+        source: &Bound<'_, PyAny>,
+        alpha: Option<&Bound<'_, PyAny>>,
+        in_place: bool,
+    ) -> PyResult<PyTensor> {
+        let index = tensor_arg(index)?;
+        let source = tensor_arg(source)?;
+        let alpha = match alpha.map(fn_operand).transpose()? {
+            None => Scalar::Int(1),
+            Some(Operand::Scalar(a)) => a,
+            Some(Operand::Tensor(_)) => {
+                return Err(raise(
+                    ErrorKind::InvalidArgument,
+                    "index_add: alpha is a number (a bool, int or float), not a tensor",
+                ))
+            }
+        };
+        crate::int_range::check_operand(None, alpha, t.dtype())?;
+        let inner = run(py, t.numel().max(source.numel()), || {
+            if in_place {
+                // SAFETY: as in `scatter_`.
+                unsafe { ops::index_add_shared(t, dim, &index, &source, alpha) }.map(|()| t.clone())
+            } else {
+                ops::index_add(t, dim, &index, &source, alpha)
+            }
+        })?;
         Ok(PyTensor { inner })
     }
 
@@ -297,6 +332,23 @@ pub fn scatter_reduce(
     call::scatter_reduce(py, &t, dim, index, src, reduce, include_self)
 }
 
+#[doc = include_str!("../pydoc/index_add.md")]
+#[pyfunction]
+#[pyo3(
+    signature = (input, dim, index, source, *, alpha=None),
+    text_signature = "(input, dim, index, source, *, alpha=1)"
+)]
+pub fn index_add(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    dim: isize,
+    index: &Bound<'_, PyAny>,
+    source: &Bound<'_, PyAny>,
+    alpha: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyTensor> {
+    call::index_add(py, &tensor_arg(input)?, dim, index, source, alpha, false)
+}
+
 #[doc = include_str!("../pydoc/index_select.md")]
 #[pyfunction]
 #[pyo3(signature = (input, dim, index))]
@@ -377,6 +429,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         scatter,
         scatter_add,
         scatter_reduce,
+        index_add,
         index_select,
         masked_select,
         masked_fill,
@@ -449,6 +502,39 @@ impl PyTensor {
             None,
             true,
         )?;
+        Ok(slf.clone())
+    }
+
+    #[doc = include_str!("../pydoc/Tensor.index_add.md")]
+    #[pyo3(
+        name = "index_add",
+        signature = (dim, index, source, *, alpha=None),
+        text_signature = "(self, dim, index, source, *, alpha=1)"
+    )]
+    fn index_add_m(
+        &self,
+        py: Python<'_>,
+        dim: isize,
+        index: &Bound<'_, PyAny>,
+        source: &Bound<'_, PyAny>,
+        alpha: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTensor> {
+        call::index_add(py, &self.inner, dim, index, source, alpha, false)
+    }
+
+    #[doc = include_str!("../pydoc/Tensor.index_add_.md")]
+    #[pyo3(
+        signature = (dim, index, source, *, alpha=None),
+        text_signature = "(self, dim, index, source, *, alpha=1)"
+    )]
+    fn index_add_<'py>(
+        slf: &Bound<'py, Self>,
+        dim: isize,
+        index: &Bound<'py, PyAny>,
+        source: &Bound<'py, PyAny>,
+        alpha: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, Self>> {
+        call::index_add(slf.py(), &slf.get().inner, dim, index, source, alpha, true)?;
         Ok(slf.clone())
     }
 

@@ -1,9 +1,9 @@
-//! `gather`, `scatter` and `scatter_add` along a dim against a model with the coordinates
-//! written out: every element size, contiguous and transposed tensors, indices smaller than
-//! the tensor off `dim`, negative and repeated indices, empty indices, 0-d tensors, and the
-//! errors.
+//! `gather`, `scatter`, `scatter_add` and `index_add` along a dim against a model with the
+//! coordinates written out: every element size, contiguous and transposed tensors, indices
+//! smaller than the tensor off `dim`, negative and repeated indices, empty indices, `alpha`,
+//! 0-d tensors, and the errors (nothing written on any).
 
-use clika_rt::ops;
+use clika_rt::ops::{self, Scalar};
 use clika_rt::{DType, ErrorKind, Tensor};
 use proptest::prelude::*;
 
@@ -581,4 +581,172 @@ fn scatter_reduce_edges() {
         assert_eq!(e.kind(), ErrorKind::Index);
         assert_eq!(kept.to_vec::<f32>().unwrap(), [1.0, 2.0]);
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 3 } else { 128 }))]
+
+    #[test]
+    fn index_add_matches_the_model(
+        shape in prop::collection::vec(1usize..6, 0..4),
+        dim in 0usize..3,
+        n in 0usize..9,
+        dtype in prop::sample::select(vec![
+            DType::Float32, DType::Float64, DType::Float16, DType::Int32, DType::Int64,
+            DType::UInt8, DType::Int8,
+        ]),
+        alpha in -2i64..4,
+        t_transposed in any::<bool>(),
+        s_transposed in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        let nd = shape.len();
+        let dim = if nd == 0 { 0 } else { dim % nd };
+        let n = if nd == 0 { 1 } else { n };
+        let mut s = seed;
+        let mut next = |m: u64| {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (s >> 33) % m
+        };
+        let size = if nd == 0 { 1 } else { shape[dim] as i64 };
+        let mut sshape = shape.clone();
+        if nd > 0 {
+            sshape[dim] = n;
+        }
+        let total: usize = shape.iter().product();
+        let stotal: usize = sshape.iter().product();
+        // Small values, exact in every dtype (u8 results stay below 256).
+        let vals: Vec<f64> = (0..total).map(|_| next(4) as f64).collect();
+        let svals: Vec<f64> = (0..stotal).map(|_| next(4) as f64).collect();
+        let idx: Vec<i64> = (0..n).map(|_| next(2 * size as u64) as i64 - size).collect();
+        let alpha = if dtype == DType::UInt8 { alpha.abs() } else { alpha };
+
+        let mut want = vals.clone();
+        for (p, &v) in svals.iter().enumerate() {
+            let mut c = coords(&sshape, p);
+            if nd > 0 {
+                let j = idx[c[dim]];
+                c[dim] = (if j < 0 { j + size } else { j }) as usize;
+            }
+            want[flat(&shape, &c)] += alpha as f64 * v;
+        }
+        let t = tensor(&vals, &shape, dtype, t_transposed);
+        let src = tensor(&svals, &sshape, dtype, s_transposed);
+        let index = Tensor::from_data(&idx, &[n]).unwrap();
+        let r = t.index_add(dim as isize, &index, &src, alpha).unwrap();
+        prop_assert_eq!(r.shape(), &shape[..]);
+        prop_assert_eq!(r.dtype(), dtype);
+        prop_assert_eq!(r.to_f64_vec().unwrap(), want.clone());
+        // The input is untouched; in place gives the same.
+        prop_assert_eq!(t.to_f64_vec().unwrap(), vals);
+        let mut u = t.contiguous_copy().unwrap();
+        u.index_add_(dim as isize - nd.max(1) as isize, &index, &src, alpha).unwrap();
+        prop_assert_eq!(u.to_f64_vec().unwrap(), want);
+    }
+}
+
+#[test]
+fn index_add_rows_of_a_large_tensor_accumulate_in_order() {
+    // Rows long enough for the threaded split, with repeats: the vectorized row path.
+    let (rows, cols, n) = (7usize, if cfg!(miri) { 20 } else { 3000 }, 40usize);
+    let t = Tensor::zeros(&[rows, cols], DType::Float32).unwrap();
+    let idx: Vec<i32> = (0..n as i32).map(|i| (i * 5) % rows as i32).collect();
+    let src_vals: Vec<f32> = (0..n * cols).map(|i| (i % 13) as f32).collect();
+    let src = Tensor::from_data(&src_vals, &[n, cols]).unwrap();
+    let index = Tensor::from_data(&idx, &[n]).unwrap();
+    let r = t.index_add(0, &index, &src, 0.5).unwrap();
+    let mut want = vec![0f32; rows * cols];
+    for (i, &row) in idx.iter().enumerate() {
+        for c in 0..cols {
+            want[row as usize * cols + c] += 0.5 * src_vals[i * cols + c];
+        }
+    }
+    assert_eq!(r.as_slice::<f32>().unwrap(), &want[..]);
+    // Along the last dim: the index varies along each row.
+    let tt = Tensor::zeros(&[cols, rows], DType::Float32).unwrap();
+    let st = src.permute(&[1, 0]).unwrap();
+    let r = tt.index_add(1, &index, &st, 0.5).unwrap();
+    let back = r.permute(&[1, 0]).unwrap().contiguous().unwrap();
+    assert_eq!(back.as_slice::<f32>().unwrap(), &want[..]);
+}
+
+#[test]
+fn index_add_refuses_bad_arguments_and_writes_nothing() {
+    let base = Tensor::from_data(&[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3]).unwrap();
+    let src = Tensor::ones(&[2, 3], DType::Float32).unwrap();
+    let i = |v: &[i64]| Tensor::from_data(v, &[v.len()]).unwrap();
+    let kind = |r: clika_rt::Result<()>| r.unwrap_err().kind();
+    let mut t = base.contiguous_copy().unwrap();
+    // Out of range: nothing written, even after in-range values.
+    assert_eq!(
+        kind(t.index_add_(0, &i(&[0, 2]), &src, 1)),
+        ErrorKind::Index
+    );
+    assert_eq!(
+        kind(t.index_add_(0, &i(&[-3, 0]), &src, 1)),
+        ErrorKind::Index
+    );
+    // The source's shape: the index's length along dim, the tensor's elsewhere.
+    assert_eq!(
+        kind(t.index_add_(0, &i(&[0]), &src, 1)),
+        ErrorKind::InvalidShape
+    );
+    let wide = Tensor::ones(&[2, 4], DType::Float32).unwrap();
+    assert_eq!(
+        kind(t.index_add_(0, &i(&[0, 1]), &wide, 1)),
+        ErrorKind::InvalidShape
+    );
+    // A 2-D or float index.
+    let two = Tensor::from_data(&[0i64, 1], &[2, 1]).unwrap();
+    assert_eq!(
+        kind(t.index_add_(0, &two, &src, 1)),
+        ErrorKind::InvalidArgument
+    );
+    let float = Tensor::from_data(&[0.0f32, 1.0], &[2]).unwrap();
+    assert_eq!(
+        kind(t.index_add_(0, &float, &src, 1)),
+        ErrorKind::InvalidArgument
+    );
+    assert_eq!(
+        kind(t.index_add_(2, &i(&[0, 1]), &src, 1)),
+        ErrorKind::Index
+    );
+    assert_eq!(t.to_f64_vec().unwrap(), base.to_f64_vec().unwrap());
+    // Floats into integers: the source and alpha.
+    let mut ints = Tensor::zeros(&[2, 3], DType::Int32).unwrap();
+    assert_eq!(
+        kind(ints.index_add_(0, &i(&[0, 1]), &src, 1)),
+        ErrorKind::DType
+    );
+    let isrc = Tensor::ones(&[2, 3], DType::Int32).unwrap();
+    assert_eq!(
+        kind(ints.index_add_(0, &i(&[0, 1]), &isrc, 0.5)),
+        ErrorKind::DType
+    );
+    ints.index_add_(0, &i(&[1, 1]), &isrc, Scalar::Int(3))
+        .unwrap();
+    assert_eq!(ints.to_f64_vec().unwrap(), [0.0, 0.0, 0.0, 6.0, 6.0, 6.0]);
+    // A wider float source is rounded into the tensor's float dtype (same kind).
+    let f64src = Tensor::ones(&[2, 3], DType::Float64).unwrap();
+    let r = ops::index_add(
+        &base,
+        1,
+        &i(&[2, 0, 2]),
+        &f64src.narrow(1, 0, 3).unwrap(),
+        Scalar::Int(1),
+    )
+    .unwrap();
+    assert_eq!(r.to_f64_vec().unwrap(), [2.0, 2.0, 5.0, 5.0, 5.0, 8.0]);
+    // A source that shares the tensor's memory is read before any write.
+    let mut s = Tensor::from_data(&[1.0f32, 2.0, 3.0], &[3]).unwrap();
+    let view = s.clone();
+    assert_eq!(
+        kind(s.index_add_(0, &i(&[2, 1, 0]), &view, 1)),
+        ErrorKind::ReadOnly
+    );
+    drop(view);
+    let alias = s.clone();
+    // SAFETY: no other thread touches `s`.
+    unsafe { ops::index_add_shared(&s, 0, &i(&[2, 1, 0]), &alias, Scalar::Int(1)).unwrap() };
+    assert_eq!(s.to_f64_vec().unwrap(), [4.0, 4.0, 4.0]);
 }

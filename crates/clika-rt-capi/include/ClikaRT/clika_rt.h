@@ -1511,6 +1511,25 @@ inline const Tensor& scatter_add_(const Tensor& t, std::int64_t dim, const Tenso
     });
     return t;
 }
+/// A copy of `t` with `alpha * source[..., i, ...]` added to `t[..., index[i], ...]` along
+/// `dim` for every `i` of the 1-D integer `index` (PyTorch's `index_add`, numpy's
+/// `np.add.at`); `source` is `t`'s shape but for `dim`, where it has `index`'s length.
+/// Repeated indices accumulate. A float `source` or `alpha` for an integer `t` throws.
+inline Tensor index_add(const Tensor& t, std::int64_t dim, const Tensor& index,
+                        const Tensor& source, Scalar alpha = 1) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_index_add(t.get(), dim, index.get(), source.get(), alpha.c(), out, err);
+    });
+}
+/// `index_add` into `t` itself (through shared memory, as `fill_`); on any error `t` is
+/// unchanged. Returns `t`.
+inline const Tensor& index_add_(const Tensor& t, std::int64_t dim, const Tensor& index,
+                                const Tensor& source, Scalar alpha = 1) {
+    detail::call([&](crt_error** err) {
+        return crt_tensor_index_add_(t.get(), dim, index.get(), source.get(), alpha.c(), err);
+    });
+    return t;
+}
 /// How scatter_reduce combines the values that reach one target (PyTorch's names).
 enum class ScatterReduce : crt_scatter_reduce {
     Sum = CRT_SCATTER_REDUCE_SUM,    ///< "sum" (integers wrap)

@@ -2216,6 +2216,40 @@ crt_status crt_tensor_scatter(const struct crt_tensor *tensor,
                               struct crt_error **err);
 
 /**
+ * `tensor[…, index[i], …] += alpha · source[…, i, …]` along `dim` for every `i` of the 1-D
+ * integer `index` (PyTorch's `index_add_`, numpy's `np.add.at`), in place, through memory
+ * other handles may share (as `crt_tensor_fill_`). `source` has `tensor`'s shape but for
+ * `dim`, where it has `index`'s length; repeated indices accumulate in order; negative ones
+ * count from the end. A float `source` or `alpha` with an integer or bool `tensor` is
+ * `CRT_STATUS_DTYPE`; an index out of range, `CRT_STATUS_INDEX`; read-only memory,
+ * `CRT_STATUS_READ_ONLY`. On any error nothing is written.
+ *
+ * # Safety
+ * As for `crt_tensor_fill_`.
+ */
+crt_status crt_tensor_index_add_(const struct crt_tensor *tensor,
+                                 int64_t dim,
+                                 const struct crt_tensor *index,
+                                 const struct crt_tensor *source,
+                                 struct crt_scalar alpha,
+                                 struct crt_error **err);
+
+/**
+ * A copy of `tensor` with `crt_tensor_index_add_` applied to it; `tensor` itself is not
+ * written. The copy is contiguous, of `tensor`'s shape and dtype.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_index_add(const struct crt_tensor *tensor,
+                                int64_t dim,
+                                const struct crt_tensor *index,
+                                const struct crt_tensor *source,
+                                struct crt_scalar alpha,
+                                struct crt_tensor **out,
+                                struct crt_error **err);
+
+/**
  * `tensor[p with p[dim] = index[p]]` combined with `src[p]` by `reduce` (a
  * `CRT_SCATTER_REDUCE_*`) for every position `p` of `index` (PyTorch's `scatter_reduce_`),
  * in place, through memory other handles may share (as `crt_tensor_fill_`). With

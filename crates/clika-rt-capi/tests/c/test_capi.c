@@ -714,6 +714,35 @@ static void test_matmul_join_select(void) {
             crt_tensor_free(r);
             crt_tensor_free(g);
         }
+        {
+            /* index_add along dim 1 of the index_select picks ({2, 0, 5, 3}): columns 2 and 0
+             * take alpha times source columns 0 and 1. */
+            crt_tensor *src = NULL, *ia = NULL;
+            CHECK(crt_tensor_index_select(a, 1, ix, &src, NULL) == CRT_STATUS_OK);
+            CHECK(crt_tensor_index_add(a, 1, ix, src, int_scalar(2), &ia, NULL) == CRT_STATUS_OK);
+            {
+                const double want[6] = {0, 1, 6, 9, 4, 15};
+                CHECK(has_shape(ia, s23, 2) && values_near(ia, want, 6));
+            }
+            crt_tensor_free(ia);
+            CHECK(crt_tensor_index_add_(copy, 1, ix, src, float_scalar(1.0), NULL) ==
+                  CRT_STATUS_OK);
+            {
+                const double want[6] = {0, 1, 8, 5, -1, 9};
+                CHECK(values_near(copy, want, 6));
+            }
+            /* The source must have the index's length along dim: refused, nothing written. */
+            CHECK(crt_tensor_index_add(a, 0, ix, src, int_scalar(1), &ia, NULL) ==
+                      CRT_STATUS_INVALID_SHAPE &&
+                  ia == NULL);
+            CHECK(crt_tensor_index_add_(copy, 1, src, src, int_scalar(1), NULL) ==
+                  CRT_STATUS_INVALID_ARGUMENT);
+            {
+                const double want[6] = {0, 1, 8, 5, -1, 9};
+                CHECK(values_near(copy, want, 6));
+            }
+            crt_tensor_free(src);
+        }
         crt_tensor_free(nz);
         crt_tensor_free(copy);
         crt_tensor_free(ix);

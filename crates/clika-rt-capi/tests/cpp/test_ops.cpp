@@ -191,6 +191,19 @@ void matmul_join_select() {
     CHECK_THROWS(ops::scatter_reduce_(r, 1, gi + 1, gp, ops::ScatterReduce::Amin),
                  Status::Index);
     CHECK(near(r, {0, 1, 6, 4, 4, 6}));
+    // index_add along dim 1 with idx {2, 0, -1}: columns 2, 0 and 2 again take alpha times
+    // source columns 0, 1 and 2.
+    const Tensor src = ops::index_select(a, 1, idx);  // {2, 0, 2, 5, 3, 5}
+    CHECK(near(ops::index_add(a, 1, idx, src), {0, 1, 6, 6, 4, 15}));
+    CHECK(near(ops::index_add(a, 1, idx, src, 0.5), {0, 1, 4, 4.5, 4, 10}));
+    const Tensor ia = ops::contiguous(a) + 0.0F;
+    ops::index_add_(ia, 0, Tensor::from_data(std::vector<std::int32_t>{1, 1}, {2}), a, -1);
+    CHECK(near(ia, {0, 1, 2, 0, -1, -2}));
+    CHECK_THROWS(ops::index_add_(ia, 0, idx, a), Status::InvalidShape);
+    CHECK_THROWS(ops::index_add_(ia, 1, idx.unsqueeze(0), src), Status::InvalidArgument);
+    CHECK_THROWS(ops::index_add(a, 1, idx + 1, src), Status::Index);
+    CHECK_THROWS(ops::index_add(ints, 0, idx, src.flatten().narrow(0, 0, 3)), Status::DType);
+    CHECK(near(ia, {0, 1, 2, 0, -1, -2}));
     CHECK_THROWS(ops::gather(a, 1, idx), Status::InvalidArgument);
     CHECK_THROWS(ops::gather(a, 1, gi + 1), Status::Index);
     CHECK_THROWS(ops::index_select(a, 1, Tensor::from_data(std::vector<std::int64_t>{3}, {1})),

@@ -198,6 +198,7 @@ __all__ = [
     "scatter",
     "scatter_add",
     "scatter_reduce",
+    "index_add",
     "index_select",
     "masked_select",
     "masked_fill",
@@ -3106,6 +3107,46 @@ class Tensor:
         >>> t = crt.zeros(3, dtype=crt.int64)
         >>> t.scatter_reduce_(0, crt.tensor([1, 1, 2]), crt.tensor([4, 6, 3]), "amin", include_self=False).tolist()
         [0, 4, 3]
+        """
+    def index_add(
+        self, dim: int, index: Any, source: Any, *, alpha: _Scalar = 1
+    ) -> Tensor:
+        """A copy of this tensor with `alpha * source` added along `dim` at the positions `index` lists
+        (PyTorch's `index_add`).
+
+        `t.index_add(dim, index, source, alpha=a)` is `crt.index_add(t, dim, index, source, alpha=a)`;
+        see `crt.index_add` for the rules.
+
+        Returns
+        -------
+        Tensor
+            As `crt.index_add`.
+
+        Examples
+        --------
+        >>> crt.zeros(3).index_add(0, [0, 0, 2], crt.tensor([1.0, 2.0, 5.0])).tolist()
+        [3.0, 0.0, 5.0]
+        """
+    def index_add_(
+        self, dim: int, index: Any, source: Any, *, alpha: _Scalar = 1
+    ) -> Tensor:
+        """Adds `alpha * source` along `dim` at the positions `index` lists, in place (PyTorch's
+        `index_add_`).
+
+        `t.index_add_(dim, index, source, alpha=a)` writes what `crt.index_add` would return into `t`
+        itself (through shared memory, such as a numpy array `t` borrows); see `crt.index_add` for the
+        rules. Memory lent read-only raises `ReadOnlyError`; on any error `t` is left as it was.
+
+        Returns
+        -------
+        Tensor
+            This tensor.
+
+        Examples
+        --------
+        >>> t = crt.ones(2, 2, dtype=crt.int64)
+        >>> t.index_add_(1, [1, 1], crt.tensor([[1, 2], [3, 4]]), alpha=10).tolist()
+        [[1, 31], [1, 71]]
         """
     def index_select(self, dim: int, index: Any) -> Tensor:
         """The entries of `input` at `index` along `dim` (PyTorch's `index_select`, numpy's `take`
@@ -9701,6 +9742,53 @@ def scatter_reduce(
     [5.0, 10.0, 100.0]
     >>> crt.scatter_reduce(t, 0, [0, 0, 2], crt.tensor([5.0, 3.0, 7.0]), "mean", include_self=False).tolist()
     [4.0, 10.0, 7.0]
+    """
+def index_add(
+    input: Any, dim: int, index: Any, source: Any, *, alpha: _Scalar = 1
+) -> Tensor:
+    """A copy of `input` with `alpha * source` added along `dim` at the positions `index` lists
+    (PyTorch's `index_add`, numpy's `np.add.at(a, (..., index), source)`).
+
+    `out[..., index[i], ...] += alpha * source[..., i, ...]` along `dim` for every `i`; a repeated
+    index accumulates, in order (so float results do not depend on threads). Integers wrap; a
+    bool target is or-ed.
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        The values to start from.
+    dim : int
+        The dimension `index` points along.
+    index : Tensor, numpy array or list of ints
+        A 1-D list of positions along `dim`; negative values count from the end.
+    source : Tensor, numpy array or list
+        `input`'s shape but along `dim`, where it has `index`'s length. Converted to `input`'s
+        dtype, which must not lose values (a float source for an integer `input` is refused).
+    alpha : number, keyword-only, default 1
+        The factor `source` is multiplied by; an integer for an integer `input`.
+
+    Returns
+    -------
+    Tensor
+        A new tensor of `input`'s shape and dtype.
+
+    Raises
+    ------
+    IndexOutOfRangeError
+        An index value or `dim` is out of range.
+    ShapeError
+        `source` is not `input`'s shape with `index`'s length along `dim`.
+    InvalidArgumentError
+        `index` is not a 1-D integer tensor.
+    DTypeError
+        A float `source` or `alpha` for an integer or bool `input`.
+
+    Examples
+    --------
+    >>> crt.index_add(crt.zeros(3, 2), 0, [2, 0, 2], crt.ones(3, 2)).tolist()
+    [[1.0, 1.0], [0.0, 0.0], [2.0, 2.0]]
+    >>> crt.index_add(crt.zeros(2, 3), 1, [1], crt.tensor([[1.0], [2.0]]), alpha=-0.5).tolist()
+    [[0.0, -0.5, 0.0], [0.0, -1.0, 0.0]]
     """
 def index_select(input: Any, dim: int, index: Any) -> Tensor:
     """The entries of `input` at `index` along `dim` (PyTorch's `index_select`, numpy's `take`

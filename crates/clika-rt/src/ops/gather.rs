@@ -328,6 +328,124 @@ pub fn scatter_add(t: &Tensor, dim: isize, index: &Tensor, src: &Tensor) -> Resu
     Ok(out)
 }
 
+/// `t` with `alpha · source` added along `dim` at `index` (PyTorch's `index_add`; numpy's
+/// `np.add.at(t, (…, index), source)`): a new contiguous tensor; see [`Tensor::index_add_`].
+pub fn index_add(
+    t: &Tensor,
+    dim: isize,
+    index: &Tensor,
+    source: &Tensor,
+    alpha: Scalar,
+) -> Result<Tensor> {
+    let out = t.contiguous_copy()?;
+    // SAFETY: `out` is a fresh copy nobody else sees, dropped on error.
+    unsafe { index_add_as(&out, dim, index, source, alpha, true)? };
+    Ok(out)
+}
+
+/// [`Tensor::index_add_`] through a possibly shared `t`.
+///
+/// # Safety
+/// As for [`scatter_shared`].
+pub unsafe fn index_add_shared(
+    t: &Tensor,
+    dim: isize,
+    index: &Tensor,
+    source: &Tensor,
+    alpha: Scalar,
+) -> Result<()> {
+    // SAFETY: forwarded from the caller.
+    unsafe { index_add_as(t, dim, index, source, alpha, false) }
+}
+
+/// An index add as the scatter add it is: the 1-D `index` laid along `dim` and broadcast (by
+/// stride 0) to `source`'s shape, so every element of `source`'s slice `i` along `dim` goes to
+/// slice `index[i]` of `t`.
+///
+/// # Safety
+/// As for [`scatter_as`].
+unsafe fn index_add_as(
+    t: &Tensor,
+    dim: isize,
+    index: &Tensor,
+    source: &Tensor,
+    alpha: Scalar,
+    fresh: bool,
+) -> Result<()> {
+    const OP: &str = "index_add";
+    t.ensure_writable()?;
+    // An empty index of any dtype is no index (numpy's `[]`, which is float for us).
+    if (!index.dtype().is_integer() && index.numel() > 0) || index.ndim() > 1 {
+        return Err(Error::InvalidArgument {
+            what: format!(
+                "{OP}: the index must be a 1-D integer tensor, got {} dims of {}; flatten it \
+                 and convert it with .to(int64)",
+                index.ndim(),
+                index.dtype()
+            ),
+        });
+    }
+    if !super::can_cast_in_place(source.dtype(), t.dtype()) {
+        return Err(Error::DTypeRule {
+            what: format!(
+                "{OP}: a {} source cannot be added into this {} tensor without losing values \
+                 (PyTorch refuses too); convert the source or the tensor first with .to(...)",
+                source.dtype(),
+                t.dtype()
+            ),
+        });
+    }
+    if matches!(alpha, Scalar::Float(_)) && !t.dtype().is_float() {
+        return Err(Error::DTypeRule {
+            what: format!(
+                "{OP}: alpha {} is a float but the tensor is {}; pass an integer alpha, or \
+                 convert the tensor to a float dtype first",
+                alpha.to_f64(),
+                t.dtype()
+            ),
+        });
+    }
+    let nd = t.ndim();
+    let d = normalize_dim(dim, nd.max(1))?;
+    let n = index.numel();
+    // The source's expected shape: `t`'s, with `index`'s length along `dim`.
+    let mut expected: DimVec<usize> = t.shape().iter().copied().collect();
+    if nd > 0 {
+        expected[d] = n;
+    }
+    if source.shape() != expected.as_slice() || (nd == 0 && n != 1) {
+        return Err(Error::ShapeMismatch {
+            op: "index_add (the source is the tensor's shape with the index's length along dim)",
+            expected: dims_i64(&expected),
+            got: dims_i64(source.shape()),
+        });
+    }
+    // `index[i]` at every position of source slice `i`.
+    let mut lined: DimVec<isize> = std::iter::repeat_n(1, nd).collect();
+    let sizes: DimVec<isize> = expected.iter().map(|&e| e as isize).collect();
+    if nd > 0 {
+        lined[d] = n as isize;
+    }
+    let index = if index.dtype().is_integer() {
+        index.clone()
+    } else {
+        index.to_dtype(DType::Int64)?
+    };
+    let spread = index.reshape(&lined)?.expand(&sizes)?;
+    let unit = matches!(alpha, Scalar::Bool(true) | Scalar::Int(1) | Scalar::UInt(1))
+        || alpha == Scalar::Float(1.0);
+    let values = if unit {
+        source.clone()
+    } else {
+        source
+            .to_dtype(t.dtype())?
+            .binary_scalar(BinaryOp::Mul, alpha)?
+            .to_dtype(t.dtype())?
+    };
+    // SAFETY: forwarded from the caller.
+    unsafe { scatter_as(OP, ScatterMode::Add, t, dim, &spread, &values, fresh) }
+}
+
 /// [`Tensor::scatter_reduce_`] into a copy of `t` (PyTorch's `scatter_reduce`).
 pub fn scatter_reduce(
     t: &Tensor,
@@ -438,6 +556,35 @@ impl Tensor {
         self.ensure_exclusive("scatter_add_")?;
         // SAFETY: exclusive (checked).
         unsafe { scatter_add_shared(self, dim, index, src) }
+    }
+
+    /// `self[…, index[i], …] += alpha · source[…, i, …]` for every `i` of the 1-D `index`,
+    /// along `dim` (PyTorch's `index_add_`; numpy's `np.add.at`). `source` has this tensor's
+    /// shape but for `dim`, where it has `index`'s length; a repeated index accumulates, in
+    /// order. Negative indices count from the end. A float source is refused for an integer
+    /// or bool tensor, and so is a float `alpha`; integers wrap and a Bool tensor is or-ed.
+    /// On any error, nothing is written.
+    pub fn index_add_(
+        &mut self,
+        dim: isize,
+        index: &Tensor,
+        source: &Tensor,
+        alpha: impl Into<Scalar>,
+    ) -> Result<()> {
+        self.ensure_exclusive("index_add_")?;
+        // SAFETY: exclusive (checked).
+        unsafe { index_add_shared(self, dim, index, source, alpha.into()) }
+    }
+
+    /// See [`index_add`].
+    pub fn index_add(
+        &self,
+        dim: isize,
+        index: &Tensor,
+        source: &Tensor,
+        alpha: impl Into<Scalar>,
+    ) -> Result<Tensor> {
+        index_add(self, dim, index, source, alpha.into())
     }
 
     /// `self[p with p[dim] = index[p]]` combined with `src[p]` by `reduce` for every position

@@ -40,6 +40,7 @@ pub use copy::{contiguous, to_dtype};
 pub(crate) use elementwise_more::{binary_dtypes_owned, divides};
 pub use elementwise_more::{can_cast_in_place, check_in_place, round_decimals, tril, triu};
 pub use gather::{gather, scatter, scatter_add, scatter_add_shared, scatter_shared};
+pub use gather::{index_add, index_add_shared};
 pub use gather::{scatter_reduce, scatter_reduce_shared, ScatterReduce};
 pub(crate) use gather::{AlongPlan, ScatterMode};
 pub(crate) use index::{for_each_row, IndexPlan};
