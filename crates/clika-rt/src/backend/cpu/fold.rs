@@ -181,6 +181,25 @@ pub(crate) fn keep_into_w<T: PartialOrd + Copy, const MAX: bool>(acc: &mut [T], 
     }
 }
 
+/// [`keep_into_w`] for a float type: the maximum (`MAX`) or minimum by `max`/`min`, and
+/// `a + v` where either is NaN (the NaN `a` when both are, as [`keep`]). The stored value is
+/// never `acc[i]` itself, so this compiles to compares, blends and a full store; `keep`'s
+/// select of `acc[i]` or `v` became a masked store (`vmaskmovps`), and a column max of 2048
+/// rows of 2048 f32 ran 6x slower than the column sum.
+macro_rules! keep_into_float {
+    ($($name:ident: $t:ty),*) => {$(
+        #[doc = concat!("[`keep_into_float`] over `", stringify!($t), "`.")]
+        #[inline(always)]
+        pub(crate) fn $name<const MAX: bool>(acc: &mut [$t], w: &[$t]) {
+            for (a, &v) in acc.iter_mut().zip(w) {
+                let best = if MAX { a.max(v) } else { a.min(v) };
+                *a = if a.is_nan() | v.is_nan() { *a + v } else { best };
+            }
+        }
+    )*};
+}
+keep_into_float!(keep_into_f32: f32, keep_into_f64: f64);
+
 /// Where `w[i]` is strictly better than `acc[i]`, take it and its index `step`.
 #[inline(always)]
 pub(crate) fn arg_into_w<T: PartialOrd + Copy, const MAX: bool>(
@@ -429,7 +448,7 @@ impl RedElem for f32 {
     }
     #[inline(always)]
     fn keep_into<const MAX: bool>(acc: &mut [f32], xs: &[f32]) {
-        keep_into_w::<f32, MAX>(acc, xs)
+        keep_into_f32::<MAX>(acc, xs)
     }
     #[inline(always)]
     fn arg_into<const MAX: bool>(acc: &mut [f32], idx: &mut [i64], xs: &[f32], step: i64) {
@@ -494,7 +513,7 @@ impl RedElem for f64 {
     }
     #[inline(always)]
     fn keep_into<const MAX: bool>(acc: &mut [f64], xs: &[f64]) {
-        keep_into_w::<f64, MAX>(acc, xs)
+        keep_into_f64::<MAX>(acc, xs)
     }
     #[inline(always)]
     fn arg_into<const MAX: bool>(acc: &mut [f64], idx: &mut [i64], xs: &[f64], step: i64) {
@@ -590,7 +609,7 @@ macro_rules! half_red {
             fn keep_into<const MAX: bool>(acc: &mut [f32], xs: &[$t]) {
                 let mut buf = [0f32; CHUNK];
                 for (a, c) in acc.chunks_mut(CHUNK).zip(xs.chunks(CHUNK)) {
-                    keep_into_w::<f32, MAX>(a, widen(c, &mut buf));
+                    keep_into_f32::<MAX>(a, widen(c, &mut buf));
                 }
             }
             #[inline(always)]
