@@ -168,11 +168,17 @@ dim : int or tuple of ints, optional
     The dimensions to reduce (negative values count from the end); all by default.
 keepdim : bool, optional
     Keep the reduced dimensions with size 1 (False by default).
+dtype : dtype, keyword-only, optional
+    Convert the input to this dtype first (PyTorch's and numpy's `dtype=`).
+out : Tensor, keyword-only, optional
+    Write the result here (its shape must be the result's; values convert to its dtype)
+    and return it.
 
 Returns
 -------
 Tensor
-    The reduction (a 0-d tensor when every dimension is reduced without `keepdim`).
+    The reduction (a 0-d tensor when every dimension is reduced without `keepdim`), or
+    `out`.
 
 Raises
 ------
@@ -186,15 +192,24 @@ Examples
 >>> crt.", stringify!($name), "(crt.tensor([[1.0, 2.0], [3.0, 4.0]]), dim=1).tolist()
 ", $ex)]
         #[pyfunction]
-        #[pyo3(signature = (input, dim=None, keepdim=false))]
-        pub fn $name(
-            py: Python<'_>,
-            input: &Bound<'_, PyAny>,
-            dim: Option<&Bound<'_, PyAny>>,
+        #[pyo3(signature = (input, dim=None, keepdim=false, *, dtype=None, out=None))]
+        pub fn $name<'py>(
+            py: Python<'py>,
+            input: &Bound<'py, PyAny>,
+            dim: Option<&Bound<'py, PyAny>>,
             keepdim: bool,
-        ) -> PyResult<PyTensor> {
-            let inner = reduce(py, ReduceOp::$kind, &tensor_arg(input)?, dim, keepdim)?;
-            Ok(PyTensor { inner })
+            dtype: Option<&Bound<'py, PyAny>>,
+            out: Option<Bound<'py, PyTensor>>,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            let a = crate::ops::ReduceArgs {
+                dim,
+                keepdim: Some(keepdim),
+                axis: None,
+                keepdims: None,
+                dtype,
+                out,
+            };
+            crate::ops::reduce_call(py, ReduceOp::$kind, &tensor_arg(input)?, a)
         }
     )*};
 }

@@ -57,6 +57,18 @@ def test_numpy_argmax_and_out_and_dtype():
     np.testing.assert_array_equal(out.numpy(), a.sum(axis=0))
     assert t.sum(dtype=crt.float32).dtype == crt.float32
     np.testing.assert_allclose(float(np.var(t, ddof=1)), a.var(ddof=1))
+    # The functions take PyTorch's dtype= and out= too (torch.sum(input, dim, keepdim, *,
+    # dtype, out)), on any layout, and check out's shape.
+    for fn, npf in ((crt.sum, np.sum), (crt.mean, np.mean), (crt.prod, np.prod)):
+        o = crt.zeros(2, dtype=crt.float64)
+        assert fn(t.T, 0, out=o) is o
+        np.testing.assert_allclose(o.numpy(), npf(a.T.astype(np.float64), axis=0))
+        o = crt.zeros(1, 3)
+        assert fn(a, 0, True, out=o, dtype=crt.float64) is o
+        np.testing.assert_allclose(o.numpy(), npf(a.astype(np.float64), axis=0, keepdims=True))
+        assert fn(t, dtype=crt.float64).dtype == crt.float64
+        with pytest.raises(crt.ShapeError, match="out= has shape"):
+            fn(t, 1, out=crt.zeros(3))
     with pytest.raises(crt.InvalidArgumentError, match="dim and axis"):
         t.sum(dim=0, axis=1)
     with pytest.raises(ValueError, match="ddof"):

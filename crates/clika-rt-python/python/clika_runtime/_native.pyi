@@ -7319,7 +7319,14 @@ def triu(input: Any, diagonal: int = 0) -> Tensor:
     >>> crt.triu(crt.ones(3, 3, dtype=crt.int32)).tolist()
     [[1, 1, 1], [0, 1, 1], [0, 0, 1]]
     """
-def sum(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+def sum(
+    input: Any,
+    dim: _Dims = None,
+    keepdim: builtins.bool = False,
+    *,
+    dtype: Optional[_DTypeLike] = None,
+    out: Optional[Tensor] = None,
+) -> Tensor:
     """`sum` over all elements, or over `dim` (an int or a tuple of ints).
 
     Parameters
@@ -7330,11 +7337,17 @@ def sum(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor
         The dimensions to reduce (negative values count from the end); all by default.
     keepdim : bool, optional
         Keep the reduced dimensions with size 1 (False by default).
+    dtype : dtype, keyword-only, optional
+        Convert the input to this dtype first (PyTorch's and numpy's `dtype=`).
+    out : Tensor, keyword-only, optional
+        Write the result here (its shape must be the result's; values convert to its dtype)
+        and return it.
 
     Returns
     -------
     Tensor
-        The reduction (a 0-d tensor when every dimension is reduced without `keepdim`).
+        The reduction (a 0-d tensor when every dimension is reduced without `keepdim`), or
+        `out`.
 
     Raises
     ------
@@ -7348,7 +7361,14 @@ def sum(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor
     >>> crt.sum(crt.tensor([[1.0, 2.0], [3.0, 4.0]]), dim=1).tolist()
     [3.0, 7.0]
     """
-def mean(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+def mean(
+    input: Any,
+    dim: _Dims = None,
+    keepdim: builtins.bool = False,
+    *,
+    dtype: Optional[_DTypeLike] = None,
+    out: Optional[Tensor] = None,
+) -> Tensor:
     """`mean` over all elements, or over `dim` (an int or a tuple of ints).
 
     Parameters
@@ -7359,11 +7379,17 @@ def mean(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tenso
         The dimensions to reduce (negative values count from the end); all by default.
     keepdim : bool, optional
         Keep the reduced dimensions with size 1 (False by default).
+    dtype : dtype, keyword-only, optional
+        Convert the input to this dtype first (PyTorch's and numpy's `dtype=`).
+    out : Tensor, keyword-only, optional
+        Write the result here (its shape must be the result's; values convert to its dtype)
+        and return it.
 
     Returns
     -------
     Tensor
-        The reduction (a 0-d tensor when every dimension is reduced without `keepdim`).
+        The reduction (a 0-d tensor when every dimension is reduced without `keepdim`), or
+        `out`.
 
     Raises
     ------
@@ -7377,7 +7403,14 @@ def mean(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tenso
     >>> crt.mean(crt.tensor([[1.0, 2.0], [3.0, 4.0]]), dim=1).tolist()
     [1.5, 3.5]
     """
-def prod(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tensor:
+def prod(
+    input: Any,
+    dim: _Dims = None,
+    keepdim: builtins.bool = False,
+    *,
+    dtype: Optional[_DTypeLike] = None,
+    out: Optional[Tensor] = None,
+) -> Tensor:
     """`prod` over all elements, or over `dim` (an int or a tuple of ints).
 
     Parameters
@@ -7388,11 +7421,17 @@ def prod(input: Any, dim: _Dims = None, keepdim: builtins.bool = False) -> Tenso
         The dimensions to reduce (negative values count from the end); all by default.
     keepdim : bool, optional
         Keep the reduced dimensions with size 1 (False by default).
+    dtype : dtype, keyword-only, optional
+        Convert the input to this dtype first (PyTorch's and numpy's `dtype=`).
+    out : Tensor, keyword-only, optional
+        Write the result here (its shape must be the result's; values convert to its dtype)
+        and return it.
 
     Returns
     -------
     Tensor
-        The reduction (a 0-d tensor when every dimension is reduced without `keepdim`).
+        The reduction (a 0-d tensor when every dimension is reduced without `keepdim`), or
+        `out`.
 
     Raises
     ------
