@@ -225,10 +225,23 @@ pub trait Element: Copy + Send + Sync + PartialEq + fmt::Debug + 'static + seale
     fn from_f64(v: f64) -> Self;
     /// Converts from `i64` with `as` semantics (integers wrap).
     fn from_i64(v: i64) -> Self;
+    /// The value as `f32`: `to_f64() as f32`, spelled as one conversion for the integers up
+    /// to 32 bits (exact in `f64`, so it is the same single rounding).
+    #[inline]
+    fn to_f32(self) -> f32 {
+        self.to_f64() as f32
+    }
+    /// Converts from `f32` with `as` semantics: the same value as `from_f64(v as f64)`,
+    /// spelled in `f32` lanes where that is exact (integers up to 32 bits, the half types),
+    /// so a vectorised cast does not widen every element to `f64` and back.
+    #[inline]
+    fn from_f32(v: f32) -> Self {
+        Self::from_f64(f64::from(v))
+    }
 }
 
 macro_rules! impl_float_element {
-    ($t:ty, $d:expr, $to:expr, $from:expr) => {
+    ($t:ty, $d:expr, $to:expr, $from:expr, $from32:expr) => {
         impl sealed::Sealed for $t {}
         impl Element for $t {
             const DTYPE: DType = $d;
@@ -248,19 +261,37 @@ macro_rules! impl_float_element {
             fn from_i64(v: i64) -> Self {
                 $from(v as f64)
             }
+            #[inline]
+            fn from_f32(v: f32) -> Self {
+                $from32(v)
+            }
         }
     };
 }
 
-impl_float_element!(f32, DType::Float32, |v: f32| v as f64, |v: f64| v as f32);
-impl_float_element!(f64, DType::Float64, |v: f64| v, |v: f64| v);
+impl_float_element!(
+    f32,
+    DType::Float32,
+    |v: f32| v as f64,
+    |v: f64| v as f32,
+    |v: f32| v
+);
+impl_float_element!(f64, DType::Float64, |v: f64| v, |v: f64| v, f64::from);
+// One rounding either way: an `f32` is exact in `f64`.
 impl_float_element!(
     f16,
     DType::Float16,
     |v: f16| f64::from(crate::half_bits::f16_to_f32(v)),
-    f16::from_f64
+    f16::from_f64,
+    crate::half_bits::f32_to_f16
 );
-impl_float_element!(bf16, DType::BFloat16, bf16::to_f64, bf16::from_f64);
+impl_float_element!(
+    bf16,
+    DType::BFloat16,
+    bf16::to_f64,
+    bf16::from_f64,
+    bf16::from_f32
+);
 
 macro_rules! impl_int_element {
     ($t:ty, $d:expr) => {
@@ -284,11 +315,10 @@ macro_rules! impl_int_element {
                 // saturating `f64` conversion into a compare-and-branch per element, but a
                 // clamp, a NaN select and a plain truncation into vector instructions. The
                 // type's bounds are exact in `f64` up to 32 bits (64-bit types use `as`).
-                let c = if v.is_nan() {
-                    0.0
-                } else {
-                    v.clamp(<$t>::MIN as f64, <$t>::MAX as f64)
-                };
+                // The select after the clamp (which passes NaN through) is an `and` with
+                // the ordered-compare mask; before it, a blend.
+                let c = v.clamp(<$t>::MIN as f64, <$t>::MAX as f64);
+                let c = if c.is_nan() { 0.0 } else { c };
                 // SAFETY: `c` is finite and within the type's range, so its truncation is
                 // representable.
                 unsafe { c.to_int_unchecked::<$t>() }
@@ -296,6 +326,42 @@ macro_rules! impl_int_element {
             #[inline]
             fn from_i64(v: i64) -> Self {
                 v as $t
+            }
+            #[inline]
+            fn to_f32(self) -> f32 {
+                if <$t>::BITS > 32 {
+                    return self.to_f64() as f32;
+                }
+                self as f32
+            }
+            #[inline]
+            fn from_f32(v: f32) -> Self {
+                if <$t>::BITS > 32 {
+                    return v as $t;
+                }
+                if <$t>::BITS < 32 {
+                    // The bounds are exact in `f32`: clamp, NaN select and truncation, as
+                    // `from_f64` does in `f64`.
+                    let c = v.clamp(<$t>::MIN as f32, <$t>::MAX as f32);
+                    let c = if c.is_nan() { 0.0 } else { c };
+                    // SAFETY: `c` is finite and within the type's range.
+                    return unsafe { c.to_int_unchecked::<$t>() };
+                }
+                if <$t>::MIN == 0 {
+                    // `u32`: AVX2 has no unsigned conversion; `f64` converts it exactly.
+                    return Self::from_f64(f64::from(v));
+                }
+                // `i32`: its maximum is not an `f32`; every `f32` from 2^31 up saturates, and
+                // below that the clamped value truncates in range.
+                if v.is_nan() {
+                    0
+                } else if v >= 2_147_483_648.0 {
+                    <$t>::MAX
+                } else {
+                    // SAFETY: `v` is finite here, below 2^31 and clamped to at least -2^31,
+                    // so its truncation is an `i32`.
+                    unsafe { v.max(-2_147_483_648.0).to_int_unchecked::<$t>() }
+                }
             }
         }
     };
@@ -425,13 +491,22 @@ pub fn int_value<T: Element>(v: T) -> i128 {
 }
 
 /// Casts one element between element types with the runtime's conversion rules: through
-/// `i64` when both sides are integers (or bool), through `f64` otherwise. Between one type
+/// `i64` when both sides are integers (or bool), [`Element::from_f32`] from `f32` (the value
+/// `f64` would give), through `f64` otherwise. Between one type
 /// the bits move unchanged (a copy keeps a NaN's payload, signalling or not, and its sign).
 #[inline]
 pub fn cast<S: Element, D: Element>(v: S) -> D {
     // The same type: resolved at compile time per instantiation.
     if let Some(&same) = (&v as &dyn std::any::Any).downcast_ref::<D>() {
         return same;
+    }
+    if let Some(&x) = (&v as &dyn std::any::Any).downcast_ref::<f32>() {
+        return D::from_f32(x);
+    }
+    // Integers to `f32`, and to `float16` through `f32`: one rounding either way, since an
+    // integer that `f32` rounds (at least 2^24) is infinite in `float16`.
+    if !S::DTYPE.is_float() && matches!(D::DTYPE, DType::Float32 | DType::Float16) {
+        return D::from_f32(v.to_f32());
     }
     if S::DTYPE.is_float() || D::DTYPE.is_float() {
         D::from_f64(v.to_f64())
@@ -485,6 +560,91 @@ mod tests {
             )*};
         }
         check!(i8, i16, i32, i64, u8, u16, u32, u64);
+    }
+
+    #[test]
+    fn from_f32_is_from_f64_of_the_widened_value_for_every_type() {
+        // Every bit pattern near the integer types' bounds and the half types' rounding
+        // edges, plus a stride through all f32 patterns.
+        let step: usize = if cfg!(miri) { 40_000_003 } else { 65_537 };
+        let mut pats: Vec<u32> = (0..=u32::MAX).step_by(step).collect();
+        for base in [
+            -129.0f32,
+            128.0,
+            256.0,
+            -32769.0,
+            32768.0,
+            65536.0,
+            2_147_483_648.0,
+            -2_147_483_648.0,
+            4_294_967_296.0,
+            9.3e18,
+            1.9e19,
+            65504.0,
+            65520.0,
+            0.0,
+            f32::INFINITY,
+        ] {
+            let near = if cfg!(miri) { 2 } else { 300 };
+            for d in 0..=2 * near {
+                pats.push(base.to_bits().wrapping_add(d).wrapping_sub(near));
+            }
+        }
+        pats.extend([0x7f80_0001, 0x7fc0_0000, 0x0000_0001]);
+        macro_rules! check {
+            ($($t:ty),*) => {$(
+                for &p in &pats {
+                    for v in [f32::from_bits(p), f32::from_bits(p | 0x8000_0000)] {
+                        let (got, want) = (<$t as Element>::from_f32(v), <$t as Element>::from_f64(f64::from(v)));
+                        assert!(got == want || (got != got && want != want), "{v} as {}: {got:?} {want:?}", stringify!($t));
+                    }
+                }
+            )*};
+        }
+        check!(i8, i16, i32, i64, u8, u16, u32, u64, bool, f32, f64);
+        for &p in &pats {
+            let v = f32::from_bits(p);
+            let w = f64::from(v);
+            // A NaN's payload after a float operation is not specified (Miri picks one at
+            // random): NaN in, NaN out is what is checked for those.
+            let same = |x: u16, y: u16, nan: u16| x == y || (x & nan == nan && y & nan == nan);
+            let (h, b) = (crate::half_bits::f32_to_f16(v), bf16::from_f32(v));
+            assert!(
+                same(h.to_bits(), f16::from_f64(w).to_bits(), 0x7e00),
+                "{p:#x}"
+            );
+            assert!(
+                same(b.to_bits(), bf16::from_f64(w).to_bits(), 0x7fc0),
+                "{p:#x}"
+            );
+        }
+    }
+
+    #[test]
+    fn integers_to_f32_and_float16_round_once() {
+        let mut vs: Vec<i64> = (-70_000..70_000).step_by(7).collect();
+        for base in [
+            1i64 << 24,
+            1 << 31,
+            65504,
+            65520,
+            i32::MAX as i64,
+            i64::MAX / 3,
+        ] {
+            vs.extend((-40..40).flat_map(|d| [base + d, -base - d]));
+        }
+        macro_rules! check {
+            ($($t:ty),*) => {$(
+                for &v in &vs {
+                    let x = v as $t;
+                    let w = <$t as Element>::to_f64(x);
+                    assert_eq!(cast::<$t, f32>(x).to_bits(), (w as f32).to_bits(), "{x}");
+                    assert_eq!(cast::<$t, f16>(x).to_bits(), f16::from_f64(w).to_bits(), "{x}");
+                }
+            )*};
+        }
+        check!(i8, i16, i32, i64, u8, u16, u32, u64);
+        assert_eq!(cast::<bool, f16>(true), f16::ONE);
     }
 
     #[test]

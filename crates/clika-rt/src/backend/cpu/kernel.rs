@@ -4,10 +4,11 @@
 //! Inner loops use raw pointers (never slices), because the output may be one of the inputs
 //! (in-place ops and buffer reuse) and because `bool` inputs must be loaded as bytes.
 
+use super::half_rows::half_row;
 use super::iter::{for_each_item, for_each_piece, Coalesced, SendPtr};
 use super::vmath::{avx2, dispatch_avx2, SimdBody};
 use crate::dtype::Element;
-use crate::{DType, Tensor};
+use crate::Tensor;
 
 /// Typed pointer to a tensor's first element.
 fn base<T>(t: &Tensor) -> SendPtr<T> {
@@ -488,42 +489,6 @@ pub(crate) unsafe fn copy_cast<S: Element, D: Element>(src: &Tensor, out: &Tenso
             }
         }
     });
-}
-
-/// Converts `n` contiguous elements from `src` into `dst`: the row kernel of a cast.
-type RowConvert = unsafe fn(*const u8, *mut u8, usize);
-
-/// The slice conversion between `f32` and a half type (the `half` crate's, which uses F16C
-/// where the CPU has it and a vectorisable bit routine elsewhere), if `s → d` is one; both
-/// round to nearest even, as the per-element cast does.
-fn half_row(s: DType, d: DType) -> Option<RowConvert> {
-    use half::slice::HalfFloatSliceExt;
-    use half::{bf16, f16};
-    macro_rules! row {
-        ($from:ty => $to:ty, |$x:ident, $y:ident| $body:expr) => {{
-            /// # Safety
-            /// `src` / `dst` valid for `n` reads / writes of the named types, aligned,
-            /// not overlapping.
-            unsafe fn convert(src: *const u8, dst: *mut u8, n: usize) {
-                // SAFETY: the caller's contract.
-                let ($x, $y) = unsafe {
-                    (
-                        std::slice::from_raw_parts(src.cast::<$from>(), n),
-                        std::slice::from_raw_parts_mut(dst.cast::<$to>(), n),
-                    )
-                };
-                $body
-            }
-            Some(convert as RowConvert)
-        }};
-    }
-    match (s, d) {
-        (DType::Float32, DType::Float16) => row!(f32 => f16, |x, y| y.convert_from_f32_slice(x)),
-        (DType::Float32, DType::BFloat16) => row!(f32 => bf16, |x, y| y.convert_from_f32_slice(x)),
-        (DType::Float16, DType::Float32) => row!(f16 => f32, |x, y| x.convert_to_f32_slice(y)),
-        (DType::BFloat16, DType::Float32) => row!(bf16 => f32, |x, y| x.convert_to_f32_slice(y)),
-        _ => None,
-    }
 }
 
 /// Transposes an `nr`×`cols` band into the output: `dst[i * ld + c] = src[c * ls + i]`,

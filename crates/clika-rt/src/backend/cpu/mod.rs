@@ -40,6 +40,7 @@ mod along;
 mod elementwise;
 mod elementwise_more;
 mod fold;
+mod half_rows;
 mod image;
 mod index;
 pub(crate) mod iter;
