@@ -135,15 +135,17 @@ fn lane_product<S: Element, A: Copy, const LANES: usize>(
     lanes.into_iter().fold(tail, &mul)
 }
 
-/// Float products in `f64` (each chunk in eight lanes: the order, and so the rounding,
-/// depends on the shape only).
+/// Float products in `f64` (each chunk in 32 lanes: the order, and so the rounding,
+/// depends on the shape only). Eight lanes were two AVX2 registers, two multiply chains
+/// bound by the multiply's latency: `prod()` of 1M `f32` took 52 µs where the sum takes 25
+/// and PyTorch's product 31; 32 lanes are eight chains, enough to fill the pipeline.
 #[derive(Clone, Copy)]
 struct ProdF(f64);
 
 impl<S: RedElem> Fold<S> for ProdF {
     #[inline(always)]
     fn chunk(&mut self, xs: &[S], _: i64) {
-        self.0 *= lane_product::<S, f64, 8>(xs, 1.0, S::to_f64, |a, b| a * b);
+        self.0 *= lane_product::<S, f64, 32>(xs, 1.0, S::to_f64, |a, b| a * b);
     }
     fn merge(self, later: Self) -> Self {
         ProdF(self.0 * later.0)
