@@ -202,6 +202,48 @@ fn short_rows_sixteen_at_a_time_with_nan_and_infinities() {
 }
 
 #[test]
+fn outer_dims_run_in_column_tiles_with_nan_and_infinities() {
+    // softmax over dim 1 of 2 × 7 × 21 (and dim 0 of 7 × 21): 21 columns are one whole
+    // tile of 16 and a ragged one of 5. Column 3 holds a NaN, column 7 is all -inf,
+    // column 10 holds +inf, column 17 (in the ragged tile) a -inf and a NaN.
+    let inf = f64::INFINITY;
+    let (n, inner) = (7, 21);
+    let mut x = values(2 * n * inner);
+    for q in 0..2 {
+        let at = |j: usize, c: usize| q * n * inner + j * inner + c;
+        x[at(2, 3)] = f64::NAN;
+        for j in 0..n {
+            x[at(j, 7)] = -inf;
+        }
+        x[at(4, 10)] = inf;
+        x[at(0, 17)] = -inf;
+        x[at(6, 17)] = f64::NAN;
+    }
+    for (dt, tol) in TOLERANCES {
+        let t = Tensor::from_vec(x.clone(), &[2, n, inner])
+            .unwrap()
+            .to_dtype(dt)
+            .unwrap();
+        let rounded = t.to_f64_vec().unwrap();
+        for log in [false, true] {
+            let got = if log { t.log_softmax(1) } else { t.softmax(1) }.unwrap();
+            let want = reference(&rounded, &[2, n, inner], 1, log);
+            let what = format!("{dt} columns log={log}");
+            close(&got.to_f64_vec().unwrap(), &want, tol.max(1e-6), &what);
+            let first = t.select(0, 0).unwrap();
+            let got = if log {
+                first.log_softmax(0)
+            } else {
+                first.softmax(0)
+            }
+            .unwrap();
+            let want = reference(&rounded[..n * inner], &[n, inner], 0, log);
+            close(&got.to_f64_vec().unwrap(), &want, tol.max(1e-6), &what);
+        }
+    }
+}
+
+#[test]
 fn empty_and_zero_dimensional_inputs() {
     for (dt, _) in TOLERANCES {
         let e = Tensor::zeros(&[0, 5], dt).unwrap();
