@@ -3,13 +3,14 @@
 //! `max(dim)`, `sort`, `topk`, `kthvalue` and `median(dim)`.
 
 use clika_rt::ops::{self, ValuesIndices};
-use clika_rt::{DType, Tensor};
+use clika_rt::{DType, ErrorKind, Tensor};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
 use crate::args;
-use crate::ops::{run, tensor_arg};
+use crate::error::raise;
+use crate::ops::{run, tensor_arg, write_out};
 use crate::tensor::PyTensor;
 
 /// Values and the indices they came from along a dim (PyTorch's `torch.return_types.*`):
@@ -58,6 +59,59 @@ pub fn pair(py: Python<'_>, r: ValuesIndices) -> PyResult<PyValuesIndices> {
         values: Py::new(py, PyTensor { inner: r.values })?,
         indices: Py::new(py, PyTensor { inner: r.indices })?,
     })
+}
+
+/// `r` written into the pair `out = (values, indices)` of PyTorch's `max(dim, out=...)`,
+/// returned as a pair of those tensors. Both shapes, and the indices' int64 dtype, are
+/// checked before either is written, so a refused `out` is left as it was.
+pub fn pair_into<'py>(
+    py: Python<'py>,
+    op: &str,
+    r: ValuesIndices,
+    out: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (v, i) = out
+        .extract::<(Bound<'py, PyTensor>, Bound<'py, PyTensor>)>()
+        .map_err(|_| {
+            raise(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "{op} along one dim takes out=(values, indices), a tuple of two tensors; got {}",
+                    out.get_type()
+                        .name()
+                        .map_or_else(|_| "?".to_string(), |n| n.to_string())
+                ),
+            )
+        })?;
+    let (vo, io) = (&v.get().inner, &i.get().inner);
+    for (o, want, name) in [(vo, &r.values, "values"), (io, &r.indices, "indices")] {
+        if o.shape() != want.shape() {
+            return Err(raise(
+                ErrorKind::InvalidShape,
+                format!(
+                    "{op}: out {name} has shape {:?} but the result has shape {:?}; pass tensors of the result's shape",
+                    o.shape(),
+                    want.shape()
+                ),
+            ));
+        }
+    }
+    if io.dtype() != DType::Int64 {
+        return Err(raise(
+            ErrorKind::DType,
+            format!(
+                "{op}: out indices must be int64, got {}; pass crt.empty(shape, dtype=crt.int64)",
+                io.dtype()
+            ),
+        ));
+    }
+    write_out(py, r.values, Some(v.clone()))?;
+    write_out(py, r.indices, Some(i.clone()))?;
+    let pair = PyValuesIndices {
+        values: v.unbind(),
+        indices: i.unbind(),
+    };
+    Ok(Bound::new(py, pair)?.into_any())
 }
 
 /// `p` of `norm`: a number, `inf`/`-inf` as floats, or `"fro"` (2).

@@ -2,9 +2,10 @@
 //! translation over [`crate::ops`] and the core.
 
 use clika_rt::ops::{self, BinaryOp, ReduceOp, UnaryOp};
-use clika_rt::Tensor;
+use clika_rt::{ErrorKind, Tensor};
 use pyo3::prelude::*;
 
+use crate::error::raise;
 use crate::ops::{
     binary, clamp, fn_operand, matmul, reduce, reduce_over, run, softmax, tensor_arg, tensor_list,
     unary, write_out, Operand,
@@ -224,20 +225,31 @@ macro_rules! extreme_fns {
     ($($name:ident => $kind:ident, $dim_fn:ident, $doc:expr;)*) => {$(
         #[doc = $doc]
         #[pyfunction]
-        #[pyo3(signature = (input, dim=None, keepdim=false))]
+        #[pyo3(signature = (input, dim=None, keepdim=false, *, out=None))]
         pub fn $name<'py>(
             py: Python<'py>,
             input: &Bound<'py, PyAny>,
             dim: Option<&Bound<'py, PyAny>>,
             keepdim: bool,
+            out: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
             let t = tensor_arg(input)?;
+            let out = out.filter(|o| !o.is_none());
             if let Some(d) = crate::algorithms::single_dim(dim, None, None, None, &None) {
                 let r = run(py, t.numel(), || ops::$dim_fn(&t, d, keepdim))?;
-                return Ok(Bound::new(py, crate::algorithms::pair(py, r)?)?.into_any());
+                return match out {
+                    Some(o) => crate::algorithms::pair_into(py, stringify!($name), r, o),
+                    None => Ok(Bound::new(py, crate::algorithms::pair(py, r)?)?.into_any()),
+                };
             }
+            let out = out.map(|o| o.cast::<PyTensor>().cloned()).transpose().map_err(|_| {
+                raise(
+                    ErrorKind::InvalidArgument,
+                    concat!(stringify!($name), " over all elements or a tuple of dims takes one tensor as out=; a (values, indices) pair goes with one int dim"),
+                )
+            })?;
             let inner = reduce(py, ReduceOp::$kind, &t, dim, keepdim)?;
-            Ok(Bound::new(py, PyTensor { inner })?.into_any())
+            write_out(py, inner, out)
         }
     )*};
 }
@@ -277,32 +289,34 @@ pub fn argmin(
 
 #[doc = include_str!("../pydoc/var.md")]
 #[pyfunction(name = "var")]
-#[pyo3(signature = (input, dim=None, *, correction=1, keepdim=false))]
-pub fn var_fn(
-    py: Python<'_>,
-    input: &Bound<'_, PyAny>,
-    dim: Option<&Bound<'_, PyAny>>,
+#[pyo3(signature = (input, dim=None, *, correction=1, keepdim=false, out=None))]
+pub fn var_fn<'py>(
+    py: Python<'py>,
+    input: &Bound<'py, PyAny>,
+    dim: Option<&Bound<'py, PyAny>>,
     correction: usize,
     keepdim: bool,
-) -> PyResult<PyTensor> {
+    out: Option<Bound<'py, PyTensor>>,
+) -> PyResult<Bound<'py, PyAny>> {
     let op = ReduceOp::Var { correction };
     let inner = reduce(py, op, &tensor_arg(input)?, dim, keepdim)?;
-    Ok(PyTensor { inner })
+    write_out(py, inner, out)
 }
 
 #[doc = include_str!("../pydoc/std.md")]
 #[pyfunction(name = "std")]
-#[pyo3(signature = (input, dim=None, *, correction=1, keepdim=false))]
-pub fn std_fn(
-    py: Python<'_>,
-    input: &Bound<'_, PyAny>,
-    dim: Option<&Bound<'_, PyAny>>,
+#[pyo3(signature = (input, dim=None, *, correction=1, keepdim=false, out=None))]
+pub fn std_fn<'py>(
+    py: Python<'py>,
+    input: &Bound<'py, PyAny>,
+    dim: Option<&Bound<'py, PyAny>>,
     correction: usize,
     keepdim: bool,
-) -> PyResult<PyTensor> {
+    out: Option<Bound<'py, PyTensor>>,
+) -> PyResult<Bound<'py, PyAny>> {
     let op = ReduceOp::Std { correction };
     let inner = reduce(py, op, &tensor_arg(input)?, dim, keepdim)?;
-    Ok(PyTensor { inner })
+    write_out(py, inner, out)
 }
 
 #[doc = include_str!("../pydoc/softmax.md")]

@@ -71,6 +71,54 @@ def test_numpy_argmax_and_out_and_dtype():
             fn(t, 1, out=crt.zeros(3))
     with pytest.raises(crt.InvalidArgumentError, match="dim and axis"):
         t.sum(dim=0, axis=1)
+
+
+def test_free_var_std_max_min_take_out_as_pytorch():
+    a = np.array([[1.5, 9.0, 3.0, -2.0], [7.0, 2.0, 8.0, 8.0], [0.0, -1.0, 4.0, 6.5]])
+    t = crt.from_numpy(a)
+    # var/std: torch.var(input, dim, *, correction, keepdim, out); strided and empty inputs.
+    for fn, npf in ((crt.var, np.var), (crt.std, np.std)):
+        o = crt.zeros(4, dtype=crt.float64)
+        assert fn(t, 0, out=o) is o
+        np.testing.assert_allclose(o.numpy(), npf(a, axis=0, ddof=1))
+        o = crt.zeros(1, 3)
+        assert fn(t.T, 0, correction=0, keepdim=True, out=o) is o
+        np.testing.assert_allclose(o.numpy(), npf(a.T, axis=0, ddof=0, keepdims=True), rtol=1e-6)
+        o = crt.zeros(())
+        assert fn(t, out=o) is o
+        np.testing.assert_allclose(o.item(), npf(a, ddof=1), rtol=1e-6)
+        with pytest.raises(crt.ShapeError, match="out= has shape"):
+            fn(t, 1, out=crt.zeros(4))
+        o = crt.zeros(0)
+        assert fn(crt.zeros(0, 3), 1, out=o) is o
+    # max/min: with one int dim, out=(values, indices) as torch.max(input, dim, keepdim, *, out).
+    for fn, npf, npa in ((crt.max, np.max, np.argmax), (crt.min, np.min, np.argmin)):
+        for src, view in ((a, t), (a.T, t.T), (a[:, ::2], t[:, ::2])):
+            for dim in (0, 1, -1):
+                n = npf(src, axis=dim).shape
+                v, i = crt.zeros(*n, dtype=crt.float64), crt.zeros(*n, dtype=crt.int64)
+                r = fn(view, dim, out=(v, i))
+                assert r.values is v and r.indices is i
+                np.testing.assert_array_equal(v.numpy(), npf(src, axis=dim))
+                np.testing.assert_array_equal(i.numpy(), npa(src, axis=dim))
+        o = crt.zeros((), dtype=crt.float64)
+        assert fn(t, out=o) is o and o.item() == npf(a)
+        o = crt.zeros(1, 1, dtype=crt.float64)
+        assert fn(t, (0, 1), True, out=o) is o and o.item() == npf(a)
+        # Refusals name the fix and write nothing.
+        v, i = crt.full((4,), 5.0), crt.zeros(4, dtype=crt.int32)
+        with pytest.raises(crt.DTypeError, match="int64"):
+            fn(t, 0, out=(v, i))
+        assert v.tolist() == [5.0] * 4
+        with pytest.raises(crt.ShapeError, match="indices has shape"):
+            fn(t, 0, out=(v, crt.zeros(3, dtype=crt.int64)))
+        assert v.tolist() == [5.0] * 4
+        with pytest.raises(crt.InvalidArgumentError, match="out=\\(values, indices\\)"):
+            fn(t, 0, out=v)
+        with pytest.raises(crt.InvalidArgumentError, match="one tensor as out="):
+            fn(t, out=(v, i))
+        v, i = crt.zeros(0), crt.zeros(0, dtype=crt.int64)
+        assert fn(crt.zeros(0, 3), 1, out=(v, i)).values is v
     with pytest.raises(ValueError, match="ddof"):
         t.var(correction=1, ddof=0)
 

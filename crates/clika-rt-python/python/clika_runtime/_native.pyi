@@ -7446,7 +7446,7 @@ def prod(
     [2.0, 12.0]
     """
 @overload
-def max(input: Any, dim: int, keepdim: builtins.bool = False) -> ValuesIndices:
+def max(input: Any, dim: int, keepdim: builtins.bool = False, *, out: Optional[Tuple[Tensor, Tensor]] = None) -> ValuesIndices:
     """The largest element, over all elements, over several dimensions, or along one `dim`.
 
     With one int `dim`, returns the pair `(values, indices)` as PyTorch does (a
@@ -7461,6 +7461,10 @@ def max(input: Any, dim: int, keepdim: builtins.bool = False) -> ValuesIndices:
         default; negative values count from the end.
     keepdim : bool, optional
         Keep the reduced dimensions with size 1 (False by default).
+    out : Tensor or tuple of two Tensors, optional
+        Keyword only. Written with the result and returned: with one int `dim` the pair
+        `(values, indices)` (indices int64), as PyTorch takes it; otherwise one tensor. Both
+        shapes and the indices' dtype are checked before anything is written.
 
     Returns
     -------
@@ -7472,7 +7476,11 @@ def max(input: Any, dim: int, keepdim: builtins.bool = False) -> ValuesIndices:
     IndexOutOfRangeError
         A dimension is out of range.
     InvalidArgumentError
-        The tensor (or the reduced dimension) is empty.
+        The tensor (or the reduced dimension) is empty, or `out` is not the form `dim` takes.
+    ShapeError
+        An `out` tensor has another shape than the result.
+    DTypeError
+        The indices `out` is not int64.
 
     Examples
     --------
@@ -7484,9 +7492,9 @@ def max(input: Any, dim: int, keepdim: builtins.bool = False) -> ValuesIndices:
     ([2.0, 4.0], [1, 1])
     """
 @overload
-def max(input: Any, dim: Union[None, Sequence[int]] = None, keepdim: builtins.bool = False) -> Tensor: ...
+def max(input: Any, dim: Union[None, Sequence[int]] = None, keepdim: builtins.bool = False, *, out: Optional[Tensor] = None) -> Tensor: ...
 @overload
-def min(input: Any, dim: int, keepdim: builtins.bool = False) -> ValuesIndices:
+def min(input: Any, dim: int, keepdim: builtins.bool = False, *, out: Optional[Tuple[Tensor, Tensor]] = None) -> ValuesIndices:
     """The smallest element, over all elements, over several dimensions, or along one `dim`.
 
     With one int `dim`, returns the pair `(values, indices)` as PyTorch does (a
@@ -7501,6 +7509,10 @@ def min(input: Any, dim: int, keepdim: builtins.bool = False) -> ValuesIndices:
         default; negative values count from the end.
     keepdim : bool, optional
         Keep the reduced dimensions with size 1 (False by default).
+    out : Tensor or tuple of two Tensors, optional
+        Keyword only. Written with the result and returned: with one int `dim` the pair
+        `(values, indices)` (indices int64), as PyTorch takes it; otherwise one tensor. Both
+        shapes and the indices' dtype are checked before anything is written.
 
     Returns
     -------
@@ -7512,7 +7524,11 @@ def min(input: Any, dim: int, keepdim: builtins.bool = False) -> ValuesIndices:
     IndexOutOfRangeError
         A dimension is out of range.
     InvalidArgumentError
-        The tensor (or the reduced dimension) is empty.
+        The tensor (or the reduced dimension) is empty, or `out` is not the form `dim` takes.
+    ShapeError
+        An `out` tensor has another shape than the result.
+    DTypeError
+        The indices `out` is not int64.
 
     Examples
     --------
@@ -7524,7 +7540,7 @@ def min(input: Any, dim: int, keepdim: builtins.bool = False) -> ValuesIndices:
     ([1.0, 3.0], [0, 0])
     """
 @overload
-def min(input: Any, dim: Union[None, Sequence[int]] = None, keepdim: builtins.bool = False) -> Tensor: ...
+def min(input: Any, dim: Union[None, Sequence[int]] = None, keepdim: builtins.bool = False, *, out: Optional[Tensor] = None) -> Tensor: ...
 def argmax(input: Any, dim: Optional[int] = None, keepdim: builtins.bool = False) -> Tensor:
     """The index of the largest element: in the flattened input, or along `dim`.
 
@@ -7593,7 +7609,7 @@ def argmin(input: Any, dim: Optional[int] = None, keepdim: builtins.bool = False
     >>> crt.argmin(t, dim=0).tolist()
     [0, 0]
     """
-def var(input: Any, dim: _Dims = None, *, correction: int = 1, keepdim: builtins.bool = False) -> Tensor:
+def var(input: Any, dim: _Dims = None, *, correction: int = 1, keepdim: builtins.bool = False, out: Optional[Tensor] = None) -> Tensor:
     """The variance: of all elements, or over `dim`.
 
     `correction` is subtracted from the count in the divisor: 1 (the default, PyTorch's) is
@@ -7609,6 +7625,9 @@ def var(input: Any, dim: _Dims = None, *, correction: int = 1, keepdim: builtins
         Keyword only. Subtracted from the count (1 by default).
     keepdim : bool, optional
         Keyword only. Keep the reduced dimensions with size 1 (False by default).
+    out : Tensor, optional
+        Keyword only. Written with the result (its shape; a float dtype the result casts to)
+        and returned.
 
     Returns
     -------
@@ -7619,6 +7638,8 @@ def var(input: Any, dim: _Dims = None, *, correction: int = 1, keepdim: builtins
     ------
     IndexOutOfRangeError
         A dimension is out of range.
+    ShapeError
+        `out` has another shape than the result.
 
     Examples
     --------
@@ -7630,7 +7651,7 @@ def var(input: Any, dim: _Dims = None, *, correction: int = 1, keepdim: builtins
     >>> crt.var(crt.tensor([1.0, 3.0]), correction=0).item()
     1.0
     """
-def std(input: Any, dim: _Dims = None, *, correction: int = 1, keepdim: builtins.bool = False) -> Tensor:
+def std(input: Any, dim: _Dims = None, *, correction: int = 1, keepdim: builtins.bool = False, out: Optional[Tensor] = None) -> Tensor:
     """The standard deviation: of all elements, or over `dim` (the square root of `var`).
 
     `correction` is subtracted from the count in the divisor: 1 (the default, PyTorch's) is
@@ -7646,6 +7667,9 @@ def std(input: Any, dim: _Dims = None, *, correction: int = 1, keepdim: builtins
         Keyword only. Subtracted from the count (1 by default).
     keepdim : bool, optional
         Keyword only. Keep the reduced dimensions with size 1 (False by default).
+    out : Tensor, optional
+        Keyword only. Written with the result (its shape; a float dtype the result casts to)
+        and returned.
 
     Returns
     -------
@@ -7656,6 +7680,8 @@ def std(input: Any, dim: _Dims = None, *, correction: int = 1, keepdim: builtins
     ------
     IndexOutOfRangeError
         A dimension is out of range.
+    ShapeError
+        `out` has another shape than the result.
 
     Examples
     --------
