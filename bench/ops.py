@@ -257,6 +257,23 @@ def cases_for(n: int, rng: np.random.Generator) -> List[Case]:
             2 * f4,
         )
     )
+    # Over the channels of an image batch (a segmentation head's per-pixel classes).
+    side = max(int((x.size / 64) ** 0.5), 1)
+    nchw = rng.standard_normal((4, 16, side, side)).astype(np.float32)
+    out.append(
+        Case(
+            "softmax",
+            f"f32 {nchw.shape[0]}×16×{side}×{side} dim=1",
+            peers(
+                [nchw],
+                lambda t: crt.softmax(t, 1),
+                lambda v: np.exp(v - v.max(axis=1, keepdims=True))
+                / np.exp(v - v.max(axis=1, keepdims=True)).sum(axis=1, keepdims=True),
+                tsm and (lambda t: tsm(t, 1)),
+            ),
+            2 * 4 * nchw.size,
+        )
+    )
 
     # Class scores: many rows of 10 (a classifier's logits).
     out.append(
@@ -308,6 +325,29 @@ def cases_for(n: int, rng: np.random.Generator) -> List[Case]:
             8 * r * c,
         )
     )
+    # The other directions and widths: the half types both ways, integers to float, and
+    # float to a narrow integer (quantization's last step).
+    xh16 = x.astype(np.float16)
+    xi32 = (x * 1000).astype(np.int32)
+    for label, src, ours, np_to, torch_to, moved in (
+        ("f16→f32", xh16, crt.float32, np.float32, "float32", 6),
+        ("f32→bf16", x, crt.bfloat16, None, "bfloat16", 6),
+        ("i32→f32", xi32, crt.float32, np.float32, "float32", 8),
+        ("f32→i8", x * 50, crt.int8, np.int8, "int8", 5),
+    ):
+        out.append(
+            Case(
+                "to",
+                f"{label} {size}",
+                peers(
+                    [src],
+                    lambda t, d=ours: t.to(d),
+                    (lambda v, d=np_to: v.astype(d)) if np_to is not None else None,
+                    (lambda t, d=torch_to: t.to(getattr(torch, d))) if torch is not None else None,
+                ),
+                moved * r * c,
+            )
+        )
 
     out.append(
         Case(
