@@ -204,3 +204,67 @@ fn matmul_into_may_write_over_an_operand_and_refuses_bad_outs() {
     assert!(e.to_string().contains("distinct"), "{e}");
     assert_eq!(row.to_vec::<f32>().unwrap(), vec![0.0; 2]);
 }
+
+#[test]
+fn reduce_into_matches_reduce_for_every_op_on_strided_empty_and_overlapping_inputs() {
+    use clika_rt::ops::ReduceOp;
+    let a = t(&[1.0, -2.0, 3.5, 4.0, 0.5, -6.0, 2.0, 8.0], &[2, 4]);
+    let views = [
+        a.clone(),
+        a.transpose(0, 1).unwrap(),
+        a.slice(1, Some(0), None, 2).unwrap(),
+    ];
+    // Every op, and numpy's population variance besides PyTorch's default.
+    let opsl = ReduceOp::ALL
+        .into_iter()
+        .chain([ReduceOp::Std { correction: 0 }]);
+    for v in &views {
+        for op in opsl.clone() {
+            for (dims, keep) in [
+                (Some(&[0isize][..]), false),
+                (Some(&[-1][..]), true),
+                (None, false),
+            ] {
+                let want = ops::reduce(op, v, dims, keep).unwrap();
+                // Into the result's dtype, and into float64 (converted).
+                for dt in [want.dtype(), DType::Float64] {
+                    let mut out = Tensor::zeros(want.shape(), dt).unwrap();
+                    ops::reduce_into(op, v, dims, keep, &mut out).unwrap();
+                    assert_same(&out, &want, &format!("{op:?} {dims:?} {keep} {dt}"));
+                }
+            }
+        }
+    }
+    // Wrong shape: refused, out untouched.
+    let mut out = Tensor::full(&[3], 7.0, DType::Float32).unwrap();
+    let e = ops::reduce_into(ReduceOp::Sum, &a, Some(&[0]), false, &mut out).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidShape, "{e}");
+    assert_eq!(out.to_vec::<f32>().unwrap(), vec![7.0; 3]);
+    // A shared out is refused by the safe form; the shared form may write over its input.
+    let shared = out.clone();
+    assert_eq!(
+        ops::reduce_into(
+            ReduceOp::Sum,
+            &a,
+            None,
+            false,
+            &mut out.select(0, 0).unwrap()
+        )
+        .unwrap_err()
+        .kind(),
+        ErrorKind::ReadOnly
+    );
+    let x = t(&[1.0, 2.0, 3.0, 4.0], &[2, 2]);
+    let first_row = x.select(0, 0).unwrap();
+    // SAFETY: this thread is the only one using `x`'s memory.
+    unsafe { ops::reduce_into_shared(ReduceOp::Sum, &x, Some(&[0]), false, &first_row).unwrap() };
+    assert_eq!(x.to_vec::<f32>().unwrap(), vec![4.0, 6.0, 3.0, 4.0]);
+    drop(shared);
+    // Empty: a sum over an empty dim is zeros, an empty result writes nothing.
+    let e = Tensor::zeros(&[0, 3], DType::Float32).unwrap();
+    let mut sums = Tensor::full(&[3], 5.0, DType::Float32).unwrap();
+    ops::reduce_into(ReduceOp::Sum, &e, Some(&[0]), false, &mut sums).unwrap();
+    assert_eq!(sums.to_vec::<f32>().unwrap(), vec![0.0; 3]);
+    let mut none = Tensor::zeros(&[0], DType::Float32).unwrap();
+    ops::reduce_into(ReduceOp::Max, &e, Some(&[1]), false, &mut none).unwrap();
+}

@@ -1592,6 +1592,27 @@ inline Tensor mul(const Tensor& a, const Tensor& b, const Tensor& out) {
 inline Tensor div(const Tensor& a, const Tensor& b, const Tensor& out) {
     return binary_into(BinaryOp::Div, a, b, out);
 }
+/// `op` over `dims` written into `out`, which must have the reduction's shape (the values
+/// are converted to its dtype; libtorch's `at::sum_out`). `t` may overlap `out`; on any
+/// error `out` is left as it was. Returns `out`.
+inline Tensor reduce_into(ReduceOp op, const Tensor& t, const Shape& dims, const Tensor& out,
+                          bool keepdim = false, std::size_t correction = 1) {
+    detail::call([&](crt_error** err) {
+        return crt_tensor_reduce_into(static_cast<crt_reduce_op>(op), t.get(), dims.data(),
+                                      dims.size(), keepdim ? 1U : 0U, correction, out.get(),
+                                      err);
+    });
+    return out;
+}
+/// `op` over every element written into the 0-dimensional `out`. Returns `out`.
+inline Tensor reduce_all_into(ReduceOp op, const Tensor& t, const Tensor& out,
+                              std::size_t correction = 1) {
+    detail::call([&](crt_error** err) {
+        return crt_tensor_reduce_all_into(static_cast<crt_reduce_op>(op), t.get(), correction,
+                                          out.get(), err);
+    });
+    return out;
+}
 /// matmul(a, b) written into `out`, which must have the result's shape (the values are
 /// converted to its dtype); `out` may be `a` or `b`. Returns `out`.
 inline Tensor matmul(const Tensor& a, const Tensor& b, const Tensor& out) {

@@ -2464,6 +2464,38 @@ crt_status crt_tensor_matmul_into(const struct crt_tensor *a,
                                   struct crt_error **err);
 
 /**
+ * `op` over the `ndims` dimensions in `dims` (as `crt_tensor_reduce`) written into the
+ * existing tensor `out`, which must have the reduction's shape; the values are converted
+ * to `out`'s dtype (libtorch's `at::sum_out`). `tensor` may overlap `out`: the reduction
+ * is computed first. On any error `out` is left as it was.
+ *
+ * # Safety
+ * As for `crt_tensor_fill_`, for `out`; `dims` is valid for `ndims` reads (or NULL when
+ * `ndims` is 0).
+ */
+crt_status crt_tensor_reduce_into(crt_reduce_op op,
+                                  const struct crt_tensor *tensor,
+                                  const int64_t *dims,
+                                  size_t ndims,
+                                  uint8_t keepdim,
+                                  size_t correction,
+                                  const struct crt_tensor *out,
+                                  struct crt_error **err);
+
+/**
+ * `op` over every element (as `crt_tensor_reduce_all`) written into the existing
+ * 0-dimensional tensor `out`, converted to its dtype. On any error `out` is left as it was.
+ *
+ * # Safety
+ * As for `crt_tensor_fill_`, for `out`.
+ */
+crt_status crt_tensor_reduce_all_into(crt_reduce_op op,
+                                      const struct crt_tensor *tensor,
+                                      size_t correction,
+                                      const struct crt_tensor *out,
+                                      struct crt_error **err);
+
+/**
  * Maps the whole object behind `fd` (shared) and views `shape` elements of `dtype` whose
  * element `[0, ..., 0]` lies at byte `offset`; `strides` is NULL for row-major or `ndim`
  * strides in elements (may be negative). The descriptor is duplicated: the caller keeps

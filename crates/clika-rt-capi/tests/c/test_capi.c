@@ -546,10 +546,35 @@ static void test_unary_and_reductions(void) {
     CHECK(crt_tensor_reduce(CRT_REDUCE_SUM, NULL, d1, 1, 0, 0, &r, NULL) ==
           CRT_STATUS_NULL_POINTER);
     CHECK(crt_tensor_softmax(a, 5, &r, NULL) == CRT_STATUS_INDEX && r == NULL);
+
+    /* Reductions into an existing tensor: row sums of a into float64 (converted), the
+     * argmax of every element into a 0-d int64; a wrong shape and a NULL dims list are
+     * refused with out left as it was. */
+    {
+        crt_tensor *out = NULL, *idx = NULL;
+        const double sums[2] = {3, 12}, unchanged[2] = {0, 0}, arg[1] = {5};
+        CHECK(crt_tensor_zeros(s2, 1, CRT_DTYPE_FLOAT64, &out, NULL) == CRT_STATUS_OK);
+        CHECK(crt_tensor_reduce_into(CRT_REDUCE_SUM, a, d0, 1, 0, 0, out, NULL) ==
+              CRT_STATUS_INVALID_SHAPE);
+        CHECK(crt_tensor_reduce_into(CRT_REDUCE_SUM, a, NULL, 1, 0, 0, out, NULL) ==
+              CRT_STATUS_NULL_POINTER);
+        CHECK(values_near(out, unchanged, 2));
+        CHECK(crt_tensor_reduce_into(CRT_REDUCE_SUM, a, d1, 1, 0, 0, out, NULL) == CRT_STATUS_OK);
+        CHECK(dtype_of(out) == CRT_DTYPE_FLOAT64 && values_near(out, sums, 2));
+        CHECK(crt_tensor_zeros(s2, 0, CRT_DTYPE_INT64, &idx, NULL) == CRT_STATUS_OK);
+        CHECK(crt_tensor_reduce_all_into(CRT_REDUCE_ARGMAX, a, 0, idx, NULL) == CRT_STATUS_OK);
+        CHECK(values_near(idx, arg, 1));
+        CHECK(crt_tensor_reduce_all_into(CRT_REDUCE_SUM, a, 0, out, NULL) ==
+              CRT_STATUS_INVALID_SHAPE);
+        CHECK(crt_tensor_reduce_all_into(CRT_REDUCE_SUM, a, 0, NULL, NULL) ==
+              CRT_STATUS_NULL_POINTER);
+        crt_tensor_free(out);
+        crt_tensor_free(idx);
+    }
     crt_tensor_free(a);
     crt_tensor_free(n);
     crt_tensor_free(i);
-    printf("ok    unary ops, reductions over dims with keepdim, softmax, bad input\n");
+    printf("ok    unary ops, reductions over dims with keepdim and into out, softmax, bad input\n");
 }
 
 static void test_matmul_join_select(void) {

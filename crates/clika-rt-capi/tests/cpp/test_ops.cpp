@@ -287,6 +287,25 @@ void out_forms() {
     ops::matmul(a, a.transpose(0, 1), mm_ints);  // converted into out's dtype
     CHECK(mm_ints.dtype() == DataType::Int64 && near(mm_ints, {5, 14, 14, 50}));
     CHECK_THROWS(ops::matmul(a, a.transpose(0, 1), out), Status::InvalidShape);
+    // Reductions into out (at::sum_out): over dims of a transposed view, over all, with
+    // keepdim and a converted dtype; a wrong shape is refused and out left as it was.
+    Tensor sums = Tensor::empty({2});
+    void* const sums_where = sums.data_ptr();
+    CHECK(ops::reduce_into(ReduceOp::Sum, a.transpose(0, 1), {0}, sums).data_ptr() == sums_where);
+    CHECK(near(sums, {3, 12}));
+    Tensor maxes = Tensor::zeros({1, 3}, DataType::Float64);
+    ops::reduce_into(ReduceOp::Max, a, {0}, maxes, true);
+    CHECK(near(maxes, {3, 4, 5}));
+    Tensor var = Tensor::empty({});
+    ops::reduce_all_into(ReduceOp::Var, a, var, 0);
+    CHECK(near(var, {35.0 / 12.0}));
+    Tensor idx = Tensor::zeros({3}, DataType::Int64);
+    ops::reduce_into(ReduceOp::ArgMin, a, {0}, idx);
+    CHECK(near(idx, {0, 0, 0}));
+    Tensor keep = Tensor::full({3}, 9.0);
+    CHECK_THROWS(ops::reduce_into(ReduceOp::Sum, a, {1}, keep), Status::InvalidShape);
+    CHECK(near(keep, {9, 9, 9}));
+    CHECK_THROWS(ops::reduce_all_into(ReduceOp::Sum, a, keep), Status::InvalidShape);
     std::printf("ok    out= forms write into the given tensor\n");
 }
 

@@ -51,7 +51,9 @@ pub use index::{
 pub use join::{cat, stack};
 pub use matmul::{matmul, matmul_into, matmul_into_shared};
 pub use operand::{binary_operands, clamp_operands, where_operands, Operand};
-pub use out::{binary_into, binary_into_shared, unary_into, unary_into_shared};
+pub use out::{
+    binary_into, binary_into_shared, reduce_into, reduce_into_shared, unary_into, unary_into_shared,
+};
 pub use promote::{float_type, result_type, scalar_result_type, Scalar};
 pub(crate) use reduce::ReducePlan;
 pub use reduce::{

@@ -10,6 +10,7 @@
 //! [`Tensor::is_exclusive`]); the `unsafe …_shared` forms write through shared views.
 
 use super::binary::{same_device, BinaryOp, BinaryPlan};
+use super::reduce::ReduceOp;
 use super::unary::{UnaryOp, UnaryPlan};
 use crate::backend::backend;
 use crate::error::dims_i64;
@@ -82,4 +83,38 @@ pub unsafe fn unary_into_shared(op: UnaryOp, t: &Tensor, out: &Tensor) -> Result
     let src = out.detach_overlap(t)?;
     // SAFETY: forwarded from the caller; `src` is `out` exactly or disjoint from it.
     unsafe { backend(out.device())?.unary(&plan, &src, out) }
+}
+
+/// `op` over `dims` (every element when `None`) into `out` (PyTorch's `sum(…, out=)`,
+/// libtorch's `at::sum_out`): `out` must have the reduction's shape and receives it in its
+/// own dtype. The reduction is computed first, so `t` may overlap `out`.
+pub fn reduce_into(
+    op: ReduceOp,
+    t: &Tensor,
+    dims: Option<&[isize]>,
+    keepdim: bool,
+    out: &mut Tensor,
+) -> Result<()> {
+    out.ensure_exclusive(op.name())?;
+    // SAFETY: `out` is the only reference to its writable storage (checked).
+    unsafe { reduce_into_shared(op, t, dims, keepdim, out) }
+}
+
+/// [`reduce_into`] through a possibly shared `out`.
+///
+/// # Safety
+/// As for [`binary_into_shared`].
+pub unsafe fn reduce_into_shared(
+    op: ReduceOp,
+    t: &Tensor,
+    dims: Option<&[isize]>,
+    keepdim: bool,
+    out: &Tensor,
+) -> Result<()> {
+    same_device(op.name(), t, out)?;
+    out.ensure_writable()?;
+    let r = super::reduce::reduce(op, t, dims, keepdim)?;
+    check_shape(op.name(), out, r.shape())?;
+    // SAFETY: forwarded from the caller; `r` is fresh, so it does not overlap `out`.
+    unsafe { out.copy_shared(&r) }
 }
