@@ -44,10 +44,12 @@ def lay_out(a, layout):
         a = np.ascontiguousarray(a)
         return a, crt.from_numpy(a)
     if layout == "strided":
-        shape = a.shape[:-1] + (2 * a.shape[-1],)
+        # Every other element, starting one into the memory (a view with an offset, as
+        # `x[1:]`'s).
+        shape = a.shape[:-1] + (2 * a.shape[-1] + 1,)
         big = np.zeros(shape, a.dtype)
-        big[..., ::2] = a
-        return big[..., ::2], crt.from_numpy(big)[..., ::2]
+        big[..., 1::2] = a
+        return big[..., 1::2], crt.from_numpy(big)[..., 1::2]
     if layout == "transposed":
         at = np.ascontiguousarray(a.T)
         return at.T, crt.from_numpy(at).T

@@ -39,6 +39,19 @@ fn tensor(vals: &[f64], shape: &[usize], dtype: DType, transposed: bool) -> Tens
     v
 }
 
+/// `vals` (row-major over `shape`) as `dtype`, in a view that starts one element into its
+/// memory (as `t[1:]`'s does).
+fn offset_view(vals: &[f64], shape: &[usize], dtype: DType) -> Tensor {
+    let padded: Vec<f64> = std::iter::once(3.0).chain(vals.iter().copied()).collect();
+    let t = tensor(&padded, &[padded.len()], dtype, false)
+        .narrow(0, 1, vals.len())
+        .unwrap()
+        .reshape(&shape.iter().map(|&n| n as isize).collect::<Vec<_>>())
+        .unwrap();
+    assert!(vals.is_empty() || t.layout().offset() == 1);
+    t
+}
+
 /// A bool target ors; every other dtype adds (exactly, with these small values).
 fn add(dtype: DType, a: f64, b: f64) -> f64 {
     if dtype == DType::Bool {
@@ -73,9 +86,14 @@ proptest! {
         shrink in prop::collection::vec(0usize..2, 3),
         along in 0usize..6,
         dtype in dtype(),
-        transposed in any::<bool>(),
+        layout in 0u8..3,
         seed in any::<u64>(),
     ) {
+        // Contiguous, transposed in memory, or a view one element into its memory.
+        let transposed = layout == 1;
+        let at = |vals: &[f64], shape: &[usize], dtype: DType| {
+            if layout == 2 { offset_view(vals, shape, dtype) } else { tensor(vals, shape, dtype, transposed) }
+        };
         let nd = shape.len();
         let dim = dim % nd;
         // The index: off `dim` at most the tensor's size, along it any length.
@@ -100,9 +118,9 @@ proptest! {
         let ns: usize = sshape.iter().product();
         let svals: Vec<f64> = (0..ns).map(|_| next(top) as f64).collect();
 
-        let t = tensor(&vals, &shape, dtype, transposed);
-        let index = tensor(&idx.iter().map(|&i| i as f64).collect::<Vec<_>>(), &ishape, DType::Int64, transposed);
-        let src = tensor(&svals, &sshape, dtype, false);
+        let t = at(&vals, &shape, dtype);
+        let index = at(&idx.iter().map(|&i| i as f64).collect::<Vec<_>>(), &ishape, DType::Int64);
+        let src = if layout == 2 { offset_view(&svals, &sshape, dtype) } else { tensor(&svals, &sshape, dtype, false) };
         let target = |p: usize| -> (Vec<usize>, usize) {
             let mut c = coords(&ishape, p);
             let j = idx[p];
@@ -131,7 +149,7 @@ proptest! {
         let r = ops::scatter_add(&t, d, &index, &src).unwrap();
         prop_assert_eq!(r.to_f64_vec().unwrap(), acc);
         // In place, through the transposed view: the same elements change.
-        let mut inplace = tensor(&vals, &shape, dtype, transposed);
+        let mut inplace = at(&vals, &shape, dtype);
         inplace.scatter_(d, &index, &src).unwrap();
         prop_assert_eq!(inplace.to_f64_vec().unwrap(), put);
         // A 0-d value is written at every target.

@@ -164,7 +164,8 @@ impl Walk<'_> {
 }
 
 /// The plan's walk, with `other` (the output or the scattered values) as the third layout,
-/// and the target's dim stride zeroed in `walk_strides`.
+/// and the target's dim stride zeroed in `walk_strides`. Its offsets count from each
+/// tensor's first element ([`Tensor::data_ptr`], which already includes a view's offset).
 fn walk<'a>(
     plan: &'a AlongPlan,
     other: &'a Tensor,
@@ -175,11 +176,7 @@ fn walk<'a>(
     Walk {
         shape: plan.index.shape(),
         strides: [plan.index.strides(), walk_strides, other.strides()],
-        start: [
-            plan.index.layout().offset() as isize,
-            plan.t.layout().offset() as isize,
-            other.layout().offset() as isize,
-        ],
+        start: [0; 3],
     }
 }
 
