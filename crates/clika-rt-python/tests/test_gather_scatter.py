@@ -12,6 +12,7 @@ from hypothesis.extra import numpy as hnp
 
 import clika_runtime as crt
 from test_ops import LAYOUTS, lay_out
+from test_random import outputs_on_one_thread_and_four
 from test_reductions_more import ANY_DTYPE, small_arrays
 
 
@@ -107,6 +108,35 @@ def test_scatter_takes_numbers_and_repeats_in_order():
         crt.scatter(t, 1, index, src, value=1)
     with pytest.raises(OverflowError, match="out of bounds for uint8"):
         crt.scatter(crt.zeros(2, dtype=crt.uint8), 0, crt.tensor([0]), 300)
+
+
+def test_long_histograms_run_in_parallel_with_the_same_sums_on_one_thread():
+    """A histogram-shaped scatter_add (300,001 positions into 1,000 bins) sums fixed blocks
+    of positions in parallel: the same bits with one thread or four, close to np.add.at in
+    float64; integer counts exactly np.add.at's; an out-of-range value leaves the target."""
+    code = (
+        "import clika_runtime as crt, numpy as np, hashlib;"
+        "rng = np.random.default_rng(3);"
+        "idx = rng.integers(0, 1000, 300_001);"
+        "v = np.where(rng.random(300_001) < 0.1, 3e7, 0.75).astype(np.float32);"
+        "r = crt.zeros(1000).scatter_add_(0, crt.from_numpy(idx), crt.from_numpy(v));"
+        "print(hashlib.sha256(r.numpy().tobytes()).hexdigest())"
+    )
+    assert len(outputs_on_one_thread_and_four(code)) == 1
+    rng = np.random.default_rng(3)
+    idx = rng.integers(0, 1000, 300_001)
+    v = np.where(rng.random(300_001) < 0.1, 3e7, 0.75).astype(np.float32)
+    got = crt.zeros(1000).scatter_add_(0, crt.from_numpy(idx), crt.from_numpy(v))
+    want = np.zeros(1000)
+    np.add.at(want, idx, v.astype(np.float64))
+    np.testing.assert_allclose(arr(got), want, rtol=1e-5)
+    counts = crt.zeros(1000, dtype=crt.int64).scatter_add_(0, crt.from_numpy(idx), 1)
+    np.testing.assert_array_equal(arr(counts), np.bincount(idx, minlength=1000))
+    bad = idx.copy()
+    bad[-1] = 1000
+    with pytest.raises(crt.IndexOutOfRangeError, match="1000"):
+        counts.scatter_add_(0, crt.from_numpy(bad), 1)
+    np.testing.assert_array_equal(arr(counts), np.bincount(idx, minlength=1000))
 
 
 def test_in_place_forms_write_borrowed_memory_and_refuse_read_only():

@@ -50,12 +50,17 @@ def test_same_values_with_one_thread_and_many():
         "print(hashlib.sha256(crt.randn(300_000).numpy().tobytes()"
         "+ crt.randint(0, 1000, (200_000,)).numpy().tobytes()).hexdigest())"
     )
-    digests = set()
+    assert len(outputs_on_one_thread_and_four(code)) == 1
+
+
+def outputs_on_one_thread_and_four(code):
+    """The distinct outputs of `python -c code` run with one thread and with four."""
+    outputs = set()
     for threads in ("1", "4"):
         env = dict(os.environ, RAYON_NUM_THREADS=threads, CLIKA_RT_NUM_THREADS=threads)
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-        digests.add(out.stdout.strip())
-    assert len(digests) == 1
+        outputs.add(out.stdout.strip())
+    return outputs
 
 
 @pytest.mark.parametrize("dtype,np_dtype", [(crt.float32, np.float32), (crt.float64, np.float64), (crt.float16, np.float16), (crt.bfloat16, None)])

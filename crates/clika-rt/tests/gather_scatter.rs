@@ -427,7 +427,8 @@ fn scatters_through_aliased_and_overlapping_views() {
 fn histograms_into_a_small_view_are_all_or_nothing() {
     let buf = Tensor::from_data(&[0.5f32; 10], &[5, 2]).unwrap();
     let bins = buf.select(1, 0).unwrap();
-    let n = if cfg!(miri) { 64 } else { 4000 };
+    // Large enough (outside Miri) to be summed in blocks on every thread.
+    let n = if cfg!(miri) { 64 } else { 300_000 };
     let idx: Vec<i64> = (0..n).map(|i| (i * 7 % 10) as i64 - 5).collect();
     let index = Tensor::from_data(&idx, &[n]).unwrap();
     let ones = Tensor::full(&[n], 1.0, DType::Float32).unwrap();
@@ -454,6 +455,84 @@ fn histograms_into_a_small_view_are_all_or_nothing() {
         assert_eq!(e.kind(), ErrorKind::Index);
         assert_eq!(buf.to_vec::<f32>().unwrap(), want);
     }
+}
+
+/// A sum into a target small beside an index with one dim longer than 1 is cut along it
+/// into at most 16 blocks of at least 65,536 positions, each summed in row-major order from
+/// zero; the target then adds the blocks' sums in order. Floats (here values whose sum
+/// depends on the order) match that model bit for bit, a strided index too, integers the
+/// one-pass model; an index with two rows keeps the one-pass order.
+#[test]
+fn large_histograms_sum_in_fixed_blocks() {
+    if cfg!(miri) {
+        return; // Hundreds of thousands of positions: the small cases above cover Miri.
+    }
+    let (n, bins) = (700_001usize, 1000usize);
+    let mut s = 11u64;
+    let mut next = |m: u64| {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (s >> 33) % m
+    };
+    let idx: Vec<i64> = (0..n).map(|_| next(bins as u64) as i64).collect();
+    let vals: Vec<f32> = (0..n)
+        .map(|_| if next(8) == 0 { 3e7 } else { 0.75 })
+        .collect();
+    let base: Vec<f32> = (0..bins).map(|b| b as f32 * 0.5).collect();
+    // The blocked sum.
+    let model = || {
+        let per = n.div_ceil((n / 65_536).min(16));
+        let mut want = base.clone();
+        for chunk in idx.chunks(per).zip(vals.chunks(per)) {
+            let mut part = vec![0f32; bins];
+            for (&i, &v) in chunk.0.iter().zip(chunk.1) {
+                part[i as usize] += v;
+            }
+            for (w, p) in want.iter_mut().zip(part) {
+                *w += p;
+            }
+        }
+        want
+    };
+    let want = model();
+    let mut one_pass = base.clone();
+    for (&i, &v) in idx.iter().zip(&vals) {
+        one_pass[i as usize] += v;
+    }
+    let t = Tensor::from_data(&base, &[bins]).unwrap();
+    let index = Tensor::from_data(&idx, &[n]).unwrap();
+    let src = Tensor::from_data(&vals, &[n]).unwrap();
+    let got = ops::scatter_add(&t, 0, &index, &src).unwrap();
+    assert_eq!(got.to_vec::<f32>().unwrap(), want);
+    // The order matters for these values: a one-pass sum differs somewhere.
+    assert_ne!(one_pass, want);
+    // Integers: exactly the one-pass sums (wrapping sums do not depend on the order).
+    let ints: Vec<i64> = vals.iter().map(|&v| (v * 4.0) as i64).collect();
+    let mut counts = vec![5i64; bins];
+    for (&i, &v) in idx.iter().zip(&ints) {
+        counts[i as usize] += v;
+    }
+    let ti = Tensor::full(&[bins], 5.0, DType::Int64).unwrap();
+    let si = Tensor::from_data(&ints, &[n]).unwrap();
+    let got = ops::scatter_add(&ti, 0, &index, &si).unwrap();
+    assert_eq!(got.to_vec::<i64>().unwrap(), counts);
+    // The index and values as strided views, along dim 1 of `[1, n]`: the same blocks.
+    let strided = |t: &Tensor| {
+        let two = ops::stack(&[t.clone(), t.clone()], 1).unwrap();
+        two.select(1, 1).unwrap().unsqueeze(0).unwrap()
+    };
+    let (idx1, src1) = (strided(&index), strided(&src));
+    assert!(!idx1.is_contiguous());
+    let t1 = t.unsqueeze(0).unwrap();
+    let got = ops::scatter_add(&t1, 1, &idx1, &src1).unwrap();
+    assert_eq!(got.to_vec::<f32>().unwrap(), want);
+    // Two rows of positions into two rows of bins: the split by rows runs them in
+    // parallel, each in one pass, in row-major order.
+    let stack = |t: &Tensor| ops::stack(&[t.clone(), t.clone()], 0).unwrap();
+    let got = ops::scatter_add(&stack(&t), 1, &stack(&index), &stack(&src)).unwrap();
+    let rows: Vec<f32> = one_pass.iter().chain(&one_pass).copied().collect();
+    assert_eq!(got.to_vec::<f32>().unwrap(), rows);
 }
 
 /// The model of one reduction, PyTorch's rules: `vals` is the target's own value (when it

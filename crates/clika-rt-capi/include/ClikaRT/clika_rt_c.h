@@ -2183,7 +2183,8 @@ crt_status crt_tensor_gather(const struct crt_tensor *tensor,
 
 /**
  * `tensor[p with p[dim] = index[p]] = src[p]` (or, with `add` non-zero, `+=`: repeated targets
- * accumulate in row-major order, integers wrap, Bool or-s) for every position `p` of `index`
+ * accumulate in row-major order, or for a long 1-D histogram in fixed blocks added in order,
+ * as `ClikaRT::ops::scatter_add`; integers wrap, Bool or-s) for every position `p` of `index`
  * (PyTorch's `scatter_` / `scatter_add_`), in place, through memory other handles may share
  * (as `crt_tensor_fill_`). `src` is at least as large as `index` in every dim (its leading
  * part is used) or 0-d, converted to `tensor`'s dtype. Where `index` repeats a target

@@ -9721,7 +9721,11 @@ def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Tensor:
 
     `out[p with p[dim] replaced by index[p]] += src[p]` for every position `p` of `index`;
     repeated targets accumulate, in row-major order of `index` (so float results do not depend on
-    threads). Integers wrap; a bool target is or-ed.
+    threads), except that a sum of at least 131,072 positions along the index's only dim longer
+    than 1 into a target under a quarter of its size (a histogram) runs as up to 16 fixed blocks
+    of positions, each summed from zero, then added to the target in order (the same on any
+    thread count; it may differ from one pass in the last bits, as PyTorch's does). Integers
+    wrap; a bool target is or-ed.
 
     Parameters
     ----------
@@ -9764,7 +9768,8 @@ def scatter_reduce(
 
     For every position `p` of `index`, `src[p]` is folded into
     `out[p with p[dim] replaced by index[p]]`. Values combine in row-major order of `index`, so
-    float results do not depend on threads. With `include_self` (the default) each target's own
+    float results do not depend on threads (a long 1-D `"sum"` or `"mean"` into a small target
+    adds fixed blocks in order, as `scatter_add` describes). With `include_self` (the default) each target's own
     value takes part; without, a target the index reaches ends as the reduction of the values
     that reach it alone. Targets the index does not reach keep their value.
 
@@ -9815,7 +9820,8 @@ def index_add(
     (PyTorch's `index_add`, numpy's `np.add.at(a, (..., index), source)`).
 
     `out[..., index[i], ...] += alpha * source[..., i, ...]` along `dim` for every `i`; a repeated
-    index accumulates, in order (so float results do not depend on threads). Integers wrap; a
+    index accumulates, in order (so float results do not depend on threads; into a 1-D tensor
+    from a long index, fixed blocks added in order, as `scatter_add` describes). Integers wrap; a
     bool target is or-ed.
 
     Parameters

@@ -551,7 +551,11 @@ impl Tensor {
 
     /// `self[p with p[dim] = index[p]] += src[p]` for every position `p` of `index`, repeated
     /// targets accumulating in row-major order (PyTorch's `scatter_add_`, numpy's
-    /// `np.add.at`). Integers wrap; a Bool target is or-ed.
+    /// `np.add.at`). Integers wrap; a Bool target is or-ed. A sum of at least 131,072
+    /// positions along the index's only dim longer than 1 into a target under a quarter of
+    /// its size (a histogram) runs in parallel as up to 16 fixed blocks of positions, each
+    /// summed from zero and added to the target in order: float results are the same on any
+    /// thread count and may differ from one pass in the last bits (as PyTorch's).
     pub fn scatter_add_(&mut self, dim: isize, index: &Tensor, src: &Tensor) -> Result<()> {
         self.ensure_exclusive("scatter_add_")?;
         // SAFETY: exclusive (checked).
@@ -561,7 +565,8 @@ impl Tensor {
     /// `self[…, index[i], …] += alpha · source[…, i, …]` for every `i` of the 1-D `index`,
     /// along `dim` (PyTorch's `index_add_`; numpy's `np.add.at`). `source` has this tensor's
     /// shape but for `dim`, where it has `index`'s length; a repeated index accumulates, in
-    /// order. Negative indices count from the end. A float source is refused for an integer
+    /// order (into a 1-D tensor from a long index, in fixed blocks added in order, as
+    /// [`scatter_add_`](Tensor::scatter_add_) describes). Negative indices count from the end. A float source is refused for an integer
     /// or bool tensor, and so is a float `alpha`; integers wrap and a Bool tensor is or-ed.
     /// On any error, nothing is written.
     pub fn index_add_(
