@@ -267,12 +267,14 @@ fn wide_filters_agree_between_windowed_and_gathered_layouts() {
             .unwrap(),
     );
     let u8s = layouts(Tensor::from_vec(bytes, &[n, c, h, w * 2]).unwrap());
-    for (mode, antialias, size) in [
+    let modes = [
         (InterpolateMode::Linear, true, [4, 9]),
         (InterpolateMode::Bicubic, true, [5, 13]),
         (InterpolateMode::Area, false, [3, 7]),
         (InterpolateMode::Linear, true, [h, 5]),
-    ] {
+    ];
+    // Under Miri the first two: the windowed and gathered passes are the same for all.
+    for &(mode, antialias, size) in &modes[..if cfg!(miri) { 2 } else { 4 }] {
         let o = InterpolateOptions {
             antialias,
             ..InterpolateOptions::size(&size, mode)

@@ -226,8 +226,12 @@ fn reduce_into_matches_reduce_for_every_op_on_strided_empty_and_overlapping_inpu
                 (None, false),
             ] {
                 let want = ops::reduce(op, v, dims, keep).unwrap();
-                // Into the result's dtype, and into float64 (converted).
-                for dt in [want.dtype(), DType::Float64] {
+                // Into the result's dtype, and into float64 (converted; not under Miri,
+                // where the conversion's unsafe code is another test's).
+                for dt in [want.dtype(), DType::Float64]
+                    .into_iter()
+                    .take(if cfg!(miri) { 1 } else { 2 })
+                {
                     let mut out = Tensor::zeros(want.shape(), dt).unwrap();
                     ops::reduce_into(op, v, dims, keep, &mut out).unwrap();
                     assert_same(&out, &want, &format!("{op:?} {dims:?} {keep} {dt}"));

@@ -467,10 +467,16 @@ fn pad_modes_layouts_and_dtypes() {
         (PadMode::Reflect, &[0, 0, 1, 1]),
         (PadMode::Constant, &[]),
     ];
+    // Under Miri, one case of each mode (each layout and element size still): minutes else.
+    let cases: Vec<_> = if cfg!(miri) {
+        [0, 2, 3, 4].map(|k| cases[k]).to_vec()
+    } else {
+        cases.to_vec()
+    };
     for (name, v) in &views {
         for dtype in [DType::UInt8, DType::Float16, DType::Float32, DType::Int64] {
             let x = v.to_dtype(dtype).unwrap();
-            for (mode, pads) in cases {
+            for &(mode, pads) in &cases {
                 if x.numel() == 0 && mode != PadMode::Constant {
                     continue; // a padded empty dim is refused outside the constant mode
                 }

@@ -196,7 +196,8 @@ fn every_layout_runs_the_same_kernel() {
         .map(|i| (i as f32 - (rows * cols / 2) as f32) * step)
         .collect();
     let base = Tensor::from_vec(vals, &[rows, cols]).unwrap();
-    for case in cases() {
+    // Under Miri every other op: the strided drivers are the same for all of them.
+    for case in cases().into_iter().step_by(if cfg!(miri) { 2 } else { 1 }) {
         let op = case.op;
         let want_of = |t: &Tensor| {
             t.contiguous()
