@@ -89,6 +89,7 @@ def rows(n):
         ("scatter(dim=1)", np_scatter, t is not None and (lambda: t.scatter(1, tp, tv)), lambda: c.scatter(1, cp, cv)),
         ("scatter_reduce(dim=0, amax)", np_scatter_amax, t is not None and (lambda: t.scatter_reduce(0, tp, tv, "amax")), lambda: c.scatter_reduce(0, cp, cv, "amax")),
         ("scatter_add histogram", np_hist, t is not None and (lambda: T.zeros(n).scatter_add_(0, tb, to)), lambda: crt.zeros(n).scatter_add_(0, cb, co)),
+        ("bincount", lambda: np.bincount(bins, minlength=n), t is not None and (lambda: T.bincount(tb, minlength=n)), lambda: crt.bincount(cb, minlength=n)),
         ("index_add(dim=0)", lambda: np_index_add(0), t is not None and (lambda: t.index_add(0, trows, tar)), lambda: c.index_add(0, crows, car)),
         ("index_add(dim=1)", lambda: np_index_add(1), t is not None and (lambda: t.index_add(1, trows, tac)), lambda: c.index_add(1, crows, cac)),
         ("index_select(dim=0)", lambda: np.take(a, rows_idx, 0), t is not None and (lambda: T.index_select(t, 0, trows)), lambda: crt.index_select(c, 0, crows)),

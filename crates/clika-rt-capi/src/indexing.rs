@@ -7,7 +7,7 @@ use clika_rt::ops;
 
 use crate::compute::{crt_scalar, derive2, in_place};
 use crate::error::{crt_error, crt_status};
-use crate::ffi::arg;
+use crate::ffi::{arg, opt_ref};
 use crate::tensor::{crt_tensor, derive};
 
 /// The entries of `tensor` along `dim` at `indices` (an integer tensor of any shape;
@@ -236,6 +236,36 @@ pub unsafe extern "C" fn crt_tensor_index_add(
     };
     // SAFETY: forwarded contract.
     unsafe { derive2(tensor, index, out, err, f) }
+}
+
+/// How often each value of the 1-D integer tensor `input` occurs (PyTorch's `bincount`,
+/// numpy's `np.bincount`): `max(input) + 1` bins, or `minlength` if that is more
+/// (`minlength` bins for an empty input); an Int64 tensor. With `weights` (NULL for none;
+/// else one per element of `input`), each bin sums the weights of its elements: Float32 for
+/// Float32 weights, Float64 for any other dtype. A negative value in `input`, a float or
+/// Bool `input`, one that is not 1-D, or a negative `minlength` is
+/// `CRT_STATUS_INVALID_ARGUMENT`; weights of another length `CRT_STATUS_INVALID_SHAPE`. A
+/// long input sums in parallel blocks, with the same float result on any thread count (see
+/// `ClikaRT::ops::scatter_add`).
+///
+/// # Safety
+/// The header's pointer contract; `weights` may be NULL.
+#[no_mangle]
+pub unsafe extern "C" fn crt_tensor_bincount(
+    input: *const crt_tensor,
+    weights: *const crt_tensor,
+    minlength: i64,
+    out: *mut *mut crt_tensor,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    let f = |t: &clika_rt::Tensor| {
+        let minlength = crate::vision::size(minlength, "bincount: minlength")?;
+        // SAFETY: NULL or P1 for `weights` (the header's contract).
+        let w = unsafe { opt_ref(weights) }.map(|w| &w.tensor);
+        Ok(ops::bincount(t, w, minlength)?)
+    };
+    // SAFETY: forwarded contract.
+    unsafe { derive(input, out, err, f) }
 }
 
 /// How `crt_tensor_scatter_reduce` combines the values that reach one target: one of the

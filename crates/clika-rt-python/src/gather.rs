@@ -77,6 +77,24 @@ pub(crate) mod call {
         Ok(PyTensor { inner })
     }
 
+    /// `bincount(t, weights, minlength)`; a negative `minlength` is refused as PyTorch does.
+    pub fn bincount(
+        py: Python<'_>,
+        t: &Tensor,
+        weights: Option<&Bound<'_, PyAny>>,
+        minlength: i64,
+    ) -> PyResult<PyTensor> {
+        let weights = weights.map(tensor_arg).transpose()?;
+        let inner = run(py, t.numel(), || {
+            let minlength =
+                usize::try_from(minlength).map_err(|_| clika_rt::Error::InvalidArgument {
+                    what: format!("bincount: minlength is {minlength}; it must be >= 0"),
+                })?;
+            ops::bincount(t, weights.as_ref(), minlength)
+        })?;
+        Ok(PyTensor { inner })
+    }
+
     /// `scatter` (`add == false`) or `scatter_add` into `t` itself: its memory, which may be
     /// shared (a numpy array it borrows).
     pub fn scatter_(
@@ -349,6 +367,18 @@ pub fn index_add(
     call::index_add(py, &tensor_arg(input)?, dim, index, source, alpha, false)
 }
 
+#[doc = include_str!("../pydoc/bincount.md")]
+#[pyfunction]
+#[pyo3(signature = (input, weights = None, minlength = 0))]
+pub fn bincount(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    weights: Option<&Bound<'_, PyAny>>,
+    minlength: i64,
+) -> PyResult<PyTensor> {
+    call::bincount(py, &tensor_arg(input)?, weights, minlength)
+}
+
 #[doc = include_str!("../pydoc/index_select.md")]
 #[pyfunction]
 #[pyo3(signature = (input, dim, index))]
@@ -430,6 +460,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         scatter_add,
         scatter_reduce,
         index_add,
+        bincount,
         index_select,
         masked_select,
         masked_fill,
@@ -565,6 +596,17 @@ impl PyTensor {
         let t = &slf.get().inner;
         call::scatter_reduce_(slf.py(), t, dim, index, src, reduce, include_self)?;
         Ok(slf.clone())
+    }
+
+    #[doc = include_str!("../pydoc/Tensor.bincount.md")]
+    #[pyo3(name = "bincount", signature = (weights = None, minlength = 0))]
+    fn bincount_m(
+        &self,
+        py: Python<'_>,
+        weights: Option<&Bound<'_, PyAny>>,
+        minlength: i64,
+    ) -> PyResult<PyTensor> {
+        call::bincount(py, &self.inner, weights, minlength)
     }
 
     #[doc = include_str!("../pydoc/Tensor.index_select.md")]

@@ -382,3 +382,51 @@ def test_scatter_reduce_edges():
     with pytest.raises(crt.ReadOnlyError):
         crt.from_dlpack(frozen).scatter_reduce_(0, crt.tensor([0]), 1.0, "sum")
     assert not frozen.any()
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.int32, np.int64, np.uint64])
+@pytest.mark.parametrize("n", [0, 1, 9, 200_003])
+def test_bincount_matches_numpy(layout, dtype, n):
+    rng = np.random.default_rng(n)
+    a = rng.integers(0, 50 if n < 1000 else 3000, n).astype(dtype)
+    na, ta = lay_out(a, layout)
+    for minlength in (0, 7, 60):
+        got = crt.bincount(ta, minlength=minlength)
+        assert got.dtype == crt.int64
+        np.testing.assert_array_equal(arr(got), np.bincount(na, minlength=minlength))
+    assert ta.bincount().tolist() == np.bincount(na).tolist()
+    # Weights: float32 stays float32 (PyTorch's rule), other dtypes sum in float64.
+    w = rng.standard_normal(n)
+    nw, tw = lay_out(w.astype(np.float32), layout)
+    got = crt.bincount(ta, weights=tw)
+    assert got.dtype == crt.float32
+    np.testing.assert_allclose(arr(got), np.bincount(na, weights=nw), rtol=1e-4, atol=1e-3)
+    for wd in (np.float64, np.float16, np.int32):
+        nw, tw = lay_out((w * 4).astype(wd), layout)
+        got = ta.bincount(tw, minlength=3)
+        assert got.dtype == crt.float64
+        np.testing.assert_allclose(arr(got), np.bincount(na, weights=nw, minlength=3), rtol=1e-9, atol=1e-6)
+
+
+def test_bincount_refuses_bad_input_naming_the_fix():
+    with pytest.raises(crt.InvalidArgumentError, match="negative value -2"):
+        crt.bincount(crt.tensor([1, -2]))
+    with pytest.raises(crt.InvalidArgumentError, match="past int64"):
+        crt.bincount(np.array([2**63], np.uint64))
+    for bad in (crt.tensor([1.0]), crt.tensor([True]), crt.zeros(2, 2, dtype=crt.int64)):
+        with pytest.raises(crt.InvalidArgumentError, match=r"\.to\(int64\)"):
+            crt.bincount(bad)
+    with pytest.raises(crt.InvalidArgumentError, match="minlength"):
+        crt.bincount(crt.tensor([1]), minlength=-1)
+    with pytest.raises(crt.ShapeError, match="one weight per element"):
+        crt.bincount(crt.tensor([1, 2]), weights=crt.ones(3))
+    # Agrees with PyTorch where it is installed (the bench's environment).
+    torch = pytest.importorskip("torch")
+    x = np.array([0, 5, 5, 2], np.int64)
+    for w in (np.float32, np.float64, np.int32):
+        ww = np.arange(4).astype(w)
+        want = torch.bincount(torch.from_numpy(x), torch.from_numpy(ww), minlength=8)
+        got = crt.bincount(x, ww, minlength=8)
+        assert str(want.dtype).split(".")[1] == str(got.dtype).split(".")[-1]
+        np.testing.assert_array_equal(arr(got), want.numpy())

@@ -847,3 +847,104 @@ fn index_add_refuses_bad_arguments_and_writes_nothing() {
     unsafe { ops::index_add_shared(&s, 0, &i(&[2, 1, 0]), &alias, Scalar::Int(1)).unwrap() };
     assert_eq!(s.to_f64_vec().unwrap(), [4.0, 4.0, 4.0]);
 }
+
+/// `bincount` against a counting model: contiguous, strided, broadcast and empty inputs, any
+/// integer dtype, `minlength`, weights (the result's dtype as PyTorch's), a long input (the
+/// parallel blocks), and the errors, each naming the fix.
+#[test]
+fn bincount_counts_values_and_sums_weights() {
+    let model = |vals: &[i64], w: Option<&[f64]>, minlength: usize| -> Vec<f64> {
+        let bins = vals.iter().map(|&v| v as usize + 1).max().unwrap_or(0);
+        let mut out = vec![0.0; bins.max(minlength)];
+        for (k, &v) in vals.iter().enumerate() {
+            out[v as usize] += w.map_or(1.0, |w| w[k]);
+        }
+        out
+    };
+    let vals: Vec<i64> = vec![3, 0, 3, 7, 1, 3, 0, 2];
+    let t = Tensor::from_data(&vals, &[8]).unwrap();
+    let got = ops::bincount(&t, None, 0).unwrap();
+    assert_eq!(got.dtype(), DType::Int64);
+    assert_eq!(got.to_f64_vec().unwrap(), model(&vals, None, 0));
+    assert_eq!(
+        ops::bincount(&t, None, 12).unwrap().to_f64_vec().unwrap(),
+        model(&vals, None, 12)
+    );
+    // Strided (every other element) and broadcast (one element, stride 0), other dtypes.
+    let every_other: Vec<i64> = vals.iter().step_by(2).copied().collect();
+    for dtype in [DType::UInt8, DType::Int16, DType::Int32, DType::UInt64] {
+        let s = t
+            .to_dtype(dtype)
+            .unwrap()
+            .slice(0, Some(0), None, 2)
+            .unwrap();
+        assert!(!s.is_contiguous());
+        assert_eq!(
+            ops::bincount(&s, None, 0).unwrap().to_f64_vec().unwrap(),
+            model(&every_other, None, 0),
+            "{dtype}"
+        );
+    }
+    let wide = t.narrow(0, 3, 1).unwrap().expand(&[5]).unwrap();
+    assert_eq!(
+        ops::bincount(&wide, None, 0).unwrap().to_f64_vec().unwrap(),
+        model(&[7; 5], None, 0)
+    );
+    // Empty: `minlength` bins (none by default).
+    let empty = Tensor::zeros(&[0], DType::Int32).unwrap();
+    assert_eq!(ops::bincount(&empty, None, 0).unwrap().shape(), [0]);
+    assert_eq!(
+        ops::bincount(&empty, None, 4)
+            .unwrap()
+            .to_f64_vec()
+            .unwrap(),
+        [0.0; 4]
+    );
+    // Weights: Float32 stays Float32, every other dtype sums in Float64.
+    let w: Vec<f64> = (0..8).map(|k| k as f64 * 0.25 - 0.5).collect();
+    for (wdt, want_dt) in [
+        (DType::Float32, DType::Float32),
+        (DType::Float64, DType::Float64),
+        (DType::Float16, DType::Float64),
+        (DType::Int32, DType::Float64),
+    ] {
+        let ww: Vec<f64> = if wdt == DType::Int32 {
+            w.iter().map(|v| v.trunc()).collect()
+        } else {
+            w.clone()
+        };
+        let wt = Tensor::from_data(&ww, &[8]).unwrap().to_dtype(wdt).unwrap();
+        let got = ops::bincount(&t, Some(&wt), 0).unwrap();
+        assert_eq!(got.dtype(), want_dt, "{wdt}");
+        assert_eq!(
+            got.to_f64_vec().unwrap(),
+            model(&vals, Some(&ww), 0),
+            "{wdt}"
+        );
+    }
+    // A long input (the parallel blocks outside Miri): exact counts.
+    let n = if cfg!(miri) { 300 } else { 400_003 };
+    let long: Vec<i64> = (0..n).map(|i| (i as i64 * 7919) % 1009).collect();
+    let lt = Tensor::from_data(&long, &[n]).unwrap();
+    assert_eq!(
+        ops::bincount(&lt, None, 0).unwrap().to_f64_vec().unwrap(),
+        model(&long, None, 0)
+    );
+    // Errors: negative values, a UInt64 past int64, floats, Bool, 2-D, wrong weights.
+    let e = ops::bincount(&Tensor::from_data(&[1i64, -3], &[2]).unwrap(), None, 0).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidArgument);
+    assert!(e.to_string().contains("negative value -3"), "{e}");
+    let huge = Tensor::from_data(&[u64::MAX], &[1]).unwrap();
+    let e = ops::bincount(&huge, None, 0).unwrap_err();
+    assert!(e.to_string().contains("past int64"), "{e}");
+    for bad in [
+        Tensor::from_data(&[1.0f32], &[1]).unwrap(),
+        Tensor::from_data(&[true], &[1]).unwrap(),
+        t.reshape(&[2, 4]).unwrap(),
+    ] {
+        let e = ops::bincount(&bad, None, 0).unwrap_err();
+        assert!(e.to_string().contains(".to(int64)"), "{e}");
+    }
+    let e = ops::bincount(&t, Some(&Tensor::ones(&[7], DType::Float32).unwrap()), 0).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidShape);
+}

@@ -1524,6 +1524,20 @@ inline Tensor index_add(const Tensor& t, std::int64_t dim, const Tensor& index,
         return crt_tensor_index_add(t.get(), dim, index.get(), source.get(), alpha.c(), out, err);
     });
 }
+/// How often each value of the 1-D integer tensor `input` occurs (PyTorch's `bincount`,
+/// numpy's `np.bincount`): `max(input) + 1` bins, or `minlength` if that is more; Int64.
+/// With `weights` (one per element), each bin sums its elements' weights: Float32 for
+/// Float32 weights, Float64 otherwise. Negative values, a float or bool `input` and a
+/// negative `minlength` throw (`Status::InvalidArgument`); so do weights of another
+/// length (`Status::InvalidShape`). A long input sums in parallel blocks, the same on
+/// any thread count (see `scatter_add`).
+inline Tensor bincount(const Tensor& input, const std::optional<Tensor>& weights = std::nullopt,
+                       std::int64_t minlength = 0) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_bincount(input.get(), weights ? weights->get() : nullptr, minlength,
+                                   out, err);
+    });
+}
 /// `index_add` into `t` itself (through shared memory, as `fill_`); on any error `t` is
 /// unchanged. Returns `t`.
 inline const Tensor& index_add_(const Tensor& t, std::int64_t dim, const Tensor& index,

@@ -2251,6 +2251,26 @@ crt_status crt_tensor_index_add(const struct crt_tensor *tensor,
                                 struct crt_error **err);
 
 /**
+ * How often each value of the 1-D integer tensor `input` occurs (PyTorch's `bincount`,
+ * numpy's `np.bincount`): `max(input) + 1` bins, or `minlength` if that is more
+ * (`minlength` bins for an empty input); an Int64 tensor. With `weights` (NULL for none;
+ * else one per element of `input`), each bin sums the weights of its elements: Float32 for
+ * Float32 weights, Float64 for any other dtype. A negative value in `input`, a float or
+ * Bool `input`, one that is not 1-D, or a negative `minlength` is
+ * `CRT_STATUS_INVALID_ARGUMENT`; weights of another length `CRT_STATUS_INVALID_SHAPE`. A
+ * long input sums in parallel blocks, with the same float result on any thread count (see
+ * `ClikaRT::ops::scatter_add`).
+ *
+ * # Safety
+ * The header's pointer contract; `weights` may be NULL.
+ */
+crt_status crt_tensor_bincount(const struct crt_tensor *input,
+                               const struct crt_tensor *weights,
+                               int64_t minlength,
+                               struct crt_tensor **out,
+                               struct crt_error **err);
+
+/**
  * `tensor[p with p[dim] = index[p]]` combined with `src[p]` by `reduce` (a
  * `CRT_SCATTER_REDUCE_*`) for every position `p` of `index` (PyTorch's `scatter_reduce_`),
  * in place, through memory other handles may share (as `crt_tensor_fill_`). With

@@ -768,6 +768,46 @@ static void test_matmul_join_select(void) {
             }
             crt_tensor_free(src);
         }
+        {
+            /* bincount of {3, 0, 3, 1} read every other element of a strided view, with
+             * minlength 6; weights sum per bin in Float64; a negative value is refused. */
+            const int64_t vals[8] = {3, 9, 0, 9, 3, 9, 1, 9};
+            const int64_t n8[1] = {8};
+            const double w[4] = {0.5, 1.0, 2.0, 4.0};
+            const int64_t n4[1] = {4};
+            crt_tensor *all = NULL, *every = NULL, *bc = NULL, *wt = NULL, *neg = NULL;
+            CHECK(crt_tensor_from_data(vals, sizeof vals, n8, 1, CRT_DTYPE_INT64, &all, NULL) ==
+                  CRT_STATUS_OK);
+            CHECK(crt_tensor_slice(all, 0, NULL, NULL, 2, &every, NULL) == CRT_STATUS_OK);
+            CHECK(crt_tensor_bincount(every, NULL, 6, &bc, NULL) == CRT_STATUS_OK);
+            {
+                const double want[6] = {1, 1, 0, 2, 0, 0};
+                CHECK(dtype_of(bc) == CRT_DTYPE_INT64 && values_near(bc, want, 6));
+            }
+            crt_tensor_free(bc);
+            CHECK(crt_tensor_from_data(w, sizeof w, n4, 1, CRT_DTYPE_FLOAT64, &wt, NULL) ==
+                  CRT_STATUS_OK);
+            CHECK(crt_tensor_bincount(every, wt, 0, &bc, NULL) == CRT_STATUS_OK);
+            {
+                const double want[4] = {1.0, 4.0, 0, 2.5};
+                CHECK(dtype_of(bc) == CRT_DTYPE_FLOAT64 && values_near(bc, want, 4));
+            }
+            crt_tensor_free(bc);
+            bc = NULL;
+            CHECK(crt_tensor_bincount(all, wt, 0, &bc, NULL) == CRT_STATUS_INVALID_SHAPE &&
+                  bc == NULL);
+            CHECK(crt_tensor_bincount(every, NULL, -1, &bc, NULL) ==
+                      CRT_STATUS_INVALID_ARGUMENT &&
+                  bc == NULL);
+            CHECK(crt_tensor_unary(CRT_UNARY_NEG, every, &neg, NULL) == CRT_STATUS_OK);
+            CHECK(crt_tensor_bincount(neg, NULL, 0, &bc, NULL) == CRT_STATUS_INVALID_ARGUMENT &&
+                  bc == NULL);
+            CHECK(crt_tensor_bincount(NULL, NULL, 0, &bc, NULL) == CRT_STATUS_NULL_POINTER);
+            crt_tensor_free(neg);
+            crt_tensor_free(wt);
+            crt_tensor_free(every);
+            crt_tensor_free(all);
+        }
         crt_tensor_free(nz);
         crt_tensor_free(copy);
         crt_tensor_free(ix);

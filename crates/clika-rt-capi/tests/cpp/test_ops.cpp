@@ -204,6 +204,20 @@ void matmul_join_select() {
     CHECK_THROWS(ops::index_add(a, 1, idx + 1, src), Status::Index);
     CHECK_THROWS(ops::index_add(ints, 0, idx, src.flatten().narrow(0, 0, 3)), Status::DType);
     CHECK(near(ia, {0, 1, 2, 0, -1, -2}));
+    // bincount: a strided view, minlength, Float32 weights stay Float32; the errors.
+    const Tensor vals = Tensor::from_data(std::vector<std::int32_t>{3, 9, 0, 9, 3, 9, 1, 9}, {8});
+    const Tensor every = vals.slice(0, 0, std::nullopt, 2);
+    CHECK(ops::bincount(every).dtype() == DataType::Int64 &&
+          near(ops::bincount(every), {1, 1, 0, 2}));
+    CHECK(near(ops::bincount(every, std::nullopt, 6), {1, 1, 0, 2, 0, 0}));
+    const Tensor wts = Tensor::from_data(std::vector<float>{0.5F, 1, 2, 4}, {4});
+    CHECK(ops::bincount(every, wts).dtype() == DataType::Float32 &&
+          near(ops::bincount(every, wts), {1, 4, 0, 2.5}));
+    CHECK(ops::bincount(every, wts.to_dtype(DataType::Int32)).dtype() == DataType::Float64);
+    CHECK_THROWS(ops::bincount(-every), Status::InvalidArgument);
+    CHECK_THROWS(ops::bincount(every, std::nullopt, -1), Status::InvalidArgument);
+    CHECK_THROWS(ops::bincount(every, a), Status::InvalidShape);
+    CHECK_THROWS(ops::bincount(a), Status::InvalidArgument);
     CHECK_THROWS(ops::gather(a, 1, idx), Status::InvalidArgument);
     CHECK_THROWS(ops::gather(a, 1, gi + 1), Status::Index);
     CHECK_THROWS(ops::index_select(a, 1, Tensor::from_data(std::vector<std::int64_t>{3}, {1})),

@@ -199,6 +199,7 @@ __all__ = [
     "scatter_add",
     "scatter_reduce",
     "index_add",
+    "bincount",
     "index_select",
     "masked_select",
     "masked_fill",
@@ -3107,6 +3108,22 @@ class Tensor:
         >>> t = crt.zeros(3, dtype=crt.int64)
         >>> t.scatter_reduce_(0, crt.tensor([1, 1, 2]), crt.tensor([4, 6, 3]), "amin", include_self=False).tolist()
         [0, 4, 3]
+        """
+    def bincount(self, weights: Any = None, minlength: int = 0) -> Tensor:
+        """How often each value of this 1-D tensor of non-negative integers occurs, or the sum of its
+        weights (PyTorch's `Tensor.bincount`).
+
+        `t.bincount(weights, minlength)` is `crt.bincount(t, weights, minlength)`; see `crt.bincount` for the rules.
+
+        Returns
+        -------
+        Tensor
+            As `crt.bincount`.
+
+        Examples
+        --------
+        >>> crt.tensor([4, 1, 4]).bincount().tolist()
+        [0, 1, 0, 0, 2]
         """
     def index_add(
         self, dim: int, index: Any, source: Any, *, alpha: _Scalar = 1
@@ -9812,6 +9829,47 @@ def scatter_reduce(
     [5.0, 10.0, 100.0]
     >>> crt.scatter_reduce(t, 0, [0, 0, 2], crt.tensor([5.0, 3.0, 7.0]), "mean", include_self=False).tolist()
     [4.0, 10.0, 7.0]
+    """
+def bincount(input: Any, weights: Any = None, minlength: int = 0) -> Tensor:
+    """How often each value of a 1-D tensor of non-negative integers occurs, or the sum of its
+    weights (PyTorch's `bincount`, numpy's `np.bincount`).
+
+    `out[v]` counts the elements of `input` equal to `v`, over `max(input) + 1` bins, or
+    `minlength` bins if that is more (`minlength` bins for an empty input). With `weights`,
+    `out[v]` is the sum of the weights of those elements. A long input is summed in parallel,
+    in fixed blocks: float sums are the same on any thread count (see `crt.scatter_add`).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list of ints
+        A 1-D tensor of any integer dtype (not bool, as PyTorch), no negative value.
+    weights : Tensor, numpy array or list, optional
+        One weight per element of `input`.
+    minlength : int, default 0
+        The fewest bins in the result.
+
+    Returns
+    -------
+    Tensor
+        1-D, `int64` without weights; with them `float32` for `float32` weights and `float64`
+        for any other dtype, as PyTorch (numpy: always `float64`).
+
+    Raises
+    ------
+    InvalidArgumentError
+        `input` is not 1-D, holds floats or bools or a negative value, or `minlength` is
+        negative.
+    ShapeError
+        `weights` does not have `input`'s length.
+
+    Examples
+    --------
+    >>> crt.bincount(crt.tensor([1, 3, 3, 0])).tolist()
+    [1, 1, 0, 2]
+    >>> crt.bincount([2, 2], minlength=4).tolist()
+    [0, 0, 2, 0]
+    >>> crt.bincount(crt.tensor([0, 1, 1]), weights=crt.tensor([0.5, 1.0, 2.0])).tolist()
+    [0.5, 3.0]
     """
 def index_add(
     input: Any, dim: int, index: Any, source: Any, *, alpha: _Scalar = 1

@@ -5,6 +5,7 @@
 
 mod arith;
 mod binary;
+mod bincount;
 mod copy;
 mod elementwise_more;
 mod gather;
@@ -36,6 +37,7 @@ pub use binary::{
     maximum, minimum, mul, ne, pow, remainder, scalar_binary, sub, BinaryOp,
 };
 pub(crate) use binary::{as_operand, BinaryPlan};
+pub use bincount::bincount;
 pub use copy::{contiguous, to_dtype};
 pub(crate) use elementwise_more::{binary_dtypes_owned, divides};
 pub use elementwise_more::{can_cast_in_place, check_in_place, round_decimals, tril, triu};
