@@ -39,34 +39,50 @@ pub fn bincount(input: &Tensor, weights: Option<&Tensor>, minlength: usize) -> R
             });
         }
     }
-    let index = input.to_dtype(DType::Int64)?;
+    // The scatter reads Int32 or Int64 indices: the narrow integer dtypes widen only to
+    // Int32 (half the memory of Int64), and Int32/Int64 inputs are read as they are.
+    let dt = input.dtype();
+    let unsigned = matches!(
+        dt,
+        DType::UInt8 | DType::UInt16 | DType::UInt32 | DType::UInt64
+    );
     let mut bins = minlength;
     if n > 0 {
-        let lowest = super::reduce(ReduceOp::Min, &index, None, false)?.item::<i64>()?;
-        if lowest < 0 {
-            // (A UInt64 value past int64's range reads as negative here.)
-            let what = if input.dtype() == DType::UInt64 {
-                "a value past int64's range".to_string()
-            } else {
-                format!("the negative value {lowest}")
-            };
-            return Err(Error::InvalidArgument {
-                what: format!(
-                    "{OP}: the input holds {what}; it counts non-negative integers only (shift \
-                     the values, or keep the non-negative ones with masked_select)"
-                ),
-            });
+        if !unsigned {
+            let lowest = super::reduce(ReduceOp::Min, input, None, false)?.item::<i64>()?;
+            if lowest < 0 {
+                return Err(Error::InvalidArgument {
+                    what: format!(
+                        "{OP}: the input holds the negative value {lowest}; it counts \
+                         non-negative integers only (shift the values, or keep the \
+                         non-negative ones with masked_select)"
+                    ),
+                });
+            }
         }
-        let highest = super::reduce(ReduceOp::Max, &index, None, false)?.item::<i64>()?;
-        let needed = usize::try_from(highest).map_err(|_| Error::OutOfRange {
-            what: "bincount: the largest value as a bin count",
-            value: highest.to_string(),
-        })?;
-        bins = bins.max(needed.checked_add(1).ok_or_else(|| Error::OutOfRange {
-            what: "bincount: the largest value as a bin count",
-            value: highest.to_string(),
-        })?);
+        let top = super::reduce(ReduceOp::Max, input, None, false)?;
+        let highest = if unsigned {
+            top.item::<u64>()?
+        } else {
+            top.item::<i64>()? as u64
+        };
+        let past = || Error::InvalidArgument {
+            what: format!(
+                "{OP}: the input holds {highest}, past int64's range (and any memory's) as a \
+                 number of bins; keep the smaller values with masked_select"
+            ),
+        };
+        if highest > i64::MAX as u64 {
+            return Err(past());
+        }
+        let needed = usize::try_from(highest).map_err(|_| past())?;
+        bins = bins.max(needed.checked_add(1).ok_or_else(past)?);
     }
+    let index = match dt {
+        DType::Int32 | DType::Int64 => input.clone(),
+        DType::UInt32 | DType::UInt64 => input.to_dtype(DType::Int64)?,
+        _ => input.to_dtype(DType::Int32)?,
+    };
     let (dtype, values) = match weights {
         None => (DType::Int64, Tensor::from_data(&[1i64], &[])?),
         Some(w) => {
