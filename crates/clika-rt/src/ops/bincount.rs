@@ -48,24 +48,23 @@ pub fn bincount(input: &Tensor, weights: Option<&Tensor>, minlength: usize) -> R
     );
     let mut bins = minlength;
     if n > 0 {
-        if !unsigned {
+        // One pass: the largest value read as unsigned bits. A negative value of a signed
+        // dtype reads as more than the dtype's largest, which a second pass then names.
+        let bits = input
+            .as_unsigned_bits()
+            .expect("an integer dtype (checked)");
+        let highest = super::reduce(ReduceOp::Max, &bits, None, false)?.item::<u64>()?;
+        let signed_max = (1u64 << (8 * dt.size() - 1)) - 1;
+        if !unsigned && highest > signed_max {
             let lowest = super::reduce(ReduceOp::Min, input, None, false)?.item::<i64>()?;
-            if lowest < 0 {
-                return Err(Error::InvalidArgument {
-                    what: format!(
-                        "{OP}: the input holds the negative value {lowest}; it counts \
-                         non-negative integers only (shift the values, or keep the \
-                         non-negative ones with masked_select)"
-                    ),
-                });
-            }
+            return Err(Error::InvalidArgument {
+                what: format!(
+                    "{OP}: the input holds the negative value {lowest}; it counts \
+                     non-negative integers only (shift the values, or keep the \
+                     non-negative ones with masked_select)"
+                ),
+            });
         }
-        let top = super::reduce(ReduceOp::Max, input, None, false)?;
-        let highest = if unsigned {
-            top.item::<u64>()?
-        } else {
-            top.item::<i64>()? as u64
-        };
         let past = || Error::InvalidArgument {
             what: format!(
                 "{OP}: the input holds {highest}, past int64's range (and any memory's) as a \

@@ -85,6 +85,24 @@ impl Tensor {
         Tensor::from_parts(self.storage.clone(), layout, self.dtype)
     }
 
+    /// The same elements read as the unsigned integer dtype of their size (a view; numpy's
+    /// `view(np.uint…)`): every bit pattern of an integer is one of the unsigned dtype, so
+    /// nothing read through it is invalid. `None` for a dtype that is not an integer.
+    pub(crate) fn as_unsigned_bits(&self) -> Option<Tensor> {
+        let dtype = match self.dtype {
+            DType::Int8 | DType::UInt8 => DType::UInt8,
+            DType::Int16 | DType::UInt16 => DType::UInt16,
+            DType::Int32 | DType::UInt32 => DType::UInt32,
+            DType::Int64 | DType::UInt64 => DType::UInt64,
+            _ => return None,
+        };
+        Some(Tensor::from_parts(
+            self.storage.clone(),
+            self.layout.clone(),
+            dtype,
+        ))
+    }
+
     /// Sizes of each dimension.
     pub fn shape(&self) -> &[usize] {
         self.layout.shape()
