@@ -281,8 +281,10 @@ pub(crate) trait Backend: Send + Sync {
 
     /// A scatter along one dim: `plan.t[p with p[dim] = index[p]] (=, +=) value[p]` for every
     /// position `p` of the index, in row-major order (so a repeated target ends with the
-    /// last write, or the sum in that order); [`Error::IndexOutOfRange`] with nothing
-    /// written when a value is outside `-size..size`.
+    /// last write, or the sum in that order; a sum may instead add fixed blocks of positions
+    /// in order, as [`Tensor::scatter_add_`] documents, never in an order that depends on
+    /// the thread count); [`Error::IndexOutOfRange`] with nothing written when a value is
+    /// outside `-size..size`.
     ///
     /// # Safety
     /// `plan.t`'s memory is writable and nobody else reads or writes the elements the plan
