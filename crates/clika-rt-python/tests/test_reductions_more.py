@@ -11,6 +11,7 @@ from hypothesis.extra import numpy as hnp
 import clika_runtime as crt
 from test_ops import FLOATS, INTS, LAYOUTS, NUMERIC, lay_out
 from test_ops import small_arrays as numeric_arrays
+from test_random import outputs_on_one_thread_and_four
 
 ANY_DTYPE = NUMERIC + [np.bool_]
 
@@ -356,3 +357,20 @@ def test_numpy_functions_on_tensors():
     np.testing.assert_array_equal(np.argsort(t, axis=1), np.argsort(a, axis=1))
     with pytest.raises(ValueError, match="dim"):
         t.any(0, axis=0)
+
+
+def test_long_row_sorts_and_scans_give_the_same_bits_on_one_thread_and_four():
+    """Sorts, selections and scans along rows split the rows across threads past a size
+    threshold: one thread and four give the same values and indices."""
+    code = (
+        "import clika_runtime as crt, numpy as np, hashlib;"
+        "rng = np.random.default_rng(7);"
+        "x = crt.from_numpy(rng.standard_normal((3001, 97)).astype(np.float32));"
+        "i = crt.from_numpy(rng.integers(-50, 50, (20011, 13)));"
+        "outs = [*crt.sort(x, dim=1), *crt.sort(i, dim=1, stable=True), *crt.topk(x, 5, dim=1),"
+        " *crt.kthvalue(i, 4, dim=1), *crt.median(x, dim=1), crt.cumsum(x, dim=1), crt.cumprod(i, dim=1)];"
+        "h = hashlib.sha256();"
+        "[h.update(o.numpy().tobytes()) for o in outs];"
+        "print(h.hexdigest())"
+    )
+    assert len(outputs_on_one_thread_and_four(code)) == 1

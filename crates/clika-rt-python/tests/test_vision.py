@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clika_runtime as crt
+from test_random import outputs_on_one_thread_and_four
 
 settings.register_profile("vision", max_examples=60, deadline=None)
 settings.load_profile("vision")
@@ -296,3 +297,26 @@ def test_pooling_long_windows(how):
     got = crt.max_pool2d(t, (1, 20), (1, 17)).numpy()
     want = np.stack([x[..., 0:20].max(axis=-1), x[..., 17:37].max(axis=-1)], axis=-1)
     np.testing.assert_array_equal(got, want)
+
+
+def test_large_convolutions_and_resizes_give_the_same_bits_on_one_thread_and_four():
+    """Past the parallel threshold, convolutions split their output blocks and planes across
+    threads, and resizes their rows (a task's rows may cross from one plane to the next):
+    one thread and four give the same bits."""
+    code = (
+        "import clika_runtime as crt, numpy as np, hashlib;"
+        "rng = np.random.default_rng(5);"
+        "f = lambda *s: crt.from_numpy(rng.standard_normal(s).astype(np.float32));"
+        "x, w, wd, big = f(3, 8, 33, 47), f(12, 8, 3, 3), f(16, 1, 3, 3), f(2, 3, 301, 397);"
+        "outs = [crt.conv2d(x, w, padding=1), crt.conv2d(x, w[:, :4], stride=2, groups=2),"
+        " crt.conv2d(x, wd, padding=1, groups=8), crt.conv2d(x, wd, stride=2, groups=8),"
+        " crt.conv_transpose2d(x, f(8, 6, 3, 3), stride=2, padding=1),"
+        " crt.conv2d(x, f(12, 8, 1, 1))];"
+        "outs += [crt.interpolate(x, size=(129, 163), mode=m) for m in ('nearest', 'bilinear', 'bicubic', 'area')];"
+        "outs += [crt.interpolate(big, size=(117, 151), mode='bilinear', antialias=True),"
+        " crt.interpolate(crt.from_numpy(rng.integers(0, 256, (2, 3, 150, 170), dtype=np.uint8)), size=(257, 301))];"
+        "h = hashlib.sha256();"
+        "[h.update(o.numpy().tobytes()) for o in outs];"
+        "print(h.hexdigest())"
+    )
+    assert len(outputs_on_one_thread_and_four(code)) == 1

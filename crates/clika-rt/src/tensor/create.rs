@@ -361,14 +361,9 @@ pub(crate) unsafe fn write_groups<T: Send, const K: usize>(
         return;
     }
     let per_chunk = (CHUNK / K.max(1)).max(1);
-    crate::threads::install(|| {
-        use rayon::prelude::*;
-        (0..groups.div_ceil(per_chunk))
-            .into_par_iter()
-            .for_each(|c| {
-                let (lo, hi) = (c * per_chunk, ((c + 1) * per_chunk).min(groups));
-                // SAFETY: chunks of groups are disjoint.
-                unsafe { d.fill(lo, hi, n, &f) }
-            });
+    crate::threads::for_each_index(groups.div_ceil(per_chunk), &|c| {
+        let (lo, hi) = (c * per_chunk, ((c + 1) * per_chunk).min(groups));
+        // SAFETY: chunks of groups are disjoint.
+        unsafe { d.fill(lo, hi, n, &f) }
     });
 }

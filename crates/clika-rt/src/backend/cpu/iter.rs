@@ -17,8 +17,14 @@ pub(crate) fn threads_available() -> bool {
 }
 
 /// A raw pointer that may cross threads: kernels hand disjoint output ranges to threads.
-#[derive(Clone, Copy)]
 pub(crate) struct SendPtr<T>(pub *mut T);
+// By hand: a derive would ask `T: Copy`, and the pointer is copyable whatever it points to.
+impl<T> Clone for SendPtr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for SendPtr<T> {}
 // SAFETY: `SendPtr` is only used to hand kernels pointers to memory that outlives the
 // parallel loop, with each thread writing a disjoint range (see each use).
 unsafe impl<T> Send for SendPtr<T> {}
@@ -165,15 +171,57 @@ pub(crate) fn for_each_item(items: usize, elems_per_item: usize, f: impl Fn(usiz
     {
         (0..items).for_each(f);
     } else {
-        let group = (TASK_ELEMS / elems_per_item.max(1)).clamp(1, (items / 8).max(1));
-        if group == 1 {
-            items_in_parallel(items, &f);
-        } else {
-            items_in_parallel(items.div_ceil(group), &|t| {
-                (t * group..((t + 1) * group).min(items)).for_each(&f)
-            });
-        }
+        for_each_group(items, elems_per_item, true, &|group| group.for_each(&f));
     }
+}
+
+/// Runs `f` over consecutive groups of `items` that together cover `0..items` once: when
+/// `parallel` (and the pool has threads), groups of about [`TASK_ELEMS`] elements (at least
+/// 8 groups when there are enough items) run on the pool; otherwise `f(0..items)` runs once
+/// on this thread. The caller decides when an input is worth threads; a group is where
+/// per-task scratch (a buffer, a sort's work space) is made once.
+///
+/// Everything is behind a `dyn Fn`, so rayon is compiled once for every caller (see
+/// [`for_each_piece`]).
+pub(crate) fn for_each_group(
+    items: usize,
+    elems_per_item: usize,
+    parallel: bool,
+    f: &(dyn Fn(std::ops::Range<usize>) + Sync),
+) {
+    let group = (TASK_ELEMS / elems_per_item.max(1)).clamp(1, (items / 8).max(1));
+    if !parallel || items.div_ceil(group) < 2 || !threads_available() {
+        if items > 0 {
+            f(0..items);
+        }
+        return;
+    }
+    items_in_parallel(items.div_ceil(group), &|t| {
+        f(t * group..((t + 1) * group).min(items))
+    });
+}
+
+/// [`for_each_group`] over the `chunk`-element pieces of `dst` (the last may be shorter):
+/// `f(first, part)` gets the index of its first piece and the run of whole pieces it owns,
+/// disjoint from every other call's.
+pub(crate) fn chunks_in_groups<T: Send>(
+    dst: &mut [T],
+    chunk: usize,
+    elems_per_chunk: usize,
+    parallel: bool,
+    f: impl Fn(usize, &mut [T]) + Sync,
+) {
+    let (n, chunk) = (dst.len(), chunk.max(1));
+    let base = SendPtr(dst.as_mut_ptr());
+    for_each_group(n.div_ceil(chunk), elems_per_chunk, parallel, &|pieces| {
+        let lo = pieces.start * chunk;
+        let len = (pieces.end * chunk).min(n) - lo;
+        // SAFETY: `lo + len <= n`, inside `dst`, which is borrowed mutably for the whole
+        // call; `for_each_group` hands out disjoint ranges of pieces, so no two calls' parts
+        // overlap, and `dst` is not used otherwise while they run.
+        let part = unsafe { std::slice::from_raw_parts_mut(base.get().add(lo), len) };
+        f(pieces.start, part);
+    });
 }
 
 /// The elements a task of [`for_each_item`] covers when its items are small.

@@ -5,11 +5,9 @@
 //! ([`sort_keys`](super::sort_keys)), which makes the unstable sorts deterministic and equal
 //! to a stable sort (ties keep their original order); rows of 256 or more sort by radix.
 
-use rayon::prelude::*;
-
 use super::sort_keys::{radix_sort, Item, SortKey};
 
-use super::iter::{threads_available, PARALLEL_MIN_ELEMS};
+use super::iter::{chunks_in_groups, for_each_group, SendPtr, PARALLEL_MIN_ELEMS};
 use crate::error::{Error, Result};
 use crate::ops::{RowSelect, ScanOp};
 use crate::{DType, Device, Element, Tensor};
@@ -98,23 +96,23 @@ fn run_rows<T: SortKey, I: Item>(
     (v, ix, m): (&mut [T], &mut [i64], usize),
 ) {
     let rows = src.len() / n;
-    let work = |((v, ix), s): ((&mut [T], &mut [i64]), &[T]), bufs: &mut (Vec<I>, Vec<I>)| {
-        select_row(op, (s, base), bufs, v, ix)
-    };
-    if rows > 1 && rows * n >= PARALLEL_MIN_ELEMS / 4 && threads_available() {
-        crate::threads::install(|| {
-            v.par_chunks_mut(m)
-                .zip(ix.par_chunks_mut(m))
-                .zip(src.par_chunks(n))
-                .for_each_init(Default::default, |bufs, job| work(job, bufs))
-        });
-    } else {
-        let mut bufs = Default::default();
-        v.chunks_mut(m)
-            .zip(ix.chunks_mut(m))
-            .zip(src.chunks(n))
-            .for_each(|job| work(job, &mut bufs));
-    }
+    let parallel = rows > 1 && rows * n >= PARALLEL_MIN_ELEMS / 4;
+    let (v, ix) = (SendPtr(v.as_mut_ptr()), SendPtr(ix.as_mut_ptr()));
+    for_each_group(rows, n, parallel, &|group| {
+        let mut bufs: (Vec<I>, Vec<I>) = Default::default();
+        for r in group {
+            // SAFETY: `v` and `ix` hold `rows * m` elements, borrowed mutably for this call;
+            // row `r`'s `m` of each are written by this iteration only (the groups are
+            // disjoint).
+            let (v, ix) = unsafe {
+                (
+                    std::slice::from_raw_parts_mut(v.get().add(r * m), m),
+                    std::slice::from_raw_parts_mut(ix.get().add(r * m), m),
+                )
+            };
+            select_row(op, (&src[r * n..(r + 1) * n], base), &mut bufs, v, ix);
+        }
+    });
 }
 
 /// `op` along every row of the contiguous `[rows, n]` host tensor `t` (any dtype but
@@ -206,17 +204,12 @@ pub(crate) fn scan_rows(op: ScanOp, t: &Tensor) -> Result<Tensor> {
                     std::slice::from_raw_parts_mut(out.data_ptr().cast::<$T>(), rows * n),
                 )
             };
-            if rows > 1 && rows * n >= PARALLEL_MIN_ELEMS && threads_available() {
-                crate::threads::install(|| {
-                    dst.par_chunks_mut(n)
-                        .zip(src.par_chunks(n))
-                        .for_each(|(o, s)| scan_row(op, s, o))
-                });
-            } else {
-                dst.chunks_mut(n)
-                    .zip(src.chunks(n))
-                    .for_each(|(o, s)| scan_row(op, s, o));
-            }
+            let parallel = rows > 1 && rows * n >= PARALLEL_MIN_ELEMS;
+            chunks_in_groups(dst, n, n, parallel, |first, part| {
+                for (o, s) in part.chunks_mut(n).zip(src[first * n..].chunks(n)) {
+                    scan_row(op, s, o);
+                }
+            });
         }};
     }
     match t.dtype() {

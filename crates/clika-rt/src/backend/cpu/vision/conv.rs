@@ -1,9 +1,7 @@
 //! Dense, grouped and transposed convolutions (im2col + GEMM, GEMM + col2im) and the direct
 //! depthwise kernel.
 
-use rayon::prelude::*;
-
-use super::super::iter::threads_available;
+use super::super::iter::{chunks_in_groups, threads_available};
 use super::{dense, elems, fresh, Real};
 use crate::ops::vision::ConvPlan;
 use crate::{DType, Result, Tensor};
@@ -93,18 +91,13 @@ pub(super) fn conv<T: Real>(p: &ConvPlan, cd: DType) -> Result<Tensor> {
             );
         }
     };
-    if par {
-        crate::threads::install(|| {
-            dst.par_chunks_mut(og * pp)
-                .enumerate()
-                .for_each_init(Vec::new, block)
-        });
-    } else {
+    let chunk = og * pp;
+    chunks_in_groups(dst, chunk, chunk, par, |first, part| {
         let mut owned = Vec::new();
-        for item in dst.chunks_mut(og * pp).enumerate() {
-            block(&mut owned, item);
+        for (i, item) in part.chunks_mut(chunk).enumerate() {
+            block(&mut owned, (first + i, item));
         }
-    }
+    });
     Ok(out)
 }
 
@@ -257,18 +250,13 @@ pub(super) fn conv_transpose<T: Real>(p: &ConvPlan, cd: DType) -> Result<Tensor>
             col2im(&owned[..m * hw], dst, &geo);
         }
     };
-    if par {
-        crate::threads::install(|| {
-            dst.par_chunks_mut(og * ho * wo)
-                .enumerate()
-                .for_each_init(Vec::new, block)
-        });
-    } else {
+    let chunk = og * ho * wo;
+    chunks_in_groups(dst, chunk, chunk, par, |first, part| {
         let mut owned = Vec::new();
-        for item in dst.chunks_mut(og * ho * wo).enumerate() {
-            block(&mut owned, item);
+        for (i, item) in part.chunks_mut(chunk).enumerate() {
+            block(&mut owned, (first + i, item));
         }
-    }
+    });
     Ok(out)
 }
 
@@ -348,11 +336,12 @@ fn depthwise<T: Real>(
         };
         super::super::vmath::dispatch(arch, body);
     };
-    if threads_available() && dst.len() * kh * kw >= 1 << 15 {
-        crate::threads::install(|| dst.par_chunks_mut(ho * wo).enumerate().for_each(plane));
-    } else {
-        dst.chunks_mut(ho * wo).enumerate().for_each(plane);
-    }
+    let parallel = dst.len() * kh * kw >= 1 << 15;
+    chunks_in_groups(dst, ho * wo, ho * wo * kh * kw, parallel, |first, part| {
+        for (i, out) in part.chunks_mut(ho * wo).enumerate() {
+            plane((first + i, out));
+        }
+    });
 }
 
 /// One output plane of [`depthwise`].
