@@ -3,8 +3,11 @@
 //! smaller than the tensor off `dim`, negative and repeated indices, empty indices, `alpha`,
 //! 0-d tensors, and the errors (nothing written on any).
 
+#[path = "support/lcg.rs"]
+mod lcg;
 use clika_rt::ops::{self, Scalar};
 use clika_rt::{DType, ErrorKind, Tensor};
+use lcg::Lcg;
 use proptest::prelude::*;
 
 /// Row-major coordinates of flat position `i` in `shape`.
@@ -100,11 +103,8 @@ proptest! {
         let ishape: Vec<usize> = (0..nd)
             .map(|k| if k == dim { along } else { shape[k] - shrink[k].min(shape[k] - 1) })
             .collect();
-        let mut s = seed;
-        let mut next = |m: u64| {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (s >> 33) % m
-        };
+        let mut rng = Lcg::new(seed);
+        let mut next = |m: u64| rng.below(m);
         let n: usize = shape.iter().product();
         let ni: usize = ishape.iter().product();
         let size = shape[dim] as i64;
@@ -353,13 +353,8 @@ fn large_scatters_keep_row_major_order_on_every_thread() {
     let (rows, cols) = if cfg!(miri) { (3, 5) } else { (300, 700) };
     let shape = [rows, cols];
     let n = rows * cols;
-    let mut s = 7u64;
-    let mut next = |m: u64| {
-        s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (s >> 33) % m
-    };
+    let mut rng = Lcg::new(7u64);
+    let mut next = |m: u64| rng.below(m);
     let src: Vec<f32> = (0..n)
         .map(|_| if next(4) == 0 { 1e8 } else { 1.0 })
         .collect();
@@ -468,13 +463,8 @@ fn large_histograms_sum_in_fixed_blocks() {
         return; // Hundreds of thousands of positions: the small cases above cover Miri.
     }
     let (n, bins) = (700_001usize, 1000usize);
-    let mut s = 11u64;
-    let mut next = |m: u64| {
-        s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (s >> 33) % m
-    };
+    let mut rng = Lcg::new(11u64);
+    let mut next = |m: u64| rng.below(m);
     let idx: Vec<i64> = (0..n).map(|_| next(bins as u64) as i64).collect();
     let vals: Vec<f32> = (0..n)
         .map(|_| if next(8) == 0 { 3e7 } else { 0.75 })
@@ -582,11 +572,8 @@ proptest! {
         let dim = dim % nd;
         let mut ishape = shape.clone();
         ishape[dim] = along;
-        let mut s = seed;
-        let mut next = |m: u64| {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (s >> 33) % m
-        };
+        let mut rng = Lcg::new(seed);
+        let mut next = |m: u64| rng.below(m);
         let top = if dtype == DType::Bool { 2 } else { 4 };
         let n: usize = shape.iter().product();
         let ni: usize = ishape.iter().product();
@@ -700,11 +687,8 @@ proptest! {
         let nd = shape.len();
         let dim = if nd == 0 { 0 } else { dim % nd };
         let n = if nd == 0 { 1 } else { n };
-        let mut s = seed;
-        let mut next = |m: u64| {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (s >> 33) % m
-        };
+        let mut rng = Lcg::new(seed);
+        let mut next = |m: u64| rng.below(m);
         let size = if nd == 0 { 1 } else { shape[dim] as i64 };
         let mut sshape = shape.clone();
         if nd > 0 {

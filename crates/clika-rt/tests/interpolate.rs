@@ -3,21 +3,17 @@
 //! runtime's separable passes), on contiguous, channels-last, sliced and broadcast inputs,
 //! over random shapes and sizes (proptest); uint8 rounding; errors.
 
+#[path = "support/lcg.rs"]
+mod lcg;
 use clika_rt::ops::{self, InterpolateMode, InterpolateOptions};
 use clika_rt::{DType, Tensor};
+use lcg::Lcg;
 use proptest::prelude::*;
 
 /// Deterministic values in [-1, 1).
 fn values(n: usize, seed: u64) -> Vec<f64> {
-    let mut s = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    (0..n)
-        .map(|_| {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-        })
-        .collect()
+    let mut rng = Lcg::new(seed.wrapping_add(0x9E37_79B9_7F4A_7C15));
+    (0..n).map(|_| rng.unit() * 2.0 - 1.0).collect()
 }
 
 /// PyTorch's source coordinate of output `j` (`area_pixel_compute_source_index`).

@@ -1,19 +1,15 @@
 //! `layer_norm`, `group_norm` and `batch_norm` against reference loops written here
 //! (PyTorch's definitions), on contiguous, transposed and half-precision inputs; errors.
 
+#[path = "support/lcg.rs"]
+mod lcg;
 use clika_rt::ops;
 use clika_rt::{DType, Tensor};
+use lcg::Lcg;
 
 fn values(n: usize, seed: u64) -> Vec<f64> {
-    let mut s = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    (0..n)
-        .map(|_| {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((s >> 11) as f64 / (1u64 << 53) as f64) * 4.0 - 1.0
-        })
-        .collect()
+    let mut rng = Lcg::new(seed.wrapping_add(0x9E37_79B9_7F4A_7C15));
+    (0..n).map(|_| rng.unit() * 4.0 - 1.0).collect()
 }
 
 /// Normalizes each run of `len` elements of `x`; element `i` of row `r` then takes

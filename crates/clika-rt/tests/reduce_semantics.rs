@@ -3,8 +3,11 @@
 //! same answers on the inner (row) and outer (column) paths, across chunk boundaries (the
 //! kernels work in chunks of 1024) and on strided rows.
 
+#[path = "support/lcg.rs"]
+mod lcg;
 use clika_rt::ops::ReduceOp;
 use clika_rt::{ops, DType, Tensor};
+use lcg::Lcg;
 
 /// Reference max/min/argmax/argmin of a lane with the runtime's rules.
 fn best(v: &[f64], max: bool) -> (f64, i64) {
@@ -27,15 +30,8 @@ fn same(a: f64, b: f64) -> bool {
 
 /// Values with repeated extremes, NaNs and infinities placed around chunk boundaries.
 fn values(n: usize, seed: u64, nan_at: Option<usize>) -> Vec<f32> {
-    let mut s = seed;
-    let mut v: Vec<f32> = (0..n)
-        .map(|_| {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((s >> 33) % 50) as f32 - 25.0
-        })
-        .collect();
+    let mut rng = Lcg::new(seed);
+    let mut v: Vec<f32> = (0..n).map(|_| rng.below(50) as f32 - 25.0).collect();
     // Ties: the extreme value appears several times, the first copy past a chunk edge.
     for &k in &[1500usize, 1023, 2900, 40] {
         if k < n {
@@ -421,13 +417,8 @@ fn float_products_agree_on_row_and_column_paths_in_every_float_type() {
 #[test]
 #[cfg_attr(miri, ignore = "thousands of elements are slow under Miri")]
 fn integer_products_wrap_like_i64_on_row_and_column_paths() {
-    let mut s = 11u64;
-    let mut next = |m: u64| {
-        s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (s >> 33) % m
-    };
+    let mut rng = Lcg::new(11u64);
+    let mut next = |m: u64| rng.below(m);
     // Factors up to ±1000 over 300 steps wrap many times past 2^63.
     let v: Vec<i32> = (0..300 * 24).map(|_| next(2001) as i32 - 1000).collect();
     let bytes: Vec<u8> = (0..300 * 24).map(|_| next(256) as u8).collect();

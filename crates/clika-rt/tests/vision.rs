@@ -2,23 +2,18 @@
 //! (PyTorch's definitions), on contiguous, transposed and sliced inputs, over random shapes,
 //! strides, paddings, dilations and groups (proptest).
 
+#[path = "support/lcg.rs"]
+mod lcg;
 use clika_rt::ops::{self, ConvOptions, PadMode, Padding, PoolOptions};
 use clika_rt::{DType, Device, Tensor};
+use lcg::Lcg;
 use proptest::prelude::*;
 
 /// Deterministic values in [-1, 1).
 fn values(n: usize, seed: u64) -> Vec<f64> {
-    let mut s = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    (0..n)
-        .map(|_| {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-        })
-        .collect()
+    let mut rng = Lcg::new(seed);
+    rng.next_u64(); // the seed is mixed by one step first
+    (0..n).map(|_| rng.unit() * 2.0 - 1.0).collect()
 }
 
 fn tensor(shape: &[usize], seed: u64) -> Tensor {
