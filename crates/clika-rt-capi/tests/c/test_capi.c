@@ -803,6 +803,48 @@ static void test_matmul_join_select(void) {
             CHECK(crt_tensor_bincount(neg, NULL, 0, &bc, NULL) == CRT_STATUS_INVALID_ARGUMENT &&
                   bc == NULL);
             CHECK(crt_tensor_bincount(NULL, NULL, 0, &bc, NULL) == CRT_STATUS_NULL_POINTER);
+            {
+                /* Element 4 (value 1) broadcast to five entries counts five times, with a
+                 * broadcast weight too; an empty input gives minlength zeros (none
+                 * without it). */
+                const int64_t n5[1] = {5}, n0[1] = {0};
+                crt_tensor *one = NULL, *five = NULL, *w1 = NULL, *w5 = NULL, *none = NULL;
+                size_t numel = 1;
+                CHECK(crt_tensor_slice(every, 0, &(int64_t){3}, NULL, 1, &one, NULL) ==
+                      CRT_STATUS_OK);
+                CHECK(crt_tensor_expand(one, n5, 1, &five, NULL) == CRT_STATUS_OK);
+                CHECK(crt_tensor_bincount(five, NULL, 0, &bc, NULL) == CRT_STATUS_OK);
+                {
+                    const double want[2] = {0, 5};
+                    CHECK(values_near(bc, want, 2));
+                }
+                crt_tensor_free(bc);
+                CHECK(crt_tensor_slice(wt, 0, &(int64_t){1}, &(int64_t){2}, 1, &w1, NULL) ==
+                      CRT_STATUS_OK);
+                CHECK(crt_tensor_expand(w1, n5, 1, &w5, NULL) == CRT_STATUS_OK);
+                CHECK(crt_tensor_bincount(five, w5, 3, &bc, NULL) == CRT_STATUS_OK);
+                {
+                    const double want[3] = {0, 5.0, 0};
+                    CHECK(values_near(bc, want, 3));
+                }
+                crt_tensor_free(bc);
+                CHECK(crt_tensor_empty(n0, 1, CRT_DTYPE_INT64, &none, NULL) == CRT_STATUS_OK);
+                CHECK(crt_tensor_bincount(none, NULL, 3, &bc, NULL) == CRT_STATUS_OK);
+                {
+                    const double want[3] = {0, 0, 0};
+                    CHECK(dtype_of(bc) == CRT_DTYPE_INT64 && values_near(bc, want, 3));
+                }
+                crt_tensor_free(bc);
+                CHECK(crt_tensor_bincount(none, NULL, 0, &bc, NULL) == CRT_STATUS_OK &&
+                      crt_tensor_numel(bc, &numel, NULL) == CRT_STATUS_OK && numel == 0);
+                crt_tensor_free(bc);
+                bc = NULL;
+                crt_tensor_free(none);
+                crt_tensor_free(w5);
+                crt_tensor_free(w1);
+                crt_tensor_free(five);
+                crt_tensor_free(one);
+            }
             crt_tensor_free(neg);
             crt_tensor_free(wt);
             crt_tensor_free(every);

@@ -218,6 +218,14 @@ void matmul_join_select() {
     CHECK_THROWS(ops::bincount(every, std::nullopt, -1), Status::InvalidArgument);
     CHECK_THROWS(ops::bincount(every, a), Status::InvalidShape);
     CHECK_THROWS(ops::bincount(a), Status::InvalidArgument);
+    // A broadcast input (value 1 five times, weight 1 broadcast too) and empty inputs.
+    const Tensor five = every.narrow(0, 3, 1).expand({5});
+    CHECK(near(ops::bincount(five), {0, 5}));
+    CHECK(near(ops::bincount(five, wts.narrow(0, 1, 1).expand({5}), 3), {0, 5, 0}));
+    const Tensor nothing = Tensor::from_data(std::vector<std::int64_t>{}, {0});
+    CHECK(ops::bincount(nothing, std::nullopt, 3).dtype() == DataType::Int64 &&
+          near(ops::bincount(nothing, std::nullopt, 3), {0, 0, 0}));
+    CHECK(ops::bincount(nothing).numel() == 0);
     CHECK_THROWS(ops::gather(a, 1, idx), Status::InvalidArgument);
     CHECK_THROWS(ops::gather(a, 1, gi + 1), Status::Index);
     CHECK_THROWS(ops::index_select(a, 1, Tensor::from_data(std::vector<std::int64_t>{3}, {1})),
