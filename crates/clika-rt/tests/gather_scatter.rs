@@ -914,6 +914,38 @@ fn bincount_counts_values_and_sums_weights() {
         ops::bincount(&lt, None, 0).unwrap().to_f64_vec().unwrap(),
         model(&long, None, 0)
     );
+    // The counting kernel's shapes: a flipped (negative stride) UInt16 view into few bins
+    // (interleaved tables), every third Int32 value into 5000 bins (one table), one value
+    // repeated; lengths that the tables do not divide.
+    let flipped = lt.to_dtype(DType::UInt16).unwrap().flip(&[0]).unwrap();
+    let reversed: Vec<i64> = long.iter().rev().copied().collect();
+    assert_eq!(
+        ops::bincount(&flipped, None, 3)
+            .unwrap()
+            .to_f64_vec()
+            .unwrap(),
+        model(&reversed, None, 3)
+    );
+    let spread: Vec<i64> = (0..n).map(|i| (i as i64 * 7919) % 5003).collect();
+    let third = Tensor::from_data(&spread, &[n])
+        .unwrap()
+        .to_dtype(DType::Int32)
+        .unwrap()
+        .slice(0, Some(1), None, 3)
+        .unwrap();
+    let every_third: Vec<i64> = spread.iter().skip(1).step_by(3).copied().collect();
+    assert_eq!(
+        ops::bincount(&third, None, 0)
+            .unwrap()
+            .to_f64_vec()
+            .unwrap(),
+        model(&every_third, None, 0)
+    );
+    let same = Tensor::full(&[n - 2], 4.0, DType::UInt8).unwrap();
+    assert_eq!(
+        ops::bincount(&same, None, 0).unwrap().to_f64_vec().unwrap(),
+        model(&vec![4; n - 2], None, 0)
+    );
     // Errors: negative values, a UInt64 past int64, floats, Bool, 2-D, wrong weights.
     let e = ops::bincount(&Tensor::from_data(&[1i64, -3], &[2]).unwrap(), None, 0).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidArgument);

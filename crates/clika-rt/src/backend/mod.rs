@@ -300,6 +300,15 @@ pub(crate) trait Backend: Send + Sync {
         Err(unsupported("scatter", plan.t.device(), "any dtype yet"))
     }
 
+    /// How often each value occurs in `values`, a 1-D tensor of an unsigned integer dtype on
+    /// this device whose every value is below `bins`: a fresh `Int64` tensor `[bins]` on this
+    /// device, or `None` where the backend has no counting kernel (`bincount` then
+    /// scatter-adds ones, through [`Backend::scatter_along`]).
+    fn count_values(&self, values: &Tensor, bins: usize) -> Result<Option<Tensor>> {
+        let _ = (values, bins);
+        Ok(None)
+    }
+
     /// The coordinates of the set elements of `mask`, a contiguous `Bool` tensor on this
     /// device: a fresh `Int64` tensor `[count, ndim]` on this device, rows in row-major order.
     fn nonzero(&self, mask: &Tensor) -> Result<Tensor> {

@@ -1,7 +1,8 @@
 //! `bincount` (PyTorch's and numpy's): how often each non-negative integer occurs, or the sum
-//! of its weights. A scatter-add of ones (or of the weights) into zeros, so it is the
-//! scatter kernel's work, run in parallel blocks for a long input (see
-//! `backend/cpu/along.rs`), on every device that scatters.
+//! of its weights. Counts come from the backend's counting kernel where it has one (the
+//! CPU's: `backend/cpu/count.rs`); weights, and backends without one, scatter-add the
+//! weights (or ones) into zeros, the scatter kernel's work, run in parallel blocks for a
+//! long input (see `backend/cpu/along.rs`), on every device that scatters.
 
 use super::ReduceOp;
 use crate::{DType, Error, Result, Tensor};
@@ -47,12 +48,14 @@ pub fn bincount(input: &Tensor, weights: Option<&Tensor>, minlength: usize) -> R
         DType::UInt8 | DType::UInt16 | DType::UInt32 | DType::UInt64
     );
     let mut bins = minlength;
+    // The values' bits as unsigned integers of their width: non-negative values read the
+    // same, a negative one as more than its dtype's largest.
+    let bits = input
+        .as_unsigned_bits()
+        .expect("an integer dtype (checked)");
     if n > 0 {
-        // One pass: the largest value read as unsigned bits. A negative value of a signed
-        // dtype reads as more than the dtype's largest, which a second pass then names.
-        let bits = input
-            .as_unsigned_bits()
-            .expect("an integer dtype (checked)");
+        // One pass: the largest value. A negative value of a signed dtype reads as more than
+        // the dtype's largest, which a second pass then names.
         let highest = super::reduce(ReduceOp::Max, &bits, None, false)?.item::<u64>()?;
         let signed_max = (1u64 << (8 * dt.size() - 1)) - 1;
         if !unsigned && highest > signed_max {
@@ -76,6 +79,12 @@ pub fn bincount(input: &Tensor, weights: Option<&Tensor>, minlength: usize) -> R
         }
         let needed = usize::try_from(highest).map_err(|_| past())?;
         bins = bins.max(needed.checked_add(1).ok_or_else(past)?);
+    }
+    if weights.is_none() {
+        // Every value is now known to lie in `0..bins`.
+        if let Some(counts) = crate::backend::backend(input.device())?.count_values(&bits, bins)? {
+            return Ok(counts);
+        }
     }
     let index = match dt {
         DType::Int32 | DType::Int64 => input.clone(),

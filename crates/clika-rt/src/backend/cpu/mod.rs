@@ -37,6 +37,7 @@ macro_rules! by_size {
 }
 
 mod along;
+mod count;
 mod elementwise;
 mod elementwise_more;
 mod fold;
@@ -280,6 +281,10 @@ impl Backend for Cpu {
     ) -> Result<()> {
         // SAFETY: forwarded from the trait's contract.
         unsafe { along::scatter(plan, value, mode) }
+    }
+
+    fn count_values(&self, values: &Tensor, bins: usize) -> Result<Option<Tensor>> {
+        count::count_values(values, bins).map(Some)
     }
 
     fn nonzero(&self, mask: &Tensor) -> Result<Tensor> {
