@@ -37,6 +37,10 @@ def rows(n):
     vals = rng.standard_normal(picks.shape).astype(np.float32)
     bins = (ints % n).astype(np.int64)
     ones = np.ones(bins.shape, np.float32)
+    # an image's byte histogram: n·n uint8 values into 256 bins
+    pixels = rng.integers(0, 256, size=n * n).astype(np.uint8)
+    cpx = crt.from_numpy(pixels)
+    tpx = torch.from_numpy(pixels) if torch is not None else None
     rows_idx = rng.integers(0, n, size=max(n // 2, 1)).astype(np.int64)
     cp, cv, cb, co, crows = (crt.from_numpy(x) for x in (picks, vals, bins, ones, rows_idx))
     tp, tv, tb, to, trows = (torch.from_numpy(x) for x in (picks, vals, bins, ones, rows_idx)) if torch is not None else (None,) * 5
@@ -90,6 +94,7 @@ def rows(n):
         ("scatter_reduce(dim=0, amax)", np_scatter_amax, t is not None and (lambda: t.scatter_reduce(0, tp, tv, "amax")), lambda: c.scatter_reduce(0, cp, cv, "amax")),
         ("scatter_add histogram", np_hist, t is not None and (lambda: T.zeros(n).scatter_add_(0, tb, to)), lambda: crt.zeros(n).scatter_add_(0, cb, co)),
         ("bincount", lambda: np.bincount(bins, minlength=n), t is not None and (lambda: T.bincount(tb, minlength=n)), lambda: crt.bincount(cb, minlength=n)),
+        ("bincount(uint8, 256 bins)", lambda: np.bincount(pixels, minlength=256), t is not None and (lambda: T.bincount(tpx, minlength=256)), lambda: crt.bincount(cpx, minlength=256)),
         ("index_add(dim=0)", lambda: np_index_add(0), t is not None and (lambda: t.index_add(0, trows, tar)), lambda: c.index_add(0, crows, car)),
         ("index_add(dim=1)", lambda: np_index_add(1), t is not None and (lambda: t.index_add(1, trows, tac)), lambda: c.index_add(1, crows, cac)),
         ("index_select(dim=0)", lambda: np.take(a, rows_idx, 0), t is not None and (lambda: T.index_select(t, 0, trows)), lambda: crt.index_select(c, 0, crows)),
