@@ -95,6 +95,7 @@ def rows(n):
         ("scatter_add histogram", np_hist, t is not None and (lambda: T.zeros(n).scatter_add_(0, tb, to)), lambda: crt.zeros(n).scatter_add_(0, cb, co)),
         ("bincount", lambda: np.bincount(bins, minlength=n), t is not None and (lambda: T.bincount(tb, minlength=n)), lambda: crt.bincount(cb, minlength=n)),
         ("bincount(uint8, 256 bins)", lambda: np.bincount(pixels, minlength=256), t is not None and (lambda: T.bincount(tpx, minlength=256)), lambda: crt.bincount(cpx, minlength=256)),
+        ("histc(100 bins)", lambda: np.histogram(a, 100, (-3.0, 3.0))[0], t is not None and (lambda: T.histc(t, 100, -3.0, 3.0)), lambda: crt.histc(c, 100, -3.0, 3.0)),
         ("index_add(dim=0)", lambda: np_index_add(0), t is not None and (lambda: t.index_add(0, trows, tar)), lambda: c.index_add(0, crows, car)),
         ("index_add(dim=1)", lambda: np_index_add(1), t is not None and (lambda: t.index_add(1, trows, tac)), lambda: c.index_add(1, crows, cac)),
         ("index_select(dim=0)", lambda: np.take(a, rows_idx, 0), t is not None and (lambda: T.index_select(t, 0, trows)), lambda: crt.index_select(c, 0, crows)),

@@ -268,6 +268,33 @@ pub unsafe extern "C" fn crt_tensor_bincount(
     unsafe { derive(input, out, err, f) }
 }
 
+/// A histogram of `input`'s values (PyTorch's `histc`): `bins` equal bins over `[min, max]`,
+/// each counting the elements in it (`max` itself in the last bin; values outside the range
+/// and NaN count nowhere), as a tensor of `input`'s dtype, shape `[bins]`. `input` may have
+/// any shape and must be of a float dtype. With `min == max` (PyTorch's default `0, 0`) the
+/// range is the data's own, widened by one either side when that is a single value.
+/// `bins < 1`, `min > max`, a non-float `input` or a range that is not finite (NaN or
+/// infinity in the data) is `CRT_STATUS_INVALID_ARGUMENT`.
+///
+/// # Safety
+/// The header's pointer contract.
+#[no_mangle]
+pub unsafe extern "C" fn crt_tensor_histc(
+    input: *const crt_tensor,
+    bins: i64,
+    min: f64,
+    max: f64,
+    out: *mut *mut crt_tensor,
+    err: *mut *mut crt_error,
+) -> crt_status {
+    let f = |t: &clika_rt::Tensor| {
+        let bins = crate::vision::size(bins, "histc: bins")?;
+        Ok(ops::histc(t, bins, min, max)?)
+    };
+    // SAFETY: forwarded contract.
+    unsafe { derive(input, out, err, f) }
+}
+
 /// How `crt_tensor_scatter_reduce` combines the values that reach one target: one of the
 /// `CRT_SCATTER_REDUCE_*` numbers (stable), PyTorch's `reduce` names.
 #[expect(

@@ -1,5 +1,5 @@
 //! The named indexing functions PyTorch users call (`crt.gather`, `crt.scatter`,
-//! `crt.scatter_add`, `crt.scatter_reduce`, `crt.index_add`, `crt.index_select`,
+//! `crt.scatter_add`, `crt.scatter_reduce`, `crt.index_add`, `crt.histc`, `crt.index_select`,
 //! `crt.masked_select`, `crt.masked_fill`, `crt.nonzero`) and the values-only reductions
 //! `crt.amax`/`crt.amin`, with their methods (`t.gather(…)`, the in-place `t.scatter_(…)`,
 //! `t.scatter_add_(…)`, `t.scatter_reduce_(…)`, `t.index_add_(…)`, `t.masked_fill_(…)`).
@@ -91,6 +91,17 @@ pub(crate) mod call {
                     what: format!("bincount: minlength is {minlength}; it must be >= 0"),
                 })?;
             ops::bincount(t, weights.as_ref(), minlength)
+        })?;
+        Ok(PyTensor { inner })
+    }
+
+    /// `histc(t, bins, min, max)`; a negative `bins` is refused as PyTorch does.
+    pub fn histc(py: Python<'_>, t: &Tensor, bins: i64, min: f64, max: f64) -> PyResult<PyTensor> {
+        let inner = run(py, t.numel(), || {
+            let bins = usize::try_from(bins).map_err(|_| clika_rt::Error::InvalidArgument {
+                what: format!("histc: bins is {bins}; it must be at least 1"),
+            })?;
+            ops::histc(t, bins, min, max)
         })?;
         Ok(PyTensor { inner })
     }
@@ -379,6 +390,19 @@ pub fn bincount(
     call::bincount(py, &tensor_arg(input)?, weights, minlength)
 }
 
+#[doc = include_str!("../pydoc/histc.md")]
+#[pyfunction]
+#[pyo3(signature = (input, bins = 100, min = 0.0, max = 0.0))]
+pub fn histc(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    bins: i64,
+    min: f64,
+    max: f64,
+) -> PyResult<PyTensor> {
+    call::histc(py, &tensor_arg(input)?, bins, min, max)
+}
+
 #[doc = include_str!("../pydoc/index_select.md")]
 #[pyfunction]
 #[pyo3(signature = (input, dim, index))]
@@ -461,6 +485,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         scatter_reduce,
         index_add,
         bincount,
+        histc,
         index_select,
         masked_select,
         masked_fill,
@@ -607,6 +632,12 @@ impl PyTensor {
         minlength: i64,
     ) -> PyResult<PyTensor> {
         call::bincount(py, &self.inner, weights, minlength)
+    }
+
+    #[doc = include_str!("../pydoc/Tensor.histc.md")]
+    #[pyo3(name = "histc", signature = (bins = 100, min = 0.0, max = 0.0))]
+    fn histc_m(&self, py: Python<'_>, bins: i64, min: f64, max: f64) -> PyResult<PyTensor> {
+        call::histc(py, &self.inner, bins, min, max)
     }
 
     #[doc = include_str!("../pydoc/Tensor.index_select.md")]

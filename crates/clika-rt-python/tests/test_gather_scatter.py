@@ -430,3 +430,76 @@ def test_bincount_refuses_bad_input_naming_the_fix():
         got = crt.bincount(x, ww, minlength=8)
         assert str(want.dtype).split(".")[1] == str(got.dtype).split(".")[-1]
         np.testing.assert_array_equal(arr(got), want.numpy())
+
+
+def model_histc(x, bins, lo, hi):
+    """torch.histc's bins, computed in float64: floor((x - lo) * bins / (hi - lo)), `hi` in
+    the last bin, values outside [lo, hi] (and NaN) in none."""
+    x = np.asarray(x, np.float64).ravel()
+    if lo == hi and x.size:
+        lo, hi = float(x.min()), float(x.max())
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    x = x[(x >= lo) & (x <= hi)]
+    pos = np.minimum(((x - lo) * bins / (hi - lo)).astype(np.int64), bins - 1)
+    return np.bincount(pos, minlength=bins).astype(np.float64)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("n", [0, 1, 9, 200_003])
+def test_histc_matches_a_float64_model_and_numpy(layout, dtype, n):
+    rng = np.random.default_rng(n + 1)
+    a = (rng.standard_normal((n, 3)) * 4).astype(np.float32)
+    na, ta = lay_out(a, layout)
+    if dtype == "bfloat16":
+        ta = ta.to(crt.bfloat16)
+        na = ta.to(crt.float32).numpy()
+    elif dtype != "float32":
+        ta = ta.to(getattr(crt, dtype))
+        na = na.astype(dtype)
+    for bins, lo, hi in ((10, 0.0, 0.0), (7, -2.0, 3.0), (1, -1.0, 1.0), (300, 0.5, 0.5), (5000, -8.0, 8.0)):
+        got = crt.histc(ta, bins=bins, min=lo, max=hi)
+        assert got.dtype == ta.dtype and got.shape == (bins,)
+        # Exact counts, then rounded to the result's dtype (as PyTorch's: past 2048 a
+        # float16 count rounds, past 65504 it is infinite).
+        want = crt.from_numpy(model_histc(na, bins, lo, hi)).to(ta.dtype).to(crt.float64).numpy()
+        np.testing.assert_array_equal(got.to(crt.float64).numpy(), want)
+    # numpy's histogram over an explicit range agrees away from the bin edges.
+    if dtype == "float64":
+        counts, _ = np.histogram(na, bins=8, range=(-3.0, 5.0))
+        np.testing.assert_array_equal(ta.histc(8, -3, 5).numpy(), counts)
+
+
+def test_histc_edges_nan_infinity_and_errors():
+    x = crt.tensor([0.0, 1.0, 2.0, 3.0, 4.0])
+    assert crt.histc(x, bins=4, min=1, max=3).tolist() == [1.0, 0.0, 1.0, 1.0]
+    # The data's range; a single value widens by one either side; empty gives zeros.
+    assert crt.histc(crt.tensor([2.0, 2.0]), bins=4).tolist() == [0.0, 0.0, 2.0, 0.0]
+    assert crt.histc(crt.zeros(0), bins=3).tolist() == [0.0, 0.0, 0.0]
+    # NaN and infinities count nowhere with an explicit range; any shape counts every element.
+    y = crt.tensor([[0.0, float("nan")], [float("inf"), 1.0]])
+    assert crt.histc(y, bins=2, min=0, max=1).tolist() == [1.0, 1.0]
+    with pytest.raises(crt.InvalidArgumentError, match="not finite"):
+        crt.histc(y, bins=2)
+    with pytest.raises(crt.InvalidArgumentError, match="at least 1"):
+        crt.histc(x, bins=0)
+    with pytest.raises(crt.InvalidArgumentError, match="at least 1"):
+        crt.histc(x, bins=-3)
+    with pytest.raises(crt.InvalidArgumentError, match="swap them"):
+        crt.histc(x, bins=3, min=2, max=1)
+    with pytest.raises(crt.InvalidArgumentError, match=r"\.to\(float32\)"):
+        crt.histc(crt.tensor([1, 2]), bins=3)
+    # Long inputs count in parallel blocks: one thread and four agree.
+    code = (
+        "import clika_runtime as crt, numpy as np;"
+        "x = crt.from_numpy(np.random.default_rng(2).standard_normal(300_001).astype(np.float32));"
+        "print(crt.histc(x, 64, -3, 3).tolist(), crt.histc(x[::3], 2000).tolist())"
+    )
+    assert len(outputs_on_one_thread_and_four(code)) == 1
+    # Agrees with PyTorch where it is installed, on values whose bins are exact in float32.
+    torch = pytest.importorskip("torch")
+    v = (np.arange(-40, 41) / 8).astype(np.float32)
+    for bins, lo, hi in ((16, -4, 4), (5, 0, 0), (3, -1.5, 2.5)):
+        want = torch.histc(torch.from_numpy(v), bins=bins, min=lo, max=hi).numpy()
+        np.testing.assert_array_equal(crt.histc(v, bins, lo, hi).numpy(), want)

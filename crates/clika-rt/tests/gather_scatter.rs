@@ -964,3 +964,91 @@ fn bincount_counts_values_and_sums_weights() {
     let e = ops::bincount(&t, Some(&Tensor::ones(&[7], DType::Float32).unwrap()), 0).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidShape);
 }
+
+/// `histc` against a float64 model: strided 2-D, half-precision and empty inputs, the data's
+/// own range (widened around one value), values on the edges, NaN and infinities outside an
+/// explicit range, a long input (the parallel blocks), and the errors, each naming the fix.
+#[test]
+fn histc_counts_values_in_equal_bins() {
+    let model = |x: &[f64], bins: usize, lo: f64, hi: f64| -> Vec<f64> {
+        let mut out = vec![0.0; bins];
+        for &v in x.iter().filter(|&&v| v >= lo && v <= hi) {
+            out[(((v - lo) * bins as f64 / (hi - lo)) as usize).min(bins - 1)] += 1.0;
+        }
+        out
+    };
+    let x = Tensor::from_data(&[0.0f32, 1.0, 2.0, 3.0, 4.0], &[5]).unwrap();
+    let got = ops::histc(&x, 4, 1.0, 3.0).unwrap();
+    assert_eq!(got.dtype(), DType::Float32);
+    assert_eq!(got.to_f64_vec().unwrap(), [1.0, 0.0, 1.0, 1.0]);
+    // The data's range, and one either side of a single value.
+    assert_eq!(
+        ops::histc(&x, 2, 0.0, 0.0).unwrap().to_f64_vec().unwrap(),
+        [2.0, 3.0]
+    );
+    let two = Tensor::from_data(&[2.0f64, 2.0], &[2]).unwrap();
+    assert_eq!(
+        ops::histc(&two, 4, 0.0, 0.0).unwrap().to_f64_vec().unwrap(),
+        [0.0, 0.0, 2.0, 0.0]
+    );
+    // A transposed 2-D view in float16 and bfloat16: every element counts, the dtype stays.
+    let vals: Vec<f64> = (0..24).map(|i| (i * 7 % 24) as f64 / 4.0 - 2.0).collect();
+    for dtype in [DType::Float16, DType::BFloat16, DType::Float64] {
+        let t = Tensor::from_data(&vals, &[4, 6])
+            .unwrap()
+            .to_dtype(dtype)
+            .unwrap()
+            .transpose(0, 1)
+            .unwrap();
+        let got = ops::histc(&t, 5, -1.0, 2.5).unwrap();
+        assert_eq!(got.dtype(), dtype);
+        assert_eq!(
+            got.to_f64_vec().unwrap(),
+            model(&vals, 5, -1.0, 2.5),
+            "{dtype}"
+        );
+    }
+    // NaN and infinities count nowhere; an empty input gives zeros.
+    let odd = Tensor::from_data(&[f32::NAN, 0.5, f32::INFINITY, -f32::INFINITY], &[4]).unwrap();
+    assert_eq!(
+        ops::histc(&odd, 2, 0.0, 1.0).unwrap().to_f64_vec().unwrap(),
+        [0.0, 1.0]
+    );
+    let empty = Tensor::zeros(&[0], DType::Float32).unwrap();
+    assert_eq!(
+        ops::histc(&empty, 3, 0.0, 0.0)
+            .unwrap()
+            .to_f64_vec()
+            .unwrap(),
+        [0.0; 3]
+    );
+    // A long input (the parallel blocks outside Miri), strided, into few and many bins.
+    let n = if cfg!(miri) { 301 } else { 400_003 };
+    let mut rng = Lcg::new(17);
+    let long: Vec<f64> = (0..n).map(|_| rng.unit() * 10.0 - 5.0).collect();
+    let lt = Tensor::from_data(&long, &[n]).unwrap();
+    let every_other: Vec<f64> = long.iter().step_by(2).copied().collect();
+    let strided = lt.slice(0, Some(0), None, 2).unwrap();
+    for (bins, lo, hi) in [(16, -4.0, 4.0), (5000, -5.0, 5.0)] {
+        assert_eq!(
+            ops::histc(&strided, bins, lo, hi)
+                .unwrap()
+                .to_f64_vec()
+                .unwrap(),
+            model(&every_other, bins, lo, hi)
+        );
+    }
+    // Errors.
+    for (t, bins, lo, hi, fix) in [
+        (&x, 0, 0.0, 0.0, "at least 1"),
+        (&x, 3, 2.0, 1.0, "swap them"),
+        (&odd, 3, 0.0, 0.0, "not finite"),
+    ] {
+        let e = ops::histc(t, bins, lo, hi).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidArgument);
+        assert!(e.to_string().contains(fix), "{e}");
+    }
+    let ints = Tensor::from_data(&[1i64, 2], &[2]).unwrap();
+    let e = ops::histc(&ints, 3, 0.0, 0.0).unwrap_err();
+    assert!(e.to_string().contains(".to(float32)"), "{e}");
+}

@@ -1538,6 +1538,18 @@ inline Tensor bincount(const Tensor& input, const std::optional<Tensor>& weights
                                    out, err);
     });
 }
+/// A histogram of `input`'s values (PyTorch's `histc`): `bins` equal bins over `[min, max]`,
+/// `max` itself in the last bin, values outside the range and NaN in none; the result has
+/// `input`'s dtype, shape `{bins}`. Any shape, a float dtype. With `min == max` (the
+/// default) the range is the data's own (one either side of a single value). `bins < 1`,
+/// `min > max`, a non-float `input` or a range that is not finite throw
+/// (`Status::InvalidArgument`).
+inline Tensor histc(const Tensor& input, std::int64_t bins = 100, double min = 0,
+                    double max = 0) {
+    return detail::result([&](crt_tensor** out, crt_error** err) {
+        return crt_tensor_histc(input.get(), bins, min, max, out, err);
+    });
+}
 /// `index_add` into `t` itself (through shared memory, as `fill_`); on any error `t` is
 /// unchanged. Returns `t`.
 inline const Tensor& index_add_(const Tensor& t, std::int64_t dim, const Tensor& index,

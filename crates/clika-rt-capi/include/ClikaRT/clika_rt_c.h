@@ -2271,6 +2271,25 @@ crt_status crt_tensor_bincount(const struct crt_tensor *input,
                                struct crt_error **err);
 
 /**
+ * A histogram of `input`'s values (PyTorch's `histc`): `bins` equal bins over `[min, max]`,
+ * each counting the elements in it (`max` itself in the last bin; values outside the range
+ * and NaN count nowhere), as a tensor of `input`'s dtype, shape `[bins]`. `input` may have
+ * any shape and must be of a float dtype. With `min == max` (PyTorch's default `0, 0`) the
+ * range is the data's own, widened by one either side when that is a single value.
+ * `bins < 1`, `min > max`, a non-float `input` or a range that is not finite (NaN or
+ * infinity in the data) is `CRT_STATUS_INVALID_ARGUMENT`.
+ *
+ * # Safety
+ * The header's pointer contract.
+ */
+crt_status crt_tensor_histc(const struct crt_tensor *input,
+                            int64_t bins,
+                            double min,
+                            double max,
+                            struct crt_tensor **out,
+                            struct crt_error **err);
+
+/**
  * `tensor[p with p[dim] = index[p]]` combined with `src[p]` by `reduce` (a
  * `CRT_SCATTER_REDUCE_*`) for every position `p` of `index` (PyTorch's `scatter_reduce_`),
  * in place, through memory other handles may share (as `crt_tensor_fill_`). With

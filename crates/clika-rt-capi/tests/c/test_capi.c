@@ -845,6 +845,42 @@ static void test_matmul_join_select(void) {
                 crt_tensor_free(five);
                 crt_tensor_free(one);
             }
+            {
+                /* histc over a strided view of {0, 1, 2, 3, 4} (Float64): 4 bins over [1, 3]
+                 * count 1, 2 and 3 (3 in the last bin), 0 and 4 nowhere; the data's own
+                 * range; errors. */
+                const double hv[10] = {0, 9, 1, 9, 2, 9, 3, 9, 4, 9};
+                const int64_t n10[1] = {10};
+                crt_tensor *h = NULL, *hs = NULL, *hist = NULL;
+                CHECK(crt_tensor_from_data(hv, sizeof hv, n10, 1, CRT_DTYPE_FLOAT64, &h, NULL) ==
+                      CRT_STATUS_OK);
+                CHECK(crt_tensor_slice(h, 0, NULL, NULL, 2, &hs, NULL) == CRT_STATUS_OK);
+                CHECK(crt_tensor_histc(hs, 4, 1.0, 3.0, &hist, NULL) == CRT_STATUS_OK);
+                {
+                    const double want[4] = {1, 0, 1, 1};
+                    CHECK(dtype_of(hist) == CRT_DTYPE_FLOAT64 && values_near(hist, want, 4));
+                }
+                crt_tensor_free(hist);
+                CHECK(crt_tensor_histc(hs, 2, 0.0, 0.0, &hist, NULL) == CRT_STATUS_OK);
+                {
+                    const double want[2] = {2, 3};
+                    CHECK(values_near(hist, want, 2));
+                }
+                crt_tensor_free(hist);
+                hist = NULL;
+                CHECK(crt_tensor_histc(hs, 0, 0.0, 0.0, &hist, NULL) ==
+                          CRT_STATUS_INVALID_ARGUMENT &&
+                      hist == NULL);
+                CHECK(crt_tensor_histc(hs, 4, 3.0, 1.0, &hist, NULL) ==
+                          CRT_STATUS_INVALID_ARGUMENT &&
+                      hist == NULL);
+                CHECK(crt_tensor_histc(every, 4, 0.0, 0.0, &hist, NULL) ==
+                          CRT_STATUS_INVALID_ARGUMENT &&
+                      hist == NULL);
+                CHECK(crt_tensor_histc(NULL, 4, 0.0, 0.0, &hist, NULL) == CRT_STATUS_NULL_POINTER);
+                crt_tensor_free(hs);
+                crt_tensor_free(h);
+            }
             crt_tensor_free(neg);
             crt_tensor_free(wt);
             crt_tensor_free(every);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <type_traits>
 #include <vector>
@@ -226,6 +227,19 @@ void matmul_join_select() {
     CHECK(ops::bincount(nothing, std::nullopt, 3).dtype() == DataType::Int64 &&
           near(ops::bincount(nothing, std::nullopt, 3), {0, 0, 0}));
     CHECK(ops::bincount(nothing).numel() == 0);
+    // histc: a strided 2-D view, the data's own range, values on the edges, out of range.
+    const Tensor hv = Tensor::from_data(std::vector<float>{0, 9, 1, 9, 2, 9, 3, 9, 4, 9}, {5, 2});
+    const Tensor hcol = hv.slice(1, 0, 1);  // {0, 1, 2, 3, 4} in a column
+    CHECK(ops::histc(hcol, 4, 1, 3).dtype() == DataType::Float32 &&
+          near(ops::histc(hcol, 4, 1, 3), {1, 0, 1, 1}));
+    CHECK(near(ops::histc(hcol, 2), {2, 3}));
+    CHECK(near(ops::histc(hv.narrow(1, 1, 1), 3), {0, 5, 0}));
+    CHECK(ops::histc(Tensor::from_data(std::vector<double>{}, {0}), 3).numel() == 3);
+    CHECK_THROWS(ops::histc(hcol, 0), Status::InvalidArgument);
+    CHECK_THROWS(ops::histc(hcol, 4, 3, 1), Status::InvalidArgument);
+    CHECK_THROWS(ops::histc(vals, 4), Status::InvalidArgument);
+    CHECK_THROWS(ops::histc(Tensor::from_data(std::vector<float>{0, std::numeric_limits<float>::infinity()}, {2}), 4),
+                 Status::InvalidArgument);
     CHECK_THROWS(ops::gather(a, 1, idx), Status::InvalidArgument);
     CHECK_THROWS(ops::gather(a, 1, gi + 1), Status::Index);
     CHECK_THROWS(ops::index_select(a, 1, Tensor::from_data(std::vector<std::int64_t>{3}, {1})),

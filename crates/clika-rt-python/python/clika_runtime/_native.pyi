@@ -200,6 +200,7 @@ __all__ = [
     "scatter_reduce",
     "index_add",
     "bincount",
+    "histc",
     "index_select",
     "masked_select",
     "masked_fill",
@@ -3124,6 +3125,21 @@ class Tensor:
         --------
         >>> crt.tensor([4, 1, 4]).bincount().tolist()
         [0, 1, 0, 0, 2]
+        """
+    def histc(self, bins: int = 100, min: float = 0.0, max: float = 0.0) -> Tensor:
+        """A histogram of this tensor's values in equal bins (PyTorch's `Tensor.histc`).
+
+        `t.histc(bins, min, max)` is `crt.histc(t, bins, min, max)`; see `crt.histc` for the rules.
+
+        Returns
+        -------
+        Tensor
+            As `crt.histc`.
+
+        Examples
+        --------
+        >>> crt.tensor([0.5, 0.5, 2.0]).histc(bins=2, min=0, max=2).tolist()
+        [2.0, 1.0]
         """
     def index_add(
         self, dim: int, index: Any, source: Any, *, alpha: _Scalar = 1
@@ -9829,6 +9845,45 @@ def scatter_reduce(
     [5.0, 10.0, 100.0]
     >>> crt.scatter_reduce(t, 0, [0, 0, 2], crt.tensor([5.0, 3.0, 7.0]), "mean", include_self=False).tolist()
     [4.0, 10.0, 7.0]
+    """
+def histc(input: Any, bins: int = 100, min: float = 0.0, max: float = 0.0) -> Tensor:
+    """A histogram of a tensor's values in equal bins (PyTorch's `histc`).
+
+    `out[b]` counts the elements `x` of `input` with `min <= x <= max` whose
+    `floor((x - min) * bins / (max - min))` is `b`; `max` itself falls in the last bin, and
+    elements outside the range, and NaN, count nowhere. With `min == max` (the default `0, 0`)
+    the range is the data's smallest and largest value, one either side of it if those are
+    equal. The bin is computed in float64 (PyTorch computes in the input's precision, so a value
+    within its rounding of a bin edge may land in the neighbouring bin there). numpy's
+    `np.histogram(x, bins, (min, max))` counts the same bins (it returns the edges too).
+
+    Parameters
+    ----------
+    input : Tensor, numpy array or list
+        Any shape (every element counts), a float dtype (as PyTorch; convert integers with
+        `.to(crt.float32)`, or count non-negative integers with `crt.bincount`).
+    bins : int, default 100
+        The number of bins, at least 1.
+    min, max : float, default 0
+        The range; `min == max` takes the data's.
+
+    Returns
+    -------
+    Tensor
+        1-D, `bins` long, of `input`'s dtype.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `input` is not of a float dtype, `bins < 1`, `min > max`, or the range is not finite
+        (the data's own range holds a NaN or an infinity).
+
+    Examples
+    --------
+    >>> crt.histc(crt.tensor([0.0, 1.0, 2.0, 3.0, 4.0]), bins=4, min=1, max=3).tolist()
+    [1.0, 0.0, 1.0, 1.0]
+    >>> crt.histc(crt.tensor([1.0, 2.0, 1.0, 4.0]), bins=3).tolist()
+    [2.0, 1.0, 1.0]
     """
 def bincount(input: Any, weights: Any = None, minlength: int = 0) -> Tensor:
     """How often each value of a 1-D tensor of non-negative integers occurs, or the sum of its

@@ -309,6 +309,14 @@ pub(crate) trait Backend: Send + Sync {
         Ok(None)
     }
 
+    /// `histc`'s counts: how many elements of `values`, a 1-D tensor of a float dtype on this
+    /// device, fall in each of `bins` equal bins over the finite `range` (`lo < hi`), as
+    /// `backend/cpu/count.rs` defines them: a fresh `Int64` tensor `[bins]` on this device.
+    fn histogram_values(&self, values: &Tensor, bins: usize, range: (f64, f64)) -> Result<Tensor> {
+        let _ = (bins, range);
+        Err(unsupported("histc", values.device(), "any dtype yet"))
+    }
+
     /// The coordinates of the set elements of `mask`, a contiguous `Bool` tensor on this
     /// device: a fresh `Int64` tensor `[count, ndim]` on this device, rows in row-major order.
     fn nonzero(&self, mask: &Tensor) -> Result<Tensor> {

@@ -108,3 +108,58 @@ pub fn bincount(input: &Tensor, weights: Option<&Tensor>, minlength: usize) -> R
     unsafe { super::scatter_add_shared(&out, 0, &index, &values)? };
     Ok(out)
 }
+
+/// A histogram of `input`'s values in `bins` equal bins over `[min, max]` (PyTorch's
+/// `torch.histc`): `out[b]` counts the elements `x` with `min <= x <= max` whose
+/// `⌊(x − min) · bins / (max − min)⌋` is `b`, `max` itself in the last bin; elements outside
+/// the range, and NaN, count nowhere. The input may have any shape (all its elements count)
+/// and must be of a float dtype (as PyTorch's; convert integers with `.to(float32)`); the
+/// result has its dtype, shape `[bins]`.
+///
+/// With `min == max` (PyTorch's default `0, 0`), the range is the data's smallest and largest
+/// value, and if those are equal, one either side of it. The bin position is computed in
+/// `f64` (PyTorch computes in the input's precision, so a value within its rounding of a bin
+/// edge may land in the neighbouring bin there). Errors: `bins == 0`, `min > max`, and a
+/// range that is not finite (NaN or infinity in the data when the range comes from it).
+pub fn histc(input: &Tensor, bins: usize, min: f64, max: f64) -> Result<Tensor> {
+    const OP: &str = "histc";
+    if !input.dtype().is_float() {
+        return Err(Error::InvalidArgument {
+            what: format!(
+                "{OP}: the input must be of a float dtype, got {}; convert it with \
+                 .to(float32) (or use bincount for non-negative integers)",
+                input.dtype()
+            ),
+        });
+    }
+    if bins == 0 {
+        return Err(Error::InvalidArgument {
+            what: format!("{OP}: bins must be at least 1, got 0"),
+        });
+    }
+    if min > max {
+        return Err(Error::InvalidArgument {
+            what: format!("{OP}: max ({max}) must not be less than min ({min}); swap them"),
+        });
+    }
+    let (mut lo, mut hi) = (min, max);
+    if lo == hi && input.numel() > 0 {
+        lo = super::reduce(ReduceOp::Min, input, None, false)?.item::<f64>()?;
+        hi = super::reduce(ReduceOp::Max, input, None, false)?.item::<f64>()?;
+    }
+    if !(lo.is_finite() && hi.is_finite()) {
+        return Err(Error::InvalidArgument {
+            what: format!(
+                "{OP}: the range [{lo}, {hi}] is not finite; pass a finite min and max (the \
+                 data's own range holds a NaN or an infinity)"
+            ),
+        });
+    }
+    if lo == hi {
+        (lo, hi) = (lo - 1.0, hi + 1.0);
+    }
+    let flat = input.reshape(&[-1])?;
+    let counts =
+        crate::backend::backend(input.device())?.histogram_values(&flat, bins, (lo, hi))?;
+    counts.to_dtype(input.dtype())
+}

@@ -37,7 +37,7 @@ pub use binary::{
     maximum, minimum, mul, ne, pow, remainder, scalar_binary, sub, BinaryOp,
 };
 pub(crate) use binary::{as_operand, BinaryPlan};
-pub use bincount::bincount;
+pub use bincount::{bincount, histc};
 pub use copy::{contiguous, to_dtype};
 pub(crate) use elementwise_more::{binary_dtypes_owned, divides};
 pub use elementwise_more::{can_cast_in_place, check_in_place, round_decimals, tril, triu};

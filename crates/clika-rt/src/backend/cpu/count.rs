@@ -4,7 +4,7 @@
 //! widened to 32 bits and checked and scaled each one.
 
 use super::iter::{collect_in_parallel, threads_available};
-use crate::{DType, Device, Result, Tensor};
+use crate::{DType, Device, Element, Result, Tensor};
 
 /// Elements a block counts at least, and the most blocks (tables) there are.
 const BLOCK_ELEMS: usize = 1 << 16;
@@ -19,7 +19,65 @@ const LANES_MAX_BINS: usize = 1024;
 /// `out[v]` = how many elements of `values` equal `v`: `values` is a 1-D host tensor of an
 /// unsigned integer dtype whose every value is below `bins`. A fresh `Int64` tensor `[bins]`.
 pub(crate) fn count_values(values: &Tensor, bins: usize) -> Result<Tensor> {
-    let n = values.numel();
+    let (ptr, stride) = (values.const_data_ptr() as usize, values.strides()[0]);
+    count_in_blocks(values.numel(), bins, |range| match values.dtype() {
+        DType::UInt8 => count_run(range, bins, reader::<u8>(ptr, stride, |v| v as usize)),
+        DType::UInt16 => count_run(range, bins, reader::<u16>(ptr, stride, |v| v as usize)),
+        DType::UInt32 => count_run(range, bins, reader::<u32>(ptr, stride, |v| v as usize)),
+        _ => count_run(
+            range,
+            bins,
+            reader::<u64>(ptr, stride, |v| usize::try_from(v).unwrap_or(usize::MAX)),
+        ),
+    })
+}
+
+/// `torch.histc`'s counts: how many elements of `values`, a 1-D host tensor of a float
+/// dtype, fall in each of `bins` equal bins over `[lo, hi]` (finite, `lo < hi`). Element `x`
+/// with `lo <= x <= hi` counts in bin `⌊(x − lo) · bins / (hi − lo)⌋`, computed in `f64`,
+/// `hi` itself in the last bin; the others (and NaN) count nowhere. A fresh `Int64` tensor
+/// `[bins]`.
+pub(crate) fn histogram_values(
+    values: &Tensor,
+    bins: usize,
+    (lo, hi): (f64, f64),
+) -> Result<Tensor> {
+    let (ptr, stride) = (values.const_data_ptr() as usize, values.strides()[0]);
+    let (scale, last) = (bins as f64, bins - 1);
+    let bin = move |x: f64| -> usize {
+        if x >= lo && x <= hi {
+            (((x - lo) * scale / (hi - lo)) as usize).min(last)
+        } else {
+            usize::MAX
+        }
+    };
+    fn run<T: Element>(
+        n: usize,
+        bins: usize,
+        (ptr, stride): (usize, isize),
+        bin: impl Fn(f64) -> usize + Sync,
+    ) -> Result<Tensor> {
+        count_in_blocks(n, bins, |range| {
+            count_run(range, bins, reader::<T>(ptr, stride, |v| bin(v.to_f64())))
+        })
+    }
+    let (n, at) = (values.numel(), (ptr, stride));
+    match values.dtype() {
+        DType::Float32 => run::<f32>(n, bins, at, bin),
+        DType::Float64 => run::<f64>(n, bins, at, bin),
+        DType::Float16 => run::<half::f16>(n, bins, at, bin),
+        DType::BFloat16 => run::<half::bf16>(n, bins, at, bin),
+        other => unreachable!("histc reads float dtypes only (checked by the op), not {other}"),
+    }
+}
+
+/// Counts of `n` elements into `bins`, `count(range)` counting a run of them: long inputs
+/// in parallel blocks, each into its own table, the tables then added (exact in any order).
+fn count_in_blocks(
+    n: usize,
+    bins: usize,
+    count: impl Fn(std::ops::Range<usize>) -> Vec<i64> + Sync,
+) -> Result<Tensor> {
     let blocks = if threads_available() {
         (n / BLOCK_ELEMS).clamp(1, MAX_BLOCKS)
     } else {
@@ -29,16 +87,7 @@ pub(crate) fn count_values(values: &Tensor, bins: usize) -> Result<Tensor> {
     // the input.
     let blocks = if 2 * blocks * bins <= n { blocks } else { 1 };
     let per = n.div_ceil(blocks).max(1);
-    let (ptr, stride) = (values.const_data_ptr() as usize, values.strides()[0]);
-    let tables = collect_in_parallel(n.div_ceil(per), |b| {
-        let (lo, hi) = (b * per, ((b + 1) * per).min(n));
-        match values.dtype() {
-            DType::UInt8 => count_run::<u8>(ptr, stride, lo..hi, bins),
-            DType::UInt16 => count_run::<u16>(ptr, stride, lo..hi, bins),
-            DType::UInt32 => count_run::<u32>(ptr, stride, lo..hi, bins),
-            _ => count_run::<u64>(ptr, stride, lo..hi, bins),
-        }
-    });
+    let tables = collect_in_parallel(n.div_ceil(per), |b| count(b * per..((b + 1) * per).min(n)));
     let mut total = vec![0i64; bins];
     for table in tables {
         for (t, c) in total.iter_mut().zip(table) {
@@ -50,24 +99,21 @@ pub(crate) fn count_values(values: &Tensor, bins: usize) -> Result<Tensor> {
     Ok(out)
 }
 
-/// The counts of elements `range` of the 1-D view at `ptr` (its data pointer, as an
-/// address) with `stride`.
-fn count_run<T: Copy + Into<u64>>(
-    ptr: usize,
-    stride: isize,
-    range: std::ops::Range<usize>,
-    bins: usize,
-) -> Vec<i64> {
+/// `bin(element i)` of the 1-D view at `ptr` (its data pointer, as an address) with
+/// `stride`, for `i` below the view's length.
+fn reader<T: Copy>(ptr: usize, stride: isize, bin: impl Fn(T) -> usize) -> impl Fn(usize) -> usize {
     let p = ptr as *const T;
-    let at = |i: usize| -> usize {
-        // SAFETY: `i` lies in `range`, within the view's `numel` elements (the caller splits
-        // `0..n`), each at `p + i·stride` in its live storage; unaligned, as borrowed memory
+    move |i| {
+        // SAFETY: `i` lies below the view's `numel` (`count_in_blocks` splits `0..n`), so the
+        // element at `p + i·stride` is in its live storage; unaligned, as borrowed memory
         // need not be aligned to the element's size.
-        let v: u64 = unsafe { p.offset(i as isize * stride).read_unaligned() }.into();
-        usize::try_from(v).unwrap_or(usize::MAX)
-    };
-    // A value past `bins` breaks the caller's promise: it is skipped, never counted out of
-    // bounds.
+        bin(unsafe { p.offset(i as isize * stride).read_unaligned() })
+    }
+}
+
+/// The counts of the elements `range` into `bins`, `at(i)` being element `i`'s bin
+/// (`bins` or more: counted nowhere).
+fn count_run(range: std::ops::Range<usize>, bins: usize, at: impl Fn(usize) -> usize) -> Vec<i64> {
     let lanes = if bins <= LANES_MAX_BINS { LANES } else { 1 };
     let mut c = vec![0i64; lanes * bins];
     let mut i = range.start;

@@ -287,6 +287,10 @@ impl Backend for Cpu {
         count::count_values(values, bins).map(Some)
     }
 
+    fn histogram_values(&self, values: &Tensor, bins: usize, range: (f64, f64)) -> Result<Tensor> {
+        count::histogram_values(values, bins, range)
+    }
+
     fn nonzero(&self, mask: &Tensor) -> Result<Tensor> {
         nonzero::nonzero(mask)
     }
