@@ -139,9 +139,13 @@ impl Section {
 /// calls from inside a rayon section on the pool use rayon's own nesting.
 pub(crate) fn for_each_index(items: usize, f: &(dyn Fn(usize) + Sync)) {
     let serial = || (0..items).for_each(f);
-    let pool = match pool() {
-        Some(pool) if items > 1 && !IN_SECTION.with(std::cell::Cell::get) => pool,
-        _ => return serial(),
+    // One item needs no pool: checked first, so a lone task never starts one (under Miri
+    // no code path may).
+    if items < 2 || IN_SECTION.with(std::cell::Cell::get) {
+        return serial();
+    }
+    let Some(pool) = pool() else {
+        return serial();
     };
     if pool.current_thread_index().is_some() {
         return pool.install(|| (0..items).into_par_iter().for_each(f));

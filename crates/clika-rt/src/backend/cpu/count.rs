@@ -3,7 +3,7 @@
 //! for `uint8`) and bumping a count is all the work; the scatter it replaces read indices
 //! widened to 32 bits and checked and scaled each one.
 
-use super::iter::{collect_in_parallel, threads_available};
+use super::iter::{collect_in_parallel, threads_available, SendPtr};
 use crate::{DType, Device, Element, Result, Tensor};
 
 /// Elements a block counts at least, and the most blocks (tables) there are.
@@ -19,7 +19,10 @@ const LANES_MAX_BINS: usize = 1024;
 /// `out[v]` = how many elements of `values` equal `v`: `values` is a 1-D host tensor of an
 /// unsigned integer dtype whose every value is below `bins`. A fresh `Int64` tensor `[bins]`.
 pub(crate) fn count_values(values: &Tensor, bins: usize) -> Result<Tensor> {
-    let (ptr, stride) = (values.const_data_ptr() as usize, values.strides()[0]);
+    let (ptr, stride) = (
+        SendPtr(values.const_data_ptr().cast_mut()),
+        values.strides()[0],
+    );
     count_in_blocks(values.numel(), bins, |range| match values.dtype() {
         DType::UInt8 => count_run(range, bins, reader::<u8>(ptr, stride, |v| v as usize)),
         DType::UInt16 => count_run(range, bins, reader::<u16>(ptr, stride, |v| v as usize)),
@@ -42,7 +45,10 @@ pub(crate) fn histogram_values(
     bins: usize,
     (lo, hi): (f64, f64),
 ) -> Result<Tensor> {
-    let (ptr, stride) = (values.const_data_ptr() as usize, values.strides()[0]);
+    let (ptr, stride) = (
+        SendPtr(values.const_data_ptr().cast_mut()),
+        values.strides()[0],
+    );
     let (scale, last) = (bins as f64, bins - 1);
     let bin = move |x: f64| -> usize {
         if x >= lo && x <= hi {
@@ -54,7 +60,7 @@ pub(crate) fn histogram_values(
     fn run<T: Element>(
         n: usize,
         bins: usize,
-        (ptr, stride): (usize, isize),
+        (ptr, stride): (SendPtr<u8>, isize),
         bin: impl Fn(f64) -> usize + Sync,
     ) -> Result<Tensor> {
         count_in_blocks(n, bins, |range| {
@@ -99,10 +105,14 @@ fn count_in_blocks(
     Ok(out)
 }
 
-/// `bin(element i)` of the 1-D view at `ptr` (its data pointer, as an address) with
+/// `bin(element i)` of the 1-D view at `ptr` (its data pointer, read only) with
 /// `stride`, for `i` below the view's length.
-fn reader<T: Copy>(ptr: usize, stride: isize, bin: impl Fn(T) -> usize) -> impl Fn(usize) -> usize {
-    let p = ptr as *const T;
+fn reader<T: Copy>(
+    ptr: SendPtr<u8>,
+    stride: isize,
+    bin: impl Fn(T) -> usize,
+) -> impl Fn(usize) -> usize {
+    let p = ptr.get().cast_const().cast::<T>();
     move |i| {
         // SAFETY: `i` lies below the view's `numel` (`count_in_blocks` splits `0..n`), so the
         // element at `p + i·stride` is in its live storage; unaligned, as borrowed memory
