@@ -377,11 +377,19 @@ pub(crate) unsafe fn scatter(plan: &AlongPlan, value: &Tensor, mode: ScatterMode
     }
 }
 
-/// Index positions per block of a blocked sum, at least.
-const BLOCK_ELEMS: usize = 1 << 16;
-
-/// Blocks of a blocked sum, at most.
-const MAX_BLOCKS: usize = 16;
+/// How many blocks `n` elements are cut into, each summing or counting into a private table
+/// of `table` elements that the blocks' results are then added from: up to 16 blocks of at
+/// least 65,536 elements, and only where the tables (zeroed, then added) stay small beside
+/// the input (`2 · blocks · table <= n`); 1 where blocks do not pay. It depends on the
+/// sizes only, never on the thread count.
+pub(super) fn table_blocks(n: usize, table: usize) -> usize {
+    let blocks = (n / (1 << 16)).min(16);
+    if blocks > 1 && 2 * blocks * table <= n {
+        blocks
+    } else {
+        1
+    }
+}
 
 /// How many blocks [`scatter_add_in_blocks`] cuts the plan into, or 1 where it is not used.
 ///
@@ -395,15 +403,8 @@ const MAX_BLOCKS: usize = 16;
 fn sum_blocks(plan: &AlongPlan, mode: ScatterMode) -> usize {
     let n = plan.index.numel();
     let ext = plan.index.shape()[plan.dim];
-    let blocks = (n / BLOCK_ELEMS).min(MAX_BLOCKS);
-    let small = 2 * blocks * plan.t.numel() <= n;
-    if mode == ScatterMode::Add
-        && n == ext
-        && blocks > 1
-        && small
-        && non_overlapping(plan.t.shape(), plan.t.strides())
-    {
-        blocks
+    if mode == ScatterMode::Add && n == ext && non_overlapping(plan.t.shape(), plan.t.strides()) {
+        table_blocks(n, plan.t.numel())
     } else {
         1
     }

@@ -3,12 +3,10 @@
 //! for `uint8`) and bumping a count is all the work; the scatter it replaces read indices
 //! widened to 32 bits and checked and scaled each one.
 
+use super::along::table_blocks;
 use super::iter::{collect_in_parallel, threads_available, SendPtr};
-use crate::{DType, Device, Element, Result, Tensor};
+use crate::{DType, Element, Result, Tensor};
 
-/// Elements a block counts at least, and the most blocks (tables) there are.
-const BLOCK_ELEMS: usize = 1 << 16;
-const MAX_BLOCKS: usize = 16;
 /// Tables one block interleaves (element `i` counts into table `i % LANES`) when they fit
 /// in L1: a run of equal values then bumps different counters in turn instead of waiting on
 /// the same one's store (a run of one value was 2.4× slower than random values with one
@@ -84,14 +82,13 @@ fn count_in_blocks(
     bins: usize,
     count: impl Fn(std::ops::Range<usize>) -> Vec<i64> + Sync,
 ) -> Result<Tensor> {
+    // The scatter's blocked-sum rule; counts are exact in any order, so with one thread
+    // the tables are not worth making.
     let blocks = if threads_available() {
-        (n / BLOCK_ELEMS).clamp(1, MAX_BLOCKS)
+        table_blocks(n, bins)
     } else {
         1
     };
-    // Private tables cost their zeroing and their sum: only where they are small next to
-    // the input.
-    let blocks = if 2 * blocks * bins <= n { blocks } else { 1 };
     let per = n.div_ceil(blocks).max(1);
     let tables = collect_in_parallel(n.div_ceil(per), |b| count(b * per..((b + 1) * per).min(n)));
     let mut total = vec![0i64; bins];
@@ -100,9 +97,7 @@ fn count_in_blocks(
             *t += c;
         }
     }
-    let out = Tensor::from_data(&total, &[bins])?;
-    debug_assert_eq!(out.device(), Device::cpu());
-    Ok(out)
+    Tensor::from_data(&total, &[bins])
 }
 
 /// `bin(element i)` of the 1-D view at `ptr` (its data pointer, read only) with
