@@ -1008,6 +1008,15 @@ fn histc_counts_values_in_equal_bins() {
             "{dtype}"
         );
     }
+    // A broadcast input (one element, stride 0) counts once per position.
+    let wide = x.narrow(0, 2, 1).unwrap().expand(&[3, 4]).unwrap();
+    assert_eq!(
+        ops::histc(&wide, 4, 1.0, 3.0)
+            .unwrap()
+            .to_f64_vec()
+            .unwrap(),
+        [0.0, 0.0, 12.0, 0.0]
+    );
     // NaN and infinities count nowhere; an empty input gives zeros.
     let odd = Tensor::from_data(&[f32::NAN, 0.5, f32::INFINITY, -f32::INFINITY], &[4]).unwrap();
     assert_eq!(

@@ -867,6 +867,30 @@ static void test_matmul_join_select(void) {
                     CHECK(values_near(hist, want, 2));
                 }
                 crt_tensor_free(hist);
+                {
+                    /* Broadcast (element 2, value 2, expanded to 5) and empty inputs. */
+                    const int64_t n5[1] = {5}, n0[1] = {0};
+                    crt_tensor *h1 = NULL, *h5 = NULL, *h0 = NULL;
+                    CHECK(crt_tensor_slice(hs, 0, &(int64_t){2}, &(int64_t){3}, 1, &h1, NULL) ==
+                          CRT_STATUS_OK);
+                    CHECK(crt_tensor_expand(h1, n5, 1, &h5, NULL) == CRT_STATUS_OK);
+                    CHECK(crt_tensor_histc(h5, 4, 1.0, 3.0, &hist, NULL) == CRT_STATUS_OK);
+                    {
+                        const double want[4] = {0, 0, 5, 0};
+                        CHECK(values_near(hist, want, 4));
+                    }
+                    crt_tensor_free(hist);
+                    CHECK(crt_tensor_empty(n0, 1, CRT_DTYPE_FLOAT32, &h0, NULL) == CRT_STATUS_OK);
+                    CHECK(crt_tensor_histc(h0, 3, 0.0, 0.0, &hist, NULL) == CRT_STATUS_OK);
+                    {
+                        const double want[3] = {0, 0, 0};
+                        CHECK(dtype_of(hist) == CRT_DTYPE_FLOAT32 && values_near(hist, want, 3));
+                    }
+                    crt_tensor_free(hist);
+                    crt_tensor_free(h0);
+                    crt_tensor_free(h5);
+                    crt_tensor_free(h1);
+                }
                 hist = NULL;
                 CHECK(crt_tensor_histc(hs, 0, 0.0, 0.0, &hist, NULL) ==
                           CRT_STATUS_INVALID_ARGUMENT &&

@@ -235,6 +235,7 @@ void matmul_join_select() {
     CHECK(near(ops::histc(hcol, 2), {2, 3}));
     CHECK(near(ops::histc(hv.narrow(1, 1, 1), 3), {0, 5, 0}));
     CHECK(ops::histc(Tensor::from_data(std::vector<double>{}, {0}), 3).numel() == 3);
+    CHECK(near(ops::histc(hcol.narrow(0, 2, 1).expand({2, 3}), 4, 1, 3), {0, 0, 6, 0}));
     CHECK_THROWS(ops::histc(hcol, 0), Status::InvalidArgument);
     CHECK_THROWS(ops::histc(hcol, 4, 3, 1), Status::InvalidArgument);
     CHECK_THROWS(ops::histc(vals, 4), Status::InvalidArgument);
