@@ -68,6 +68,20 @@ def rows(n):
         np.add.at(b, (slice(None),) * axis + (rows_idx,), add_rows if axis == 0 else add_cols)
         return b
 
+    # a[:, idx] = v on scratch copies (the same write each call)
+    scratch = a.copy()
+    c_scratch = crt.from_numpy(a.copy())
+    t_scratch = torch.from_numpy(a.copy()) if torch is not None else None
+
+    def np_put_cols():
+        scratch[:, rows_idx] = add_cols
+
+    def t_put_cols():
+        t_scratch[:, trows] = tac
+
+    def c_put_cols():
+        c_scratch[:, crows] = cac
+
     def np_hist():
         h = np.zeros(n, np.float32)
         np.add.at(h, bins, ones)
@@ -99,6 +113,8 @@ def rows(n):
         ("index_add(dim=0)", lambda: np_index_add(0), t is not None and (lambda: t.index_add(0, trows, tar)), lambda: c.index_add(0, crows, car)),
         ("index_add(dim=1)", lambda: np_index_add(1), t is not None and (lambda: t.index_add(1, trows, tac)), lambda: c.index_add(1, crows, cac)),
         ("index_select(dim=0)", lambda: np.take(a, rows_idx, 0), t is not None and (lambda: T.index_select(t, 0, trows)), lambda: crt.index_select(c, 0, crows)),
+        ("index_select(dim=1)", lambda: np.take(a, rows_idx, 1), t is not None and (lambda: T.index_select(t, 1, trows)), lambda: crt.index_select(c, 1, crows)),
+        ("a[:, idx] = v", lambda: np_put_cols(), t is not None and (lambda: t_put_cols()), lambda: c_put_cols()),
         ("masked_select(a > 0)", lambda: a[a > 0], t is not None and (lambda: T.masked_select(t, t > 0)), lambda: crt.masked_select(c, c > 0)),
         ("a[:, cols > 0] (mask over a dim)", lambda: a[:, a[0] > 0], t is not None and (lambda: t[:, t[0] > 0]), lambda: c[:, c[0] > 0]),
         ("masked_fill(a > 0, 0)", lambda: np.where(a > 0, np.float32(0), a), t is not None and (lambda: t.masked_fill(t > 0, 0.0)), lambda: c.masked_fill(c > 0, 0.0)),

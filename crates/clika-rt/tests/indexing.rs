@@ -200,3 +200,63 @@ fn full_masks_fill_in_place_through_any_layout() {
     unsafe { ops::index_put_shared(&t, &[I::Tensor(all)], &first) }.unwrap();
     assert_eq!(t.to_vec::<f32>().unwrap(), vec![3.0; 4]);
 }
+
+/// `t[:, idx, :]` on a source whose memory is in reversed dim order: the result is contiguous
+/// in numpy's placement, and the write through the same key lands where the model says,
+/// the last of a repeated column winning in every row.
+#[test]
+fn keys_with_dims_before_and_after_read_and_write_in_placed_order() {
+    let (n0, n1, n2) = (3, 5, 4);
+    // t[i, j, k] = 100·i + 10·j + k, stored as [k][j][i].
+    let mut mem = vec![0f32; n0 * n1 * n2];
+    for i in 0..n0 {
+        for j in 0..n1 {
+            for k in 0..n2 {
+                mem[(k * n1 + j) * n0 + i] = (100 * i + 10 * j + k) as f32;
+            }
+        }
+    }
+    let mut t = Tensor::from_vec(mem, &[n2, n1, n0])
+        .unwrap()
+        .permute(&[2, 1, 0])
+        .unwrap();
+    let cols = [4i64, -5, 2, 4];
+    let r = ops::index(&t, &[I::FULL, I::Tensor(ints(&cols)), I::FULL]).unwrap();
+    assert_eq!(r.shape(), &[n0, cols.len(), n2]);
+    assert!(r.is_contiguous());
+    let got = r.to_vec::<f32>().unwrap();
+    for i in 0..n0 {
+        for (b, &c) in cols.iter().enumerate() {
+            let j = c.rem_euclid(n1 as i64) as usize;
+            for k in 0..n2 {
+                let want = (100 * i + 10 * j + k) as f32;
+                assert_eq!(got[(i * cols.len() + b) * n2 + k], want, "[{i}, {b}, {k}]");
+            }
+        }
+    }
+    // Write -(1000·i + 10·b + k) through the key: column 4 is picked at b = 0 and b = 3, and
+    // b = 3's values stay.
+    let v: Vec<f32> = (0..n0 * cols.len() * n2)
+        .map(|p| {
+            let (i, b, k) = (p / (cols.len() * n2), p / n2 % cols.len(), p % n2);
+            -((1000 * i + 10 * b + k) as f32)
+        })
+        .collect();
+    let v = Tensor::from_vec(v, &[n0, cols.len(), n2]).unwrap();
+    ops::index_put_(&mut t, &[I::FULL, I::Tensor(ints(&cols)), I::FULL], &v).unwrap();
+    let got = t.contiguous_copy().unwrap().to_vec::<f32>().unwrap();
+    for i in 0..n0 {
+        for j in 0..n1 {
+            for k in 0..n2 {
+                let last = cols
+                    .iter()
+                    .rposition(|&c| c.rem_euclid(n1 as i64) as usize == j);
+                let want = match last {
+                    Some(b) => -((1000 * i + 10 * b + k) as f32),
+                    None => (100 * i + 10 * j + k) as f32,
+                };
+                assert_eq!(got[(i * n1 + j) * n2 + k], want, "[{i}, {j}, {k}]");
+            }
+        }
+    }
+}

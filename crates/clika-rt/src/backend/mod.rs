@@ -237,11 +237,13 @@ pub(crate) trait Backend: Send + Sync {
         Err(unsupported(plan.name(), plan.device(), "any dtype yet"))
     }
 
-    /// Advanced indexing: `out[b, r..] = plan.src[offsets[b] + r..]` for every position `b`
-    /// of the index shape and `r` of the dims not indexed.
+    /// Advanced indexing: `out[p.., b, q..] = plan.src[offsets[b] + (p, q)]` for every
+    /// position `b` of the index shape and `(p, q)` of the dims not indexed (`p` the
+    /// `plan.place` dims that numpy's placement puts before the index dims), so the result
+    /// comes out in its final layout.
     ///
     /// # Safety
-    /// `out` is contiguous, of `plan.gathered_shape()` and `plan.src`'s dtype, on this device,
+    /// `out` is contiguous, of `plan.placed_shape()` and `plan.src`'s dtype, on this device,
     /// writable and not accessed by anyone else during the call, and disjoint from the source.
     unsafe fn gather(&self, plan: &IndexPlan, out: &Tensor) -> Result<()> {
         let _ = out;

@@ -85,6 +85,17 @@ impl IndexPlan {
         s
     }
 
+    /// The shape of the result in numpy's placement: the rest dims before `place`, the batch
+    /// dims, the rest dims after. [`Backend::gather`](crate::backend::Backend::gather) fills a
+    /// contiguous tensor of this shape.
+    pub(crate) fn placed_shape(&self) -> DimVec<usize> {
+        let rest = &self.src.shape()[self.indexed..];
+        let mut s: DimVec<usize> = rest[..self.place].iter().copied().collect();
+        s.extend_from_slice(&self.batch);
+        s.extend_from_slice(&rest[self.place..]);
+        s
+    }
+
     /// Permutation taking the gathered layout (batch first) to numpy's placement.
     fn placement(&self) -> DimVec<isize> {
         let (nb, nr) = (self.batch.len(), self.src.ndim() - self.indexed);
@@ -341,11 +352,11 @@ pub fn index(t: &Tensor, idx: &[TensorIndex]) -> Result<Tensor> {
     match plan(t, idx)? {
         Planned::View(v) => Ok(v),
         Planned::Advanced(p) => {
-            let out = Tensor::alloc(&p.gathered_shape(), t.dtype(), t.device(), false)?;
-            // SAFETY: `out` is fresh, exclusive, contiguous, of the gathered shape and `t`'s
+            let out = Tensor::alloc(&p.placed_shape(), t.dtype(), t.device(), false)?;
+            // SAFETY: `out` is fresh, exclusive, contiguous, of the placed shape and `t`'s
             // dtype, on `t`'s device.
             unsafe { backend(t.device())?.gather(&p, &out)? };
-            out.permute(&p.placement())
+            Ok(out)
         }
     }
 }
@@ -450,9 +461,9 @@ pub fn masked_select(t: &Tensor, mask: &Tensor) -> Result<Tensor> {
         place: 0,
         src,
     };
-    let out = Tensor::alloc(&plan.gathered_shape(), t.dtype(), t.device(), false)?;
+    let out = Tensor::alloc(&plan.placed_shape(), t.dtype(), t.device(), false)?;
     if out.numel() > 0 {
-        // SAFETY: `out` is fresh, exclusive, contiguous, of the gathered shape and `t`'s
+        // SAFETY: `out` is fresh, exclusive, contiguous, of the placed shape and `t`'s
         // dtype, on `t`'s device; every offset is an element of the (expanded) source.
         unsafe { backend(t.device())?.gather(&plan, &out)? };
     }

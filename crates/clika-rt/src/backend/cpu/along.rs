@@ -193,7 +193,7 @@ fn picks<I>(plan: &AlongPlan) -> Picks<I> {
 
 /// Whether no two elements of the layout share an offset (a sufficient test: each dim's
 /// stride, smallest first, exceeds the span of those before it).
-fn non_overlapping(shape: &[usize], strides: &[isize]) -> bool {
+pub(super) fn non_overlapping(shape: &[usize], strides: &[isize]) -> bool {
     let mut dims: DimVec<(usize, usize)> = shape
         .iter()
         .zip(strides)
