@@ -334,6 +334,7 @@ def cases_for(n: int, rng: np.random.Generator) -> List[Case]:
         ("f32→bf16", x, crt.bfloat16, None, "bfloat16", 6),
         ("i32→f32", xi32, crt.float32, np.float32, "float32", 8),
         ("f32→i8", x * 50, crt.int8, np.int8, "int8", 5),
+        ("f32→i64", x * 1000, crt.int64, np.int64, "int64", 12),
     ):
         out.append(
             Case(

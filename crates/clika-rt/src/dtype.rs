@@ -309,7 +309,19 @@ macro_rules! impl_int_element {
             #[inline]
             fn from_f64(v: f64) -> Self {
                 if <$t>::BITS > 32 {
-                    return v as $t;
+                    // The maximum rounds up to 2^63 or 2^64, the first `f64` past it; below
+                    // that the clamped value truncates in range. Spelled as selects, so
+                    // AVX-512 converts vectors (`as` compares and branches per element).
+                    let hi = <$t>::MAX as f64;
+                    return if v.is_nan() {
+                        0
+                    } else if v >= hi {
+                        <$t>::MAX
+                    } else {
+                        // SAFETY: `v` is finite, below the first value past the maximum and
+                        // clamped to at least the (exact) minimum.
+                        unsafe { v.max(<$t>::MIN as f64).to_int_unchecked::<$t>() }
+                    };
                 }
                 // `as` (saturating, NaN to 0) spelled so that it vectorises: LLVM turns a
                 // saturating `f64` conversion into a compare-and-branch per element, but a
@@ -336,9 +348,6 @@ macro_rules! impl_int_element {
             }
             #[inline]
             fn from_f32(v: f32) -> Self {
-                if <$t>::BITS > 32 {
-                    return v as $t;
-                }
                 if <$t>::BITS < 32 {
                     // The bounds are exact in `f32`: clamp, NaN select and truncation, as
                     // `from_f64` does in `f64`.
@@ -347,20 +356,23 @@ macro_rules! impl_int_element {
                     // SAFETY: `c` is finite and within the type's range.
                     return unsafe { c.to_int_unchecked::<$t>() };
                 }
-                if <$t>::MIN == 0 {
+                if <$t>::BITS == 32 && <$t>::MIN == 0 {
                     // `u32`: AVX2 has no unsigned conversion; `f64` converts it exactly.
                     return Self::from_f64(f64::from(v));
                 }
-                // `i32`: its maximum is not an `f32`; every `f32` from 2^31 up saturates, and
-                // below that the clamped value truncates in range.
+                // `i32`, `i64`, `u64`: the maximum is not an `f32` and rounds up to the first
+                // power of two past it (2^31, 2^63, 2^64), from which every `f32` saturates;
+                // below that the clamped value truncates in range. Selects, not `as`, so
+                // the conversion vectorises (`f32 → i64` under AVX-512).
+                let hi = <$t>::MAX as f32;
                 if v.is_nan() {
                     0
-                } else if v >= 2_147_483_648.0 {
+                } else if v >= hi {
                     <$t>::MAX
                 } else {
-                    // SAFETY: `v` is finite here, below 2^31 and clamped to at least -2^31,
-                    // so its truncation is an `i32`.
-                    unsafe { v.max(-2_147_483_648.0).to_int_unchecked::<$t>() }
+                    // SAFETY: `v` is finite here, below the first value past the maximum and
+                    // clamped to at least the (exact) minimum, so its truncation is a `$t`.
+                    unsafe { v.max(<$t>::MIN as f32).to_int_unchecked::<$t>() }
                 }
             }
         }
@@ -548,6 +560,14 @@ mod tests {
             4_294_967_296.0,
             9.3e18,
             1.9e19,
+            // 2^63 and 2^64 (the first values past i64's and u64's maximum), their
+            // neighbours below, and -2^63 with its neighbour past it.
+            9_223_372_036_854_775_808.0,
+            9_223_372_036_854_774_784.0,
+            18_446_744_073_709_551_616.0,
+            18_446_744_073_709_549_568.0,
+            -9_223_372_036_854_775_808.0,
+            -9_223_372_036_854_777_856.0,
             1e300,
             -1e300,
             f64::MIN_POSITIVE / 4.0,
@@ -580,6 +600,9 @@ mod tests {
             4_294_967_296.0,
             9.3e18,
             1.9e19,
+            9_223_372_036_854_775_808.0,
+            -9_223_372_036_854_775_808.0,
+            18_446_744_073_709_551_616.0,
             65504.0,
             65520.0,
             0.0,

@@ -304,3 +304,49 @@ fn ops_never_write_borrowed_memory() {
         assert_eq!(buf, before, "{dtype}: borrowed memory changed");
     }
 }
+
+/// Contiguous float → integer casts run vectorised (AVX-512 where the CPU has it); they must
+/// truncate and saturate as Rust's `as` does (NaN → 0), at every type's bounds, for `f32`
+/// and `f64` sources, in the vector body and the tail alike.
+#[test]
+#[cfg_attr(miri, ignore = "thousands of elements are slow under Miri")]
+fn contiguous_float_to_int_casts_saturate_as_as_does() {
+    let mut vals: Vec<f64> = vec![0.0, -0.0, 0.5, -0.5, -0.99, f64::NAN, -f64::NAN];
+    vals.extend([f64::INFINITY, f64::NEG_INFINITY, 1e300, -1e300]);
+    for edge in [
+        128.0f64,
+        256.0,
+        32768.0,
+        65536.0,
+        2_147_483_648.0,
+        4_294_967_296.0,
+        9_223_372_036_854_775_808.0,
+        18_446_744_073_709_551_616.0,
+    ] {
+        for v in [edge, -edge, -edge - 1.0] {
+            // The value, the next floats either side in both widths.
+            let f = v as f32;
+            vals.extend([v, v.next_down(), v.next_up()]);
+            vals.extend([f.next_down(), f.next_up()].map(f64::from));
+        }
+    }
+    // A sweep of magnitudes (odd length: a SIMD tail too).
+    vals.extend((0..2001).map(|i| {
+        f64::from(i as f32 * 1.37e16_f32.powf(i as f32 / 2000.0))
+            * if i % 2 == 0 { 1.0 } else { -1.0 }
+    }));
+    let f32s: Vec<f32> = vals.iter().map(|&v| v as f32).collect();
+    let t64 = Tensor::from_vec(vals.clone(), &[vals.len()]).unwrap();
+    let t32 = Tensor::from_vec(f32s.clone(), &[f32s.len()]).unwrap();
+    macro_rules! check {
+        ($($t:ty),*) => {$(
+            let got = t64.to_dtype(<$t as Element>::DTYPE).unwrap().to_vec::<$t>().unwrap();
+            let want: Vec<$t> = vals.iter().map(|&v| v as $t).collect();
+            assert_eq!(got, want, "f64 -> {}", stringify!($t));
+            let got = t32.to_dtype(<$t as Element>::DTYPE).unwrap().to_vec::<$t>().unwrap();
+            let want: Vec<$t> = f32s.iter().map(|&v| v as $t).collect();
+            assert_eq!(got, want, "f32 -> {}", stringify!($t));
+        )*};
+    }
+    check!(i8, u8, i16, u16, i32, u32, i64, u64);
+}
