@@ -248,6 +248,19 @@ def test_pad_matches_numpy(mode, np_mode):
     np.testing.assert_array_equal(got.numpy(), want)
 
 
+@pytest.mark.parametrize("mode,np_mode", [("reflect", "reflect"), ("replicate", "edge"),
+                                          ("circular", "wrap"), ("constant", "constant")])
+@pytest.mark.parametrize("how", ["contiguous", "transposed", "sliced"])
+def test_pad_large_rows_in_groups(mode, np_mode, how):
+    # Rows long enough to be copied whole, borders walked backwards (reflect), repeated
+    # (replicate) or wrapped (circular), pads on three dims (whole constant rows), and
+    # enough rows to be split across threads in groups that start mid-image.
+    x = rng.standard_normal((3, 7, 61, 60)).astype(np.float32)  # 136,500 output elements
+    got = crt.pad(layout(x, how), [3, 2, 4, 5, 1, 2], mode=mode)
+    want = np.pad(x, ((0, 0), (1, 2), (4, 5), (3, 2)), mode=np_mode)
+    np.testing.assert_array_equal(got.numpy(), want)
+
+
 def test_pad_constant_value_and_crop():
     x = np.arange(6, dtype=np.int32).reshape(2, 3)
     got = crt.pad(x, [1, -1], value=7)

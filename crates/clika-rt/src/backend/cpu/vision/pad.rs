@@ -4,7 +4,7 @@
 //! input strides (transposed, broadcast, at an offset) are read in place; rows run in
 //! parallel on the runtime's pool.
 
-use super::super::iter::{for_each_item, SendPtr};
+use super::super::iter::{for_each_group, SendPtr, PARALLEL_MIN_ELEMS};
 use crate::ops::vision::PadPlan;
 use crate::{Device, Result, Tensor};
 
@@ -27,24 +27,46 @@ pub(crate) fn pad(p: &PadPlan) -> Result<Tensor> {
 }
 
 /// A stretch of an output row: `len` elements from output position `at`, read from input
-/// position `src` onward (consecutive), or the constant when `src` is `None`.
+/// position `src` onward in steps of `step` (1 inside the input, -1 across a reflected
+/// border, 0 along a replicated one), or the constant when `src` is `None`.
 struct Run {
     at: usize,
     src: Option<usize>,
     len: usize,
+    step: isize,
 }
 
-/// The last dim's map as runs of consecutive input positions (and of constants).
+/// The last dim's map as runs of input positions in one direction (and of constants): a
+/// reflected or replicated border is one run, not one per element.
 fn runs(map: &[i64]) -> Vec<Run> {
     let mut out: Vec<Run> = Vec::new();
     for (i, &s) in map.iter().enumerate() {
         let src = usize::try_from(s).ok();
-        match out.last_mut() {
-            Some(r) if r.src.map(|v| v + r.len) == src || (r.src.is_none() && src.is_none()) => {
-                r.len += 1;
+        if let Some(r) = out.last_mut() {
+            match (r.src, src) {
+                (None, None) => {
+                    r.len += 1;
+                    continue;
+                }
+                (Some(a), Some(b)) => {
+                    let d = b as isize - a as isize;
+                    if r.len == 1 && d.abs() <= 1 {
+                        r.step = d;
+                    }
+                    if d == r.step * r.len as isize {
+                        r.len += 1;
+                        continue;
+                    }
+                }
+                _ => {}
             }
-            _ => out.push(Run { at: i, src, len: 1 }),
         }
+        out.push(Run {
+            at: i,
+            src,
+            len: 1,
+            step: 1,
+        });
     }
     out
 }
@@ -66,21 +88,10 @@ fn run<E: Copy + Send + Sync + 'static>(p: &PadPlan, out: &Tensor, fill: &Tensor
     let row_runs = runs(&p.maps[nd - 1]);
     let rows = out.numel() / w;
     let outer = &p.maps[..nd - 1];
-    let row = |r: usize| {
+    let row = |r: usize, base: Option<isize>| {
         // SAFETY: `out` is fresh and contiguous; row `r` (`w` elements) is written by this
         // call alone (each `r` runs once), and `out` outlives the loop.
         let o = unsafe { std::slice::from_raw_parts_mut(dst.get().add(r * w), w) };
-        // The input row: the outer dims' positions through their maps (row-major `r`).
-        let mut rem = r;
-        let mut base = Some(0isize);
-        for (d, map) in outer.iter().enumerate().rev() {
-            let i = rem % map.len();
-            rem /= map.len();
-            base = match (base, map[i]) {
-                (Some(b), s) if s >= 0 => Some(b + s as isize * x.strides()[d]),
-                _ => None,
-            };
-        }
         let Some(base) = base else {
             o.fill(value);
             return;
@@ -94,19 +105,52 @@ fn run<E: Copy + Send + Sync + 'static>(p: &PadPlan, out: &Tensor, fill: &Tensor
             let o = &mut o[run.at..run.at + run.len];
             match run.src {
                 None => o.fill(value),
-                Some(s) if sl == 1 => {
+                // Long forward runs of a contiguous row as one copy; short runs (a border's
+                // few elements) element by element, as a call each cost more than the copy.
+                Some(s) if sl == 1 && run.step == 1 && run.len >= 16 => {
                     // SAFETY: as above; the run's `len` positions from `s` are all mapped.
                     let from = unsafe { std::slice::from_raw_parts(row0.add(s), run.len) };
                     o.copy_from_slice(from);
                 }
                 Some(s) => {
+                    let step = run.step * sl;
+                    let first = s as isize * sl;
                     for (k, v) in o.iter_mut().enumerate() {
-                        // SAFETY: as above.
-                        *v = unsafe { *row0.offset((s + k) as isize * sl) };
+                        // SAFETY: as above: position `s + k·step` is mapped for `k < len`.
+                        *v = unsafe { *row0.offset(first + k as isize * step) };
                     }
                 }
             }
         }
     };
-    for_each_item(rows, w, row);
+    // Rows in groups: the outer position of a group's first row is found by division, the
+    // next ones by stepping it (rows of a small image are a few dozen elements, where a
+    // division per dim per row was a large part of the time).
+    let parallel = rows > 1 && rows * w >= PARALLEL_MIN_ELEMS;
+    for_each_group(rows, w, parallel, &|group| {
+        let mut at: Vec<usize> = vec![0; outer.len()];
+        let mut rem = group.start;
+        for (d, map) in outer.iter().enumerate().rev() {
+            at[d] = rem % map.len();
+            rem /= map.len();
+        }
+        for r in group {
+            // The input row: the outer dims' positions through their maps.
+            let mut base = Some(0isize);
+            for (d, map) in outer.iter().enumerate() {
+                base = match (base, map[at[d]]) {
+                    (Some(b), s) if s >= 0 => Some(b + s as isize * x.strides()[d]),
+                    _ => None,
+                };
+            }
+            row(r, base);
+            for d in (0..outer.len()).rev() {
+                at[d] += 1;
+                if at[d] < outer[d].len() {
+                    break;
+                }
+                at[d] = 0;
+            }
+        }
+    });
 }
