@@ -342,3 +342,38 @@ def test_clamp_and_zero_in_place():
     f = crt.from_numpy(np.array([[-2.0, 0.5], [3.0, np.nan]], np.float32))
     f.T.clamp_(min=0.0)
     np.testing.assert_allclose(f.numpy(), [[0.0, 0.5], [3.0, np.nan]])
+
+
+@pytest.mark.parametrize("shape, axes", [((37, 53), (1, 0)), ((4, 6, 70), (2, 0, 1)), ((300, 500), (1, 0))])
+def test_results_keep_a_shared_permuted_layout_as_numpy_does(shape, axes):
+    """A fresh elementwise result keeps the layout its operands share (transposed,
+    channels-last, with a scalar beside them), as numpy's ``order="K"`` does: the same
+    strides as numpy's result and the same values; mixed layouts, broadcast rows, device
+    results and ``out=`` stay row-major. The large case runs the kernels' memory-order pass."""
+    base = RNG.standard_normal(shape).astype(np.float32)
+    other = RNG.standard_normal(shape).astype(np.float32) + 3
+    a, b = base.transpose(axes), other.transpose(axes)
+    ta, tb = crt.from_numpy(base).permute(*axes), crt.from_numpy(other).permute(*axes)
+    for got, want in [
+        (ta + tb, a + b),
+        (ta * 2.5, a * np.float32(2.5)),
+        (1 - ta, np.float32(1) - a),
+        (ta < tb, a < b),
+        (crt.exp(ta), np.exp(a)),
+        (-ta, -a),
+        (crt.from_numpy(base.astype(np.int32)).permute(*axes) / tb, base.astype(np.int32).transpose(axes) / b),
+    ]:
+        assert tuple(got.strides) == tuple(s // want.itemsize for s in want.strides)
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-6)
+    # Operands of different layouts, or a broadcast row: row-major, as PyTorch.
+    mixed = ta + crt.from_numpy(np.ascontiguousarray(b))
+    assert mixed.is_contiguous()
+    np.testing.assert_allclose(mixed.numpy(), a + b, rtol=1e-6)
+    row = ta + crt.from_numpy(np.ascontiguousarray(b[:1]))
+    assert row.is_contiguous()
+    np.testing.assert_allclose(row.numpy(), a + b[:1], rtol=1e-6)
+    # `out=` keeps the caller's row-major tensor.
+    out = crt.empty(a.shape, dtype=crt.float32)
+    crt.add(ta, tb, out=out)
+    assert out.is_contiguous()
+    np.testing.assert_allclose(out.numpy(), a + b, rtol=1e-6)

@@ -664,9 +664,10 @@ fn copies_keep_nan_payloads_bit_for_bit() {
 }
 
 /// Element-wise ops whose inputs share a permuted dense layout (transposed, `movedim`-ed)
-/// run in the inputs' memory order into a scratch and are copied out row-major: every
-/// element lands where the row-major walk over contiguous copies puts it, for unary and
-/// binary ops, a bool result, mixed dtypes and a half type.
+/// run in the inputs' memory order: a fresh result keeps that layout (as PyTorch and numpy
+/// do), an `out=` row-major result is written through a scratch and a transposing copy, and
+/// either way every element lands where the row-major walk over contiguous copies puts it —
+/// for unary and binary ops, a scalar operand, a bool result, mixed dtypes and a half type.
 #[test]
 #[cfg_attr(
     miri,
@@ -684,8 +685,12 @@ fn elementwise_over_permuted_inputs_matches_contiguous_operands() {
         .collect();
     let x = Tensor::from_vec(xs, &[a, b, c]).unwrap();
     let y = Tensor::from_vec(ys, &[a, b, c]).unwrap();
-    let same = |got: Tensor, want: Tensor, what: &str| {
-        assert!(got.is_contiguous(), "{what}: a row-major result");
+    // `strides`: the layout the result must have (`None`: row-major).
+    let same = |got: Tensor, want: Tensor, strides: Option<&[isize]>, what: &str| {
+        match strides {
+            Some(s) => assert_eq!(got.strides(), s, "{what}: the inputs' layout"),
+            None => assert!(got.is_contiguous(), "{what}: a row-major result"),
+        }
         assert_eq!(got.shape(), want.shape(), "{what}");
         assert_eq!(got.dtype(), want.dtype(), "{what}");
         let (g, w) = (
@@ -708,6 +713,7 @@ fn elementwise_over_permuted_inputs_matches_contiguous_operands() {
     for perm in [[2, 1, 0], [1, 0, 2], [0, 2, 1], [2, 0, 1]] {
         let (px, py) = (x.permute(&perm).unwrap(), y.permute(&perm).unwrap());
         assert!(!px.is_contiguous());
+        let kept = Some(px.strides());
         let (cx, cy) = (px.contiguous().unwrap(), py.contiguous().unwrap());
         for op in [
             BinaryOp::Add,
@@ -717,32 +723,55 @@ fn elementwise_over_permuted_inputs_matches_contiguous_operands() {
             BinaryOp::Maximum,
         ] {
             let what = format!("{} {perm:?}", op.name());
+            let want = ops::binary(op, &cx, &cy).unwrap();
             same(
                 ops::binary(op, &px, &py).unwrap(),
-                ops::binary(op, &cx, &cy).unwrap(),
+                want.clone(),
+                kept,
                 &what,
             );
+            let mut out = Tensor::zeros(px.shape(), want.dtype()).unwrap();
+            ops::binary_into(op, &px, &py, &mut out).unwrap();
+            same(out, want, None, &format!("{what} into row-major"));
         }
         for op in [UnaryOp::Exp, UnaryOp::Neg, UnaryOp::Abs, UnaryOp::Sin] {
             let what = format!("{} {perm:?}", op.name());
-            same(
-                ops::unary(op, &px).unwrap(),
-                ops::unary(op, &cx).unwrap(),
-                &what,
-            );
+            let want = ops::unary(op, &cx).unwrap();
+            same(ops::unary(op, &px).unwrap(), want.clone(), kept, &what);
+            let mut out = Tensor::zeros(px.shape(), want.dtype()).unwrap();
+            ops::unary_into(op, &px, &mut out).unwrap();
+            same(out, want, None, &format!("{what} into row-major"));
         }
-        // Mixed dtypes (the int operand is converted first, keeping its layout or not) and
-        // a half type.
-        let iy = py.to_dtype(DType::Int32).unwrap();
-        let hx = px.to_dtype(DType::Float16).unwrap();
+        // A scalar operand keeps the tensor operand's layout, on either side.
+        let two = Tensor::full(&[], 2.5, DType::Float32).unwrap();
         same(
-            ops::binary(BinaryOp::Sub, &px, &iy).unwrap(),
-            ops::binary(BinaryOp::Sub, &cx, &cy.to_dtype(DType::Int32).unwrap()).unwrap(),
+            ops::binary(BinaryOp::Sub, &two, &px).unwrap(),
+            ops::binary(BinaryOp::Sub, &two, &cx).unwrap(),
+            kept,
+            &format!("2.5 - x {perm:?}"),
+        );
+        // Mixed dtypes: an int operand laid out as `px` is converted in memory order; a
+        // row-major one gives a row-major result. A half type.
+        let ci = cy.to_dtype(DType::Int32).unwrap();
+        let want = ops::binary(BinaryOp::Sub, &cx, &ci).unwrap();
+        same(
+            ops::binary(BinaryOp::Sub, &px, &ci).unwrap(),
+            want.clone(),
+            None,
+            &format!("f32 - row-major i32 {perm:?}"),
+        );
+        let pi = y.to_dtype(DType::Int32).unwrap().permute(&perm).unwrap();
+        same(
+            ops::binary(BinaryOp::Sub, &px, &pi).unwrap(),
+            want,
+            kept,
             &format!("f32 - i32 {perm:?}"),
         );
+        let hx = x.to_dtype(DType::Float16).unwrap().permute(&perm).unwrap();
         same(
             ops::unary(UnaryOp::Exp, &hx).unwrap(),
             ops::unary(UnaryOp::Exp, &cx.to_dtype(DType::Float16).unwrap()).unwrap(),
+            Some(hx.strides()),
             &format!("exp f16 {perm:?}"),
         );
     }

@@ -302,6 +302,51 @@ static crt_scalar int_scalar(int64_t v) {
     return s;
 }
 
+/* A fresh element-wise result keeps the layout its operands share: two transposed views
+ * (and a transposed view with a scalar) give a transposed result with the same strides and
+ * the values of the row-major computation; a row-major operand beside them, row-major. */
+static void test_results_keep_a_shared_permuted_layout(void) {
+    const float av[6] = {0, 1, 2, 3, 4, 5};
+    const float bv[6] = {10, 20, 30, 40, 50, 60};
+    const int64_t s23[2] = {2, 3}, s32[2] = {3, 2}, swap[2] = {1, 0};
+    crt_tensor *a = f32_tensor(av, s23, 2), *b = f32_tensor(bv, s23, 2);
+    crt_tensor *at = NULL, *bt = NULL, *r = NULL, *plain = NULL;
+    const int64_t *st = NULL;
+    size_t nd = 0;
+    uint8_t contiguous = 1;
+    CHECK(crt_tensor_permute(a, swap, 2, &at, NULL) == CRT_STATUS_OK);
+    CHECK(crt_tensor_permute(b, swap, 2, &bt, NULL) == CRT_STATUS_OK);
+    CHECK(crt_tensor_binary(CRT_BINARY_ADD, at, bt, &r, NULL) == CRT_STATUS_OK);
+    CHECK(crt_tensor_strides(r, &st, &nd, NULL) == CRT_STATUS_OK && nd == 2 && st[0] == 1 &&
+          st[1] == 3);
+    {
+        const double want[6] = {10, 43, 21, 54, 32, 65};
+        CHECK(has_shape(r, s32, 2) && values_near(r, want, 6));
+    }
+    crt_tensor_free(r);
+    CHECK(crt_tensor_binary_scalar(CRT_BINARY_MUL, at, float_scalar(2), &r, NULL) ==
+          CRT_STATUS_OK);
+    CHECK(crt_tensor_is_contiguous(r, &contiguous, NULL) == CRT_STATUS_OK && contiguous == 0);
+    {
+        const double want[6] = {0, 6, 2, 8, 4, 10};
+        CHECK(values_near(r, want, 6));
+    }
+    crt_tensor_free(r);
+    CHECK(crt_tensor_contiguous(bt, &plain, NULL) == CRT_STATUS_OK);
+    CHECK(crt_tensor_binary(CRT_BINARY_SUB, at, plain, &r, NULL) == CRT_STATUS_OK);
+    CHECK(crt_tensor_is_contiguous(r, &contiguous, NULL) == CRT_STATUS_OK && contiguous == 1);
+    {
+        const double want[6] = {-10, -37, -19, -46, -28, -55};
+        CHECK(values_near(r, want, 6));
+    }
+    crt_tensor_free(r);
+    crt_tensor_free(plain);
+    crt_tensor_free(bt);
+    crt_tensor_free(at);
+    crt_tensor_free(b);
+    crt_tensor_free(a);
+}
+
 static void test_binary_broadcast_and_promotion(void) {
     const float av[6] = {0, 1, 2, 3, 4, 5};
     const float bv[3] = {10, 20, 30};
@@ -1114,6 +1159,7 @@ int main(void) {
     test_panic_becomes_status();
     test_create_view_and_stats();
     test_binary_broadcast_and_promotion();
+    test_results_keep_a_shared_permuted_layout();
     test_unary_and_reductions();
     test_matmul_join_select();
     test_in_place_through_views();

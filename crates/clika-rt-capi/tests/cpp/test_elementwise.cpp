@@ -138,10 +138,36 @@ void in_place_casting_and_triangles() {
     CHECK_THROWS(ops::tril(Tensor::from_data(std::vector<float>{1}, {1})), Status::InvalidArgument);
 }
 
+// A fresh element-wise result keeps the layout its operands share (a transposed pair, or a
+// transposed tensor and a number), as PyTorch's and numpy's do; a broadcast row or an operand
+// of another layout gives a row-major result. Values match the row-major computation.
+void results_keep_a_shared_permuted_layout() {
+    const Tensor base = Tensor::arange(0, 6000).reshape({60, 100});
+    const Tensor a = base.mT();
+    const Tensor b = (base * 0.5 + 1).mT();
+    const Tensor ca = a.contiguous();
+    const Tensor cb = b.contiguous();
+    const Tensor sum = a + b;
+    CHECK(sum.strides() == a.strides() && sum.mT().is_contiguous());
+    CHECK(same(dvals(sum), dvals(ca + cb)));
+    CHECK((a * 2.0).strides() == a.strides());
+    CHECK(same(dvals(a * 2.0), dvals(ca * 2.0)));
+    const Tensor e = ops::exp(a / 6000.0);
+    CHECK(e.strides() == a.strides());
+    CHECK(same(dvals(e), dvals(ops::exp(ca / 6000.0))));
+    CHECK((a < b).strides() == a.strides());
+    CHECK(same(dvals(a < b), dvals(ca < cb)));
+    CHECK((a + cb).is_contiguous());
+    CHECK(same(dvals(a + cb), dvals(ca + cb)));
+    CHECK((a + a.narrow(0, 0, 1)).is_contiguous());
+    CHECK(same(dvals(a + a.narrow(0, 0, 1)), dvals(ca + ca.narrow(0, 0, 1))));
+}
+
 }  // namespace
 
 void run_elementwise_tests() {
     rounding_and_predicates();
     integer_operators();
     in_place_casting_and_triangles();
+    results_keep_a_shared_permuted_layout();
 }

@@ -75,11 +75,54 @@ pub(crate) fn memory_order_perms(
     strides: &[isize],
 ) -> (DimVec<isize>, DimVec<isize>) {
     let order = order_by_stride(shape, strides);
-    let mut inverse: DimVec<isize> = SmallVec::from_elem(0, order.len());
-    for (k, &d) in order.iter().enumerate() {
-        inverse[d] = k as isize;
-    }
+    let inverse = inverse_perm(&order);
     (order.iter().map(|&d| d as isize).collect(), inverse)
+}
+
+/// The dims in memory order when the operands of an element-wise op that have its full
+/// `shape` share one dense layout (no gaps, no overlap) other than row-major, and every
+/// other operand is a single element (a scalar broadcast): the layout the op's result keeps,
+/// as PyTorch's and numpy's do, so `a.T * b.T` is one streaming pass. Dims of size 1 come
+/// last (their strides mean nothing and are not compared). `None` for row-major operands,
+/// operands of different layouts, broadcast rows, gaps, overlap or negative steps.
+pub(crate) fn shared_dense_order(
+    shape: &[usize],
+    operands: &[(&[usize], &[isize])],
+) -> Option<DimVec<usize>> {
+    let full: DimVec<&[isize]> = operands
+        .iter()
+        .filter(|(s, _)| *s == shape)
+        .map(|&(_, st)| st)
+        .collect();
+    let strides = *full.first()?;
+    let single = |s: &[usize]| s.iter().product::<usize>() == 1;
+    let alike = |st: &[isize]| (0..shape.len()).all(|d| shape[d] == 1 || st[d] == strides[d]);
+    if !full.iter().all(|st| alike(st)) || !operands.iter().all(|(s, _)| *s == shape || single(s)) {
+        return None;
+    }
+    let mut order: DimVec<usize> = (0..shape.len()).collect();
+    order.sort_by_key(|&d| (shape[d] == 1, std::cmp::Reverse(strides[d])));
+    let mut step = 1isize;
+    for &d in order.iter().rev().filter(|&&d| shape[d] > 1) {
+        if strides[d] != step {
+            return None;
+        }
+        step *= shape[d] as isize;
+    }
+    let moved = order.iter().filter(|&&d| shape[d] > 1);
+    if moved.clone().zip(moved.skip(1)).all(|(a, b)| a < b) {
+        return None; // row-major but for the strides of size-1 dims
+    }
+    Some(order)
+}
+
+/// The inverse of a permutation, as `permute` takes it.
+pub(crate) fn inverse_perm(order: &[usize]) -> DimVec<isize> {
+    let mut back: DimVec<isize> = SmallVec::from_elem(0, order.len());
+    for (i, &d) in order.iter().enumerate() {
+        back[d] = i as isize;
+    }
+    back
 }
 
 /// Checked element count of `shape`.

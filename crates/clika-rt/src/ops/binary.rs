@@ -282,7 +282,7 @@ pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 /// Runs a plan made for `(a, b)` into a fresh tensor.
 fn binary_planned(plan: &BinaryPlan, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (a, b) = (plan.operand(a)?, plan.operand(b)?);
-    let out = Tensor::alloc(&plan.shape, plan.out, plan.device, false)?;
+    let out = Tensor::alloc_like_operands(&plan.shape, plan.out, plan.device, &[&a, &b])?;
     // SAFETY: `out` is fresh, exclusively held, of the plan's shape and dtype, on its
     // device, and disjoint from both inputs.
     unsafe { backend(plan.device)?.binary(plan, &a, &b, &out)? };

@@ -227,7 +227,7 @@ impl UnaryPlan {
 /// `op(t)` into a fresh tensor.
 pub fn unary(op: UnaryOp, t: &Tensor) -> Result<Tensor> {
     let plan = UnaryPlan::new(op, t)?;
-    let out = Tensor::alloc(t.shape(), plan.out, t.device(), false)?;
+    let out = Tensor::alloc_like_operands(t.shape(), plan.out, t.device(), &[t])?;
     // SAFETY: `out` is fresh, exclusively held, of `t`'s shape and the plan's dtype.
     unsafe { backend(t.device())?.unary(&plan, t, &out)? };
     Ok(out)

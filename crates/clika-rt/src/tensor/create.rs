@@ -133,6 +133,29 @@ impl Tensor {
         Ok(out)
     }
 
+    /// A fresh result of an element-wise op over `operands`: laid out as they are when the
+    /// host operands of full `shape` share one dense permuted layout (a transposed or
+    /// channels-last input, as PyTorch and numpy keep it), row-major otherwise. Device
+    /// results stay row-major (their kernels write row-major outputs).
+    pub(crate) fn alloc_like_operands(
+        shape: &[usize],
+        dtype: DType,
+        device: Device,
+        operands: &[&Tensor],
+    ) -> Result<Tensor> {
+        let layouts: crate::layout::DimVec<(&[usize], &[isize])> =
+            operands.iter().map(|t| (t.shape(), t.strides())).collect();
+        match crate::layout::shared_dense_order(shape, &layouts).filter(|_| device.is_cpu()) {
+            Some(order) => {
+                let in_memory: crate::layout::DimVec<usize> =
+                    order.iter().map(|&d| shape[d]).collect();
+                Tensor::alloc(&in_memory, dtype, device, false)?
+                    .permute(&crate::layout::inverse_perm(&order))
+            }
+            None => Tensor::alloc(shape, dtype, device, false),
+        }
+    }
+
     /// A fresh contiguous runtime-owned tensor on `device` from its pool; zeroed when
     /// `zeroed` (host only), otherwise holding unspecified (initialised) bytes. On an
     /// accelerator the pointer is a device address: only that device's backend may write

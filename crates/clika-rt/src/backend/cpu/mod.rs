@@ -149,17 +149,18 @@ impl Backend for Cpu {
     }
 
     unsafe fn unary(&self, plan: &UnaryPlan, src: &Tensor, out: &Tensor) -> Result<()> {
-        let src = src.to_dtype(plan.compute)?;
-        if let Some(r) = reorder::reorder(&[&src], out) {
-            let s = r.apply(&src)?;
-            let tmp = Tensor::empty(s.shape(), out.dtype())?;
-            // SAFETY: `tmp` is fresh, exclusive and of `s`'s shape and `out`'s dtype; then
-            // the trait's contract for the copy into `out`, which `tmp` does not overlap.
+        if let Some(r) = reorder::reorder(&[src], out) {
+            let s = r.operand(src, plan.compute)?;
+            let target = r.target(out)?;
+            // SAFETY: the trait's contract, seen in memory order: `target` is `out`
+            // permuted (an input exactly, or disjoint from it) or a fresh scratch; then the
+            // contract for the copy into `out`.
             unsafe {
-                elementwise::run_unary(plan.op, &s, &tmp);
-                return self.copy(&r.undo(&tmp)?, out);
+                elementwise::run_unary(plan.op, &s, &target);
+                return r.finish(self, &target, out);
             }
         }
+        let src = src.to_dtype(plan.compute)?;
         // SAFETY: forwarded from the trait's contract; a converted `src` is fresh, so it is
         // disjoint from `out`.
         unsafe { elementwise::run_unary(plan.op, &src, out) };
@@ -169,20 +170,21 @@ impl Backend for Cpu {
     unsafe fn binary(&self, plan: &BinaryPlan, a: &Tensor, b: &Tensor, out: &Tensor) -> Result<()> {
         // Operands already in the compute dtype and the result's shape (the common case:
         // `a + b` of like tensors) run as they are; only the others are converted/broadcast.
+        if let Some(r) = reorder::reorder(&[a, b], out) {
+            let (a, b) = (r.operand(a, plan.compute)?, r.operand(b, plan.compute)?);
+            elementwise_more::check_divisor(plan.op, &b)?;
+            let target = r.target(out)?;
+            // SAFETY: the trait's contract, seen in memory order: `target` is `out`
+            // permuted (an input exactly, or disjoint from both) or a fresh scratch; then
+            // the contract for the copy into `out`.
+            unsafe {
+                elementwise::run_binary(plan.op, &a, &b, &target, plan.compute);
+                return r.finish(self, &target, out);
+            }
+        }
         let a = operand(a, plan.compute, &plan.shape)?;
         let b = operand(b, plan.compute, &plan.shape)?;
         elementwise_more::check_divisor(plan.op, &b)?;
-        if let Some(r) = reorder::reorder(&[&a, &b], out) {
-            let (a, b) = (r.apply(&a)?, r.apply(&b)?);
-            let tmp = Tensor::empty(a.shape(), out.dtype())?;
-            // SAFETY: `tmp` is fresh, exclusive and of the operands' shape and `out`'s
-            // dtype; then the trait's contract for the copy into `out`, which `tmp` does
-            // not overlap.
-            unsafe {
-                elementwise::run_binary(plan.op, &a, &b, &tmp, plan.compute);
-                return self.copy(&r.undo(&tmp)?, out);
-            }
-        }
         // SAFETY: forwarded from the trait's contract; converted operands are fresh and
         // broadcast ones are views of the inputs, so `out` is still an input exactly or
         // disjoint from both.

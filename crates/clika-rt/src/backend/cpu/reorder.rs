@@ -1,68 +1,97 @@
-//! Element-wise ops over permuted inputs (a transposed or `movedim`-ed tensor) into a
-//! row-major result. Walking the result's order strides across every input, one cache line
-//! per element once the rows outgrow the cache (a 1024×976 `a.T * b.T` ran 25× slower than
-//! numpy, which keeps the inputs' layout). Instead the op runs in the inputs' memory order
-//! (the inputs' dims permuted into memory order, which makes them row-major views) into a
-//! row-major scratch, and one tiled transposing copy (`copy_cast`) writes the result: two
-//! streaming passes. Results stay row-major (the contract every
-//! binding relies on); PyTorch and numpy would return the permuted layout.
+//! Element-wise ops over permuted inputs (a transposed or `movedim`-ed tensor). Walking the
+//! result's dim order strides across every input, one cache line per element once the rows
+//! outgrow the cache (a 1024×976 `a.T * b.T` ran 25× slower than numpy). Instead the op runs
+//! on every operand seen with its dims in memory order (row-major views of them):
+//!
+//! - a result laid out as the inputs (what `ops::unary`/`ops::binary` allocate, as PyTorch
+//!   and numpy do, and in-place ops on such a tensor) is then row-major too: one streaming
+//!   pass;
+//! - a row-major result (an `out=` tensor) is written from a row-major scratch by one tiled
+//!   transposing copy (`copy_cast`): two streaming passes.
 
-use crate::{Result, Tensor};
+use std::borrow::Cow;
 
-/// Below this many elements the strided walk stays in cache.
+use super::operand;
+use crate::layout::{inverse_perm, shared_dense_order, DimVec};
+use crate::{DType, Result, Tensor};
+
+/// Below this many elements a strided walk into a row-major result stays in cache, cheaper
+/// than the scratch and the copy.
 const MIN_ELEMS: usize = 1 << 12;
 
-/// The dim order that makes a permuted dense layout row-major.
+/// The dim order that makes the operands' permuted dense layout row-major.
 pub(super) struct Reorder {
-    order: Vec<isize>,
-    back: Vec<isize>,
+    order: DimVec<isize>,
+    back: DimVec<isize>,
+    /// The op's shape.
+    full: DimVec<usize>,
+    /// The op's shape in memory order.
+    shape: DimVec<usize>,
+    /// The result shares the operands' layout (no scratch, no copy).
+    pub(super) direct: bool,
 }
 
 impl Reorder {
-    /// `t` with its dims in memory order: a row-major view of an input.
-    pub(super) fn apply(&self, t: &Tensor) -> Result<Tensor> {
-        t.permute(&self.order)
+    /// Operand `t` (of the op's shape, or a single element) in memory order, converted to
+    /// `dtype` and broadcast to the reordered shape.
+    pub(super) fn operand<'t>(&self, t: &'t Tensor, dtype: DType) -> Result<Cow<'t, Tensor>> {
+        if t.shape() == &self.full[..] {
+            Ok(Cow::Owned(
+                operand(&t.permute(&self.order)?, dtype, &self.shape)?.into_owned(),
+            ))
+        } else {
+            operand(t, dtype, &self.shape)
+        }
     }
 
-    /// The result in memory order seen with the op's dims (a view to copy out of).
-    pub(super) fn undo(&self, t: &Tensor) -> Result<Tensor> {
-        t.permute(&self.back)
+    /// The result in memory order: `out` itself when [`Reorder::direct`], else a fresh
+    /// row-major scratch of `dtype` for [`Reorder::finish`] to copy out of.
+    pub(super) fn target(&self, out: &Tensor) -> Result<Tensor> {
+        if self.direct {
+            out.permute(&self.order)
+        } else {
+            Tensor::empty(&self.shape, out.dtype())
+        }
+    }
+
+    /// Copies a scratch [`Reorder::target`] into `out` (nothing when direct).
+    ///
+    /// # Safety
+    /// The backend `copy` contract for `out`.
+    pub(super) unsafe fn finish(
+        &self,
+        cpu: &super::Cpu,
+        target: &Tensor,
+        out: &Tensor,
+    ) -> Result<()> {
+        if self.direct {
+            return Ok(());
+        }
+        // SAFETY: the caller's contract for `out`; a scratch target is fresh, so it does
+        // not overlap `out`.
+        unsafe { crate::backend::Backend::copy(cpu, &target.permute(&self.back)?, out) }
     }
 }
 
-/// The reordering when `inputs` all have `out`'s shape and one dense layout that permutes
-/// the dims other than row-major, and `out` is row-major; `None` otherwise (inputs laid out
-/// as `out`, broadcast, overlapping or with gaps, or a small op).
+/// The reordering when the operands of full shape share one dense layout other than
+/// row-major (others being single elements), and `out` has that layout too or is a large
+/// enough row-major tensor; `None` otherwise (row-major operands, broadcast rows, gaps,
+/// overlap, or a small row-major result).
 pub(super) fn reorder(inputs: &[&Tensor], out: &Tensor) -> Option<Reorder> {
-    let first = inputs.first()?;
-    let (shape, strides) = (out.shape(), first.strides());
-    let alike = inputs
-        .iter()
-        .all(|t| t.shape() == shape && t.strides() == strides);
-    if out.numel() < MIN_ELEMS || !out.is_contiguous() || first.is_contiguous() || !alike {
+    let shape = out.shape();
+    let layouts: DimVec<(&[usize], &[isize])> =
+        inputs.iter().map(|t| (t.shape(), t.strides())).collect();
+    let order = shared_dense_order(shape, &layouts)?;
+    let full = inputs.iter().find(|t| t.shape() == shape)?;
+    let direct = (0..shape.len()).all(|d| shape[d] == 1 || out.strides()[d] == full.strides()[d]);
+    if !direct && (out.numel() < MIN_ELEMS || !out.is_contiguous()) {
         return None;
     }
-    // Dims by falling stride (size-1 dims, whose stride means nothing, last): dense when
-    // each stride is the product of the sizes after it in this order.
-    let mut order: Vec<usize> = (0..shape.len()).collect();
-    order.sort_by_key(|&d| (shape[d] == 1, std::cmp::Reverse(strides[d])));
-    let mut step = 1isize;
-    for &d in order.iter().rev().filter(|&&d| shape[d] > 1) {
-        if strides[d] != step {
-            return None;
-        }
-        step *= shape[d] as isize;
-    }
-    let moved: Vec<usize> = order.iter().copied().filter(|&d| shape[d] > 1).collect();
-    if moved.is_sorted() {
-        return None; // row-major but for the strides of size-1 dims
-    }
-    let mut back = vec![0isize; order.len()];
-    for (i, &d) in order.iter().enumerate() {
-        back[d] = i as isize;
-    }
     Some(Reorder {
+        back: inverse_perm(&order),
+        shape: order.iter().map(|&d| shape[d]).collect(),
+        full: shape.iter().copied().collect(),
         order: order.iter().map(|&d| d as isize).collect(),
-        back,
+        direct,
     })
 }
