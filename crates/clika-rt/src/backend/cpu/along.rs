@@ -15,6 +15,7 @@ use super::iter::{
     PARALLEL_MIN_ELEMS,
 };
 use super::num::Num;
+use super::vmath::{dispatch, SimdBody};
 use crate::layout::DimVec;
 use crate::ops::{AlongPlan, ScatterMode};
 use crate::{DType, Error, Result, Tensor};
@@ -302,11 +303,29 @@ unsafe fn gather_as<I: IndexValue, T: Copy>(plan: &AlongPlan, out: &Tensor) -> b
     let src = SendPtr(plan.t.data_ptr().cast::<T>());
     let dst = SendPtr(out.data_ptr().cast::<T>());
     let bad = AtomicBool::new(false);
+    let arch = pulp::Arch::new();
     w.split(true, None, |part| {
         let (src, dst) = (src.get().cast_const(), dst.get());
         let mut any = false;
         w.rows(part, |o, len, s| {
             let (p, mut bad) = (p, false);
+            if s[0] == 1 && s[2] == 1 {
+                // SAFETY: as below, the row's index and output elements being contiguous.
+                let row = unsafe {
+                    GatherRow {
+                        index: p.index.get().offset(o[0]).cast_const(),
+                        src: src.offset(o[1]),
+                        step: s[1],
+                        dst: dst.offset(o[2]),
+                        len,
+                        p,
+                        bad: &mut bad,
+                    }
+                };
+                dispatch(arch, row);
+                any |= bad;
+                return;
+            }
             for j in 0..len as isize {
                 // SAFETY: the walk reaches elements of the index, of `out` and (with the
                 // value's term, 0 when out of range) of the target; `out` is disjoint from
@@ -325,6 +344,56 @@ unsafe fn gather_as<I: IndexValue, T: Copy>(plan: &AlongPlan, out: &Tensor) -> b
         }
     });
     !bad.load(Ordering::Relaxed)
+}
+
+/// One row of a gather whose index and output are contiguous along it, the loop compiled
+/// inside the CPU's widest dispatch with those unit strides constant (the general row loop
+/// multiplies three strides read at run time per element): 2048² floats `gather(dim=1)` on
+/// 2 threads 3.9 → 3.4 ms, PyTorch 2.6; `float64` 6.5 → 5.7, PyTorch 14. LLVM keeps the
+/// random reads scalar (its cost model finds vector gathers no faster), unrolled.
+struct GatherRow<'a, I, T> {
+    /// The row's first index value.
+    index: *const I,
+    /// The target at the row's first position (the dim's term excluded).
+    src: *const T,
+    /// The target's step along the row.
+    step: isize,
+    dst: *mut T,
+    len: usize,
+    p: Picks<I>,
+    /// Set when a value was out of range.
+    bad: &'a mut bool,
+}
+
+impl<I: IndexValue, T: Copy> SimdBody for GatherRow<'_, I, T> {
+    #[inline(always)]
+    fn run<const F: bool>(self) {
+        let GatherRow {
+            index,
+            src,
+            step,
+            dst,
+            len,
+            p,
+            bad,
+        } = self;
+        let mut any = false;
+        for j in 0..len {
+            // SAFETY: the row's `len` index and output elements are in bounds and
+            // contiguous, the target position `j · step` plus the value's term (0 when out
+            // of range) is an element of the target (the walk's bounds), and the output is
+            // disjoint from the target. Unaligned, as borrowed memory need not be aligned.
+            unsafe {
+                let i = index.add(j).read_unaligned().get();
+                let k = i.wrapping_add(p.size & (i >> 63));
+                let ok = (k as u64) < p.size as u64;
+                any |= !ok;
+                let at = j as isize * step + (if ok { k } else { 0 }) as isize * p.stride;
+                dst.add(j).write_unaligned(src.offset(at).read_unaligned());
+            }
+        }
+        *bad |= any;
+    }
 }
 
 /// See `Backend::scatter_along`.
