@@ -275,3 +275,39 @@ fn integer_inputs_promote_and_use_the_fused_rows() {
     );
     close(&got.to_f64_vec().unwrap(), &want, 1e-6, "int32");
 }
+
+/// Long `float16` rows (the row-kernel path: widened to `f32`, computed there, rounded once)
+/// give exactly the `float32` computation of the same values rounded to `float16`, NaN and
+/// infinite entries and an all `-inf` row included, for softmax, log_softmax and logsumexp.
+#[test]
+fn long_float16_rows_round_the_float32_computation_once() {
+    let (rows, n) = (5, 203);
+    let mut v: Vec<f64> = (0..rows * n)
+        .map(|i| ((i * 53 % 97) as f64 - 48.0) * 0.173)
+        .collect();
+    v[n + 7] = f64::NAN;
+    v[2 * n..3 * n].fill(f64::NEG_INFINITY);
+    v[3 * n + 100] = f64::INFINITY;
+    let h = Tensor::from_vec(v, &[rows, n])
+        .unwrap()
+        .to_dtype(DType::Float16)
+        .unwrap();
+    let f = h.to_dtype(DType::Float32).unwrap();
+    let bits = |t: Tensor| {
+        t.to_vec::<half::f16>()
+            .unwrap()
+            .iter()
+            .map(|x| x.to_bits())
+            .collect::<Vec<_>>()
+    };
+    let rounded = |t: Tensor| bits(t.to_dtype(DType::Float16).unwrap());
+    assert_eq!(bits(h.softmax(1).unwrap()), rounded(f.softmax(1).unwrap()));
+    assert_eq!(
+        bits(h.log_softmax(1).unwrap()),
+        rounded(f.log_softmax(1).unwrap())
+    );
+    assert_eq!(
+        bits(h.logsumexp(Some(&[1]), false).unwrap()),
+        rounded(f.logsumexp(Some(&[1]), false).unwrap())
+    );
+}
