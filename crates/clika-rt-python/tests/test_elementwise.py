@@ -346,8 +346,9 @@ def test_clamp_and_zero_in_place():
 
 @pytest.mark.parametrize("shape, axes", [((37, 53), (1, 0)), ((4, 6, 70), (2, 0, 1)), ((300, 500), (1, 0))])
 def test_results_keep_a_shared_permuted_layout_as_numpy_does(shape, axes):
-    """A fresh elementwise result keeps the layout its operands share (transposed,
-    channels-last, with a scalar beside them), as numpy's ``order="K"`` does: the same
+    """A fresh elementwise result (``clamp`` and ``where`` too) keeps the layout its operands
+    share (transposed, channels-last, with a scalar beside them), as numpy's ``order="K"``
+    does: the same
     strides as numpy's result and the same values; mixed layouts, broadcast rows, device
     results and ``out=`` stay row-major. The large case runs the kernels' memory-order pass."""
     base = RNG.standard_normal(shape).astype(np.float32)
@@ -361,10 +362,17 @@ def test_results_keep_a_shared_permuted_layout_as_numpy_does(shape, axes):
         (ta < tb, a < b),
         (crt.exp(ta), np.exp(a)),
         (-ta, -a),
+        (ta.clamp(-0.5, 0.5), np.clip(a, np.float32(-0.5), np.float32(0.5))),
+        (crt.where(ta > 0, ta, tb), np.where(a > 0, a, b)),
+        (crt.where(ta > 0, ta, 0.0), np.where(a > 0, a, np.float32(0))),
         (crt.from_numpy(base.astype(np.int32)).permute(*axes) / tb, base.astype(np.int32).transpose(axes) / b),
     ]:
         assert tuple(got.strides) == tuple(s // want.itemsize for s in want.strides)
         np.testing.assert_allclose(got.numpy(), want, rtol=1e-6)
+    # In place on a transposed view: its own layout, values as numpy's.
+    inplace = crt.from_numpy(base.copy()).permute(*axes)
+    inplace.clamp_(-0.25, 0.25)
+    np.testing.assert_array_equal(inplace.numpy(), np.clip(a, np.float32(-0.25), np.float32(0.25)))
     # Operands of different layouts, or a broadcast row: row-major, as PyTorch.
     mixed = ta + crt.from_numpy(np.ascontiguousarray(b))
     assert mixed.is_contiguous()

@@ -742,6 +742,30 @@ fn elementwise_over_permuted_inputs_matches_contiguous_operands() {
             ops::unary_into(op, &px, &mut out).unwrap();
             same(out, want, None, &format!("{what} into row-major"));
         }
+        // clamp keeps the layout, fresh and in place.
+        let lim = |t: &Tensor| t.clamp(Some(Scalar::Float(-2.0)), Some(Scalar::Float(3.0)));
+        let want = lim(&cx).unwrap();
+        same(
+            lim(&px).unwrap(),
+            want.clone(),
+            kept,
+            &format!("clamp {perm:?}"),
+        );
+        let mut own = x.contiguous_copy().unwrap().permute(&perm).unwrap();
+        own.clamp_(Some(Scalar::Float(-2.0)), Some(Scalar::Float(3.0)))
+            .unwrap();
+        same(own, want, kept, &format!("clamp_ {perm:?}"));
+        // where keeps the layout of a mask and values laid out alike.
+        let (m, cm) = (
+            ops::binary(BinaryOp::Lt, &px, &py).unwrap(),
+            ops::binary(BinaryOp::Lt, &cx, &cy).unwrap(),
+        );
+        same(
+            ops::where_(&m, &px, &py).unwrap(),
+            ops::where_(&cm, &cx, &cy).unwrap(),
+            kept,
+            &format!("where {perm:?}"),
+        );
         // A scalar operand keeps the tensor operand's layout, on either side.
         let two = Tensor::full(&[], 2.5, DType::Float32).unwrap();
         same(

@@ -155,6 +155,10 @@ void results_keep_a_shared_permuted_layout() {
     const Tensor e = ops::exp(a / 6000.0);
     CHECK(e.strides() == a.strides());
     CHECK(same(dvals(e), dvals(ops::exp(ca / 6000.0))));
+    CHECK(ops::clamp(a, 100, 5000).strides() == a.strides());
+    CHECK(same(dvals(ops::clamp(a, 100, 5000)), dvals(ops::clamp(ca, 100, 5000))));
+    CHECK(ops::where(a < b, a, b).strides() == a.strides());
+    CHECK(same(dvals(ops::where(a < b, a, b)), dvals(ops::where(ca < cb, ca, cb))));
     CHECK((a < b).strides() == a.strides());
     CHECK(same(dvals(a < b), dvals(ca < cb)));
     CHECK((a + cb).is_contiguous());

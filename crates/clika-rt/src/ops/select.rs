@@ -4,6 +4,7 @@ use super::binary::{as_operand, binary_scalar, broadcast_shapes, check_devices, 
 use super::promote::{result_type, scalar_result_type, Scalar};
 use crate::backend::backend;
 use crate::backend::kernel::map3;
+use crate::layout::DimVec;
 use crate::{DType, Result, Tensor};
 
 /// The bounds as one-element tensors of `dtype` when at least one is given and neither
@@ -29,6 +30,17 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     check_devices("where", a, b)?;
     let dtype = result_type(a.dtype(), b.dtype());
     let shape = broadcast_shapes(&broadcast_shapes(cond.shape(), a.shape())?, b.shape())?;
+    let layouts = [cond, a, b].map(|t| (t.shape(), t.strides()));
+    if let Some(order) = crate::layout::shared_dense_order(&shape, &layouts) {
+        // Operands sharing one permuted dense layout (a transposed mask and values): the
+        // op runs on their row-major views in memory order, and the result keeps their
+        // layout, as the element-wise ops' results do (1024×976 transposed: 2.2 ms striding
+        // across all four, 0.09–0.18 ms so; PyTorch 1.8).
+        let p: DimVec<isize> = order.iter().map(|&d| d as isize).collect();
+        let view = |t: &Tensor| as_operand(t, t.dtype(), &shape)?.permute(&p);
+        let out = where_(&view(cond)?, &view(a)?, &view(b)?)?;
+        return out.permute(&crate::layout::inverse_perm(&order));
+    }
     let c = as_operand(cond, DType::Bool, &shape)?;
     let (a, b) = (as_operand(a, dtype, &shape)?, as_operand(b, dtype, &shape)?);
     let out = Tensor::alloc(&shape, dtype, c.device(), false)?;
@@ -43,7 +55,7 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 /// Limits every element to `[min, max]` (either bound optional). NaN stays NaN.
 pub fn clamp(t: &Tensor, min: Option<Scalar>, max: Option<Scalar>) -> Result<Tensor> {
     if let Some((lo, hi)) = same_type_bounds(t.dtype(), min, max)? {
-        let out = Tensor::alloc(t.shape(), t.dtype(), t.device(), false)?;
+        let out = Tensor::alloc_like_operands(t.shape(), t.dtype(), t.device(), &[t])?;
         // SAFETY: `out` is fresh, exclusive, and of `t`'s shape and dtype on its device.
         let done = unsafe { backend(t.device())?.clamp(t, lo.as_ref(), hi.as_ref(), &out)? };
         if done {

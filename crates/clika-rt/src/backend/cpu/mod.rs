@@ -199,6 +199,13 @@ impl Backend for Cpu {
         hi: Option<&Tensor>,
         out: &Tensor,
     ) -> Result<bool> {
+        if let Some(r) = reorder::reorder(&[t], out).filter(|r| r.direct) {
+            // SAFETY: the trait's contract, seen in memory order (`out` laid out as `t`:
+            // `t` itself, or disjoint from it).
+            return unsafe {
+                elementwise::clamp(&*r.operand(t, t.dtype())?, lo, hi, &r.target(out)?)
+            };
+        }
         // SAFETY: forwarded from the trait's contract.
         unsafe { elementwise::clamp(t, lo, hi, out) }
     }
