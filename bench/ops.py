@@ -386,6 +386,13 @@ def cases_for(n: int, rng: np.random.Generator) -> List[Case]:
     out.append(
         Case(
             "where",
+            f"f32 {size} transposed",
+            peers([cond, x, y], crt.where, np.where, torch.where if torch is not None else None, transposed),
+        )
+    )
+    out.append(
+        Case(
+            "where",
             f"f32 {size}, scalar other",
             peers(
                 [cond, x],
@@ -416,19 +423,21 @@ def cases_for(n: int, rng: np.random.Generator) -> List[Case]:
         t[m] = 0.0  # type: ignore[index]
 
     out.append(Case("x[mask] = v", f"f32 {size}", peers([xm, cond], set_masked, set_masked, set_masked), 2 * f4 + r * c))
-    out.append(
-        Case(
-            "clamp",
-            f"f32 {size}",
-            peers(
-                [x],
-                lambda t: crt.clamp(t, -0.5, 0.5),
-                lambda v: np.clip(v, -0.5, 0.5),
-                lambda t: torch.clamp(t, -0.5, 0.5),
-            ),
-            2 * f4,
+    for suffix, view, nbytes in (("", lambda t: t, 2 * f4), (" transposed", transposed, None)):
+        out.append(
+            Case(
+                "clamp",
+                f"f32 {size}{suffix}",
+                peers(
+                    [x],
+                    lambda t: crt.clamp(t, -0.5, 0.5),
+                    lambda v: np.clip(v, -0.5, 0.5),
+                    lambda t: torch.clamp(t, -0.5, 0.5),
+                    view,
+                ),
+                nbytes,
+            )
         )
-    )
     for name, ours, np_fn, tname in (("cat", crt.cat, np.concatenate, "cat"), ("stack", crt.stack, np.stack, "stack")):
         tf = getattr(torch, tname) if torch is not None else None
         out.append(
