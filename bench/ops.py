@@ -350,6 +350,30 @@ def cases_for(n: int, rng: np.random.Generator) -> List[Case]:
             )
         )
 
+    # A transpose converts keeping its layout (numpy's astype order "K", PyTorch's
+    # preserve_format); a row-major copy of a transposed float16 moves 2-byte tiles.
+    out.append(
+        Case(
+            "to",
+            f"f32→f16 {size} transposed",
+            peers(
+                [x],
+                lambda t: t.to(crt.float16),
+                lambda v: v.astype(np.float16),
+                lambda t: t.to(torch.float16),
+                transposed,
+            ),
+            6 * r * c,
+        )
+    )
+    out.append(
+        Case(
+            "contiguous",
+            f"f16 {size} transposed",
+            peers([xh16], lambda t: t.contiguous(), np.ascontiguousarray, lambda t: t.contiguous(), transposed),
+            4 * r * c,
+        )
+    )
     out.append(
         Case(
             "to",

@@ -248,6 +248,8 @@ pub unsafe extern "C" fn crt_tensor_unsqueeze(
 }
 
 /// The tensor converted to `dtype` (a new handle to the same tensor if it already has it).
+/// A dense permuted host tensor (a transpose, a channels-last image) keeps its layout, as
+/// PyTorch's `to` and numpy's `astype` do; any other is converted row-major.
 ///
 /// # Safety
 /// The header's pointer contract.

@@ -345,6 +345,33 @@ def test_clamp_and_zero_in_place():
 
 
 @pytest.mark.parametrize("shape, axes", [((37, 53), (1, 0)), ((4, 6, 70), (2, 0, 1)), ((300, 500), (1, 0))])
+@np.errstate(over="ignore")  # 70000 → float16 is inf, as intended
+def test_to_dtype_keeps_a_dense_permuted_layout_as_torch_and_numpy_do(shape, axes):
+    """``to(dtype)`` of a transpose or a channels-last view keeps its layout, as numpy's
+    ``astype`` (order "K") and PyTorch's ``to`` (``preserve_format``) do, with numpy's values;
+    a view with gaps converts row-major (PyTorch's choice), and ``contiguous()`` and
+    ``clone()`` are row-major copies."""
+    base = (RNG.standard_normal(shape) * 100).astype(np.float32)
+    base.flat[:3] = [70000.0, -0.0, 65519.0]  # float16: inf, -0 and its largest finite
+    a, t = base.transpose(axes), crt.from_numpy(base).permute(*axes)
+    for dtype, np_dtype in [(crt.float16, np.float16), (crt.float64, np.float64), (crt.int32, np.int32)]:
+        want = a.astype(np_dtype)
+        got = t.to(dtype)
+        assert tuple(got.strides) == tuple(s // want.itemsize for s in want.strides) == t.strides
+        np.testing.assert_array_equal(got.numpy(), want)
+        back = got.to(crt.float32)
+        assert back.strides == t.strides
+        np.testing.assert_array_equal(back.numpy(), want.astype(np.float32))
+    gapped = t[::2]
+    got = gapped.to(crt.float16)
+    assert got.is_contiguous()
+    np.testing.assert_array_equal(got.numpy(), a[::2].astype(np.float16))
+    for copy in (t.contiguous(), t.clone()):
+        assert copy.is_contiguous()
+        np.testing.assert_array_equal(copy.numpy(), a)
+
+
+@pytest.mark.parametrize("shape, axes", [((37, 53), (1, 0)), ((4, 6, 70), (2, 0, 1)), ((300, 500), (1, 0))])
 def test_results_keep_a_shared_permuted_layout_as_numpy_does(shape, axes):
     """A fresh elementwise result (``clamp`` and ``where`` too) keeps the layout its operands
     share (transposed, channels-last, with a scalar beside them), as numpy's ``order="K"``

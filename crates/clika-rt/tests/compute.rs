@@ -596,6 +596,58 @@ fn wide_outer_reductions_and_tiled_copies_match_reference() {
 }
 
 #[test]
+fn transposed_casts_give_the_bits_of_contiguous_casts() {
+    // A converting copy of a transposed view transposes tiles and converts their rows; it
+    // must give, element for element, the bits the contiguous rows' conversion gives, for
+    // every pair of dtypes (random bytes: NaN payloads, infinities, subnormals, values
+    // that saturate), with ragged tiles in both dims.
+    let (outer, rows, cols) = if cfg!(miri) { (1, 33, 34) } else { (2, 37, 70) };
+    let sources: &[DType] = if cfg!(miri) {
+        &[DType::Float32, DType::Float16, DType::Bool, DType::Int64]
+    } else {
+        &DType::ALL
+    };
+    let bytes_of = |t: &Tensor| -> Vec<u8> {
+        assert!(t.is_contiguous());
+        // SAFETY: `t` is a contiguous host tensor of `nbytes()` initialised bytes, alive
+        // for this borrow.
+        unsafe { std::slice::from_raw_parts(t.data_ptr().cast_const(), t.nbytes()) }.to_vec()
+    };
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    for &s in sources {
+        let n = outer * rows * cols * s.size();
+        let raw: Vec<u8> = (0..n)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                (state >> 24) as u8
+            })
+            .collect();
+        let t = Tensor::from_bytes(&raw, &[outer, rows, cols], s).unwrap();
+        for d in DType::ALL {
+            let want = bytes_of(&t.to_dtype(d).unwrap().contiguous().unwrap());
+            let got = t.permute(&[0, 2, 1]).unwrap().to_dtype(d).unwrap();
+            let got = bytes_of(&got.contiguous().unwrap());
+            let z = d.size();
+            for o in 0..outer {
+                for i in 0..rows {
+                    for j in 0..cols {
+                        let w = ((o * rows + i) * cols + j) * z;
+                        let g = ((o * cols + j) * rows + i) * z;
+                        assert_eq!(
+                            got[g..g + z],
+                            want[w..w + z],
+                            "{s} -> {d} at [{o}, {j}, {i}] of the transposed view"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn copies_keep_nan_payloads_bit_for_bit() {
     // contiguous() of strided views (the tiled transpose and the generic walk) and
     // contiguous_copy() of every float dtype move bits: a signalling NaN stays signalling.

@@ -68,7 +68,7 @@ fn integer_sums_widen_and_empty_reductions_are_defined() {
     assert_eq!(nothing.to_vec::<i64>().unwrap(), [0, 1, 2, 3]);
 }
 
-fn check_cast<S: Element, D: Element>(src: &Tensor) {
+fn check_cast<S: Element, D: Element>(src: &Tensor, dense_permuted: bool) {
     let want: Vec<D> = src
         .to_vec::<S>()
         .unwrap()
@@ -77,7 +77,17 @@ fn check_cast<S: Element, D: Element>(src: &Tensor) {
         .collect();
     let got = src.to_dtype(D::DTYPE).unwrap();
     assert_eq!(got.dtype(), D::DTYPE);
-    assert!(S::DTYPE == D::DTYPE || got.is_contiguous());
+    if S::DTYPE == D::DTYPE {
+        assert!(
+            got.storage().same_as(src.storage()),
+            "same dtype is not a copy"
+        );
+    } else if dense_permuted {
+        // PyTorch's `to` and numpy's `astype` keep a transpose's layout.
+        assert_eq!(got.strides(), src.strides(), "{} -> {}", S::DTYPE, D::DTYPE);
+    } else {
+        assert!(got.is_contiguous(), "{} -> {}", S::DTYPE, D::DTYPE);
+    }
     assert_eq!(
         got.to_vec::<D>().unwrap(),
         want,
@@ -182,21 +192,30 @@ fn to_dtype_every_pair_on_a_strided_view() {
     let vals = [
         -3.5, -1.0, 0.0, 0.5, 1.0, 2.0, 127.0, 300.7, -200.2, 7.0, 1e6, -0.0,
     ];
+    let wide: Vec<f64> = vals.iter().chain(&vals).copied().collect();
     for s in DType::ALL {
+        // A transpose (dense: the result keeps its layout), and a transpose of every
+        // other column of a wider matrix (gaps: the result is row-major).
         let t = Tensor::from_data(&vals, &[3, 4])
             .unwrap()
             .to_dtype(s)
             .unwrap()
             .transpose(0, 1)
             .unwrap();
+        let gapped = Tensor::from_data(&wide, &[3, 8])
+            .unwrap()
+            .to_dtype(s)
+            .unwrap()
+            .slice(1, Some(0), None, 2)
+            .unwrap()
+            .transpose(0, 1)
+            .unwrap();
         for d in DType::ALL {
-            dispatch_dtype!(s, S => dispatch_dtype!(d, D => check_cast::<S, D>(&t)));
+            dispatch_dtype!(s, S => dispatch_dtype!(d, D => {
+                check_cast::<S, D>(&t, true);
+                check_cast::<S, D>(&gapped, false);
+            }));
         }
-        let same = t.to_dtype(s).unwrap();
-        assert!(
-            same.storage().same_as(t.storage()),
-            "same dtype is not a copy"
-        );
     }
 }
 

@@ -930,6 +930,8 @@ public:
     // ---- operations (new runtime-owned tensors) ----
 
     Tensor contiguous() const { return unary(&crt_tensor_contiguous); }
+    /// Converted to `dtype` (this tensor when it has it); a transpose or channels-last
+    /// tensor keeps its layout, as PyTorch's `to` does, any other comes out row-major.
     Tensor to_dtype(DataType dtype) const {
         return derive([&](crt_tensor** out, crt_error** err) {
             return crt_tensor_to_dtype(get(), static_cast<crt_dtype>(dtype), out, err);

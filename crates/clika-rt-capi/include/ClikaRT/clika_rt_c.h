@@ -2857,6 +2857,8 @@ crt_status crt_tensor_unsqueeze(const struct crt_tensor *tensor,
 
 /**
  * The tensor converted to `dtype` (a new handle to the same tensor if it already has it).
+ * A dense permuted host tensor (a transpose, a channels-last image) keeps its layout, as
+ * PyTorch's `to` and numpy's `astype` do; any other is converted row-major.
  *
  * # Safety
  * The header's pointer contract.

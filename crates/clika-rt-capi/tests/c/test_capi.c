@@ -340,6 +340,15 @@ static void test_results_keep_a_shared_permuted_layout(void) {
         CHECK(values_near(r, want, 6));
     }
     crt_tensor_free(r);
+    /* Conversions keep the layout too (PyTorch's `to`, numpy's `astype`). */
+    CHECK(crt_tensor_to_dtype(at, CRT_DTYPE_FLOAT64, &r, NULL) == CRT_STATUS_OK);
+    CHECK(crt_tensor_strides(r, &st, &nd, NULL) == CRT_STATUS_OK && nd == 2 && st[0] == 1 &&
+          st[1] == 3);
+    {
+        const double want[6] = {0, 3, 1, 4, 2, 5};
+        CHECK(has_shape(r, s32, 2) && values_near(r, want, 6));
+    }
+    crt_tensor_free(r);
     crt_tensor_free(plain);
     crt_tensor_free(bt);
     crt_tensor_free(at);

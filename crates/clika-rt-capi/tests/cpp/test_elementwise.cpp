@@ -165,6 +165,13 @@ void results_keep_a_shared_permuted_layout() {
     CHECK(same(dvals(a + cb), dvals(ca + cb)));
     CHECK((a + a.narrow(0, 0, 1)).is_contiguous());
     CHECK(same(dvals(a + a.narrow(0, 0, 1)), dvals(ca + ca.narrow(0, 0, 1))));
+    // Conversions keep the layout too (PyTorch's `to`); a view with gaps converts row-major.
+    const Tensor half = a.to_dtype(DataType::Float16);
+    CHECK(half.dtype() == DataType::Float16 && half.strides() == a.strides());
+    CHECK(same(dvals(half), dvals(ca.to_dtype(DataType::Float16))));
+    const Tensor gapped = a.slice(1, 0, 60, 2).to_dtype(DataType::Int32);
+    CHECK(gapped.is_contiguous());
+    CHECK(same(dvals(gapped), dvals(ca.slice(1, 0, 60, 2).to_dtype(DataType::Int32))));
 }
 
 }  // namespace

@@ -55,7 +55,7 @@ mod pow;
 mod random;
 
 pub(crate) use driver::{
-    avx2, dispatch, dispatch_avx2, load, store, Call, Lane, LaneElem, SimdBody,
+    avx2, dispatch, dispatch_avx2, load, store, Avx2, Call, Lane, LaneElem, SimdBody,
 };
 use driver::{map2_lanes, map_lanes};
 pub(crate) use random::{map_group, normal_group, Draw, Unit, Words, BLOCKS, GROUP};
