@@ -595,6 +595,23 @@ fn wide_outer_reductions_and_tiled_copies_match_reference() {
     }
 }
 
+/// Whether `bytes` (native order) hold a NaN of the float type `d`.
+fn is_nan(d: DType, bytes: &[u8]) -> bool {
+    let bits = match *bytes {
+        [a, b] => u64::from(u16::from_ne_bytes([a, b])),
+        [a, b, c, d] => u64::from(u32::from_ne_bytes([a, b, c, d])),
+        _ => u64::from_ne_bytes(bytes.try_into().unwrap_or([0; 8])),
+    };
+    let (exp, frac) = match d {
+        DType::Float32 => (0x7f80_0000, 0x007f_ffff),
+        DType::Float64 => (0x7ff0_0000_0000_0000, 0x000f_ffff_ffff_ffff),
+        DType::Float16 => (0x7c00, 0x03ff),
+        DType::BFloat16 => (0x7f80, 0x007f),
+        _ => return false,
+    };
+    bits & exp == exp && bits & frac != 0
+}
+
 #[test]
 fn transposed_casts_give_the_bits_of_contiguous_casts() {
     // A converting copy of a transposed view transposes tiles and converts their rows; it
@@ -603,7 +620,7 @@ fn transposed_casts_give_the_bits_of_contiguous_casts() {
     // that saturate), with ragged tiles in both dims.
     let (outer, rows, cols) = if cfg!(miri) { (1, 33, 34) } else { (2, 37, 70) };
     let sources: &[DType] = if cfg!(miri) {
-        &[DType::Float32, DType::Float16, DType::Bool, DType::Int64]
+        &[DType::Float32, DType::Float16, DType::Bool]
     } else {
         &DType::ALL
     };
@@ -635,9 +652,13 @@ fn transposed_casts_give_the_bits_of_contiguous_casts() {
                     for j in 0..cols {
                         let w = ((o * rows + i) * cols + j) * z;
                         let g = ((o * cols + j) * rows + i) * z;
+                        let (got, want) = (&got[g..g + z], &want[w..w + z]);
+                        // Miri picks a NaN's payload and sign per operation that makes one.
+                        if cfg!(miri) && is_nan(d, got) && is_nan(d, want) {
+                            continue;
+                        }
                         assert_eq!(
-                            got[g..g + z],
-                            want[w..w + z],
+                            got, want,
                             "{s} -> {d} at [{o}, {j}, {i}] of the transposed view"
                         );
                     }
