@@ -3802,6 +3802,9 @@ class Tensor:
         moving it back gives the host tensor again. `copy=True` always gives new memory. `"auto"` picks `"cuda:0"` when it works, else `"gpu:0"`, and falls
         back to the CPU with one `RuntimeWarning` per process.
 
+        A conversion keeps the layout of a dense permuted host tensor (a transpose, a channels-last
+        image), as PyTorch's `to` and numpy's `astype` do; any other tensor converts row-major.
+
         Parameters
         ----------
         target : Device, str or dtype, optional
