@@ -369,6 +369,20 @@ def test_to_dtype_keeps_a_dense_permuted_layout_as_torch_and_numpy_do(shape, axe
     for copy in (t.contiguous(), t.clone()):
         assert copy.is_contiguous()
         np.testing.assert_array_equal(copy.numpy(), a)
+    # A broadcast view (stride 0) converts row-major, with numpy's values.
+    row = crt.from_numpy(base).permute(*axes)[:1].expand(*a.shape)
+    got = row.to(crt.float64)
+    assert got.is_contiguous()
+    np.testing.assert_array_equal(got.numpy(), np.broadcast_to(a[:1], a.shape).astype(np.float64))
+
+
+@pytest.mark.parametrize("shape, axes", [((0, 5), (1, 0)), ((5, 0), (1, 0)), ((3, 0, 4), (2, 0, 1))])
+def test_to_dtype_of_empty_permuted_views_gives_numpys_shape(shape, axes):
+    """Empty transposes convert to empty tensors of numpy's shape and dtype."""
+    a = np.zeros(shape, np.float32).transpose(axes)
+    got = crt.from_numpy(np.zeros(shape, np.float32)).permute(*axes).to(crt.float16)
+    assert got.shape == a.shape and got.dtype == crt.float16
+    np.testing.assert_array_equal(got.numpy(), a.astype(np.float16))
 
 
 @pytest.mark.parametrize("shape, axes", [((37, 53), (1, 0)), ((4, 6, 70), (2, 0, 1)), ((300, 500), (1, 0))])
