@@ -74,9 +74,16 @@ pub(crate) fn memory_order_perms(
     shape: &[usize],
     strides: &[isize],
 ) -> (DimVec<isize>, DimVec<isize>) {
-    let order = order_by_stride(shape, strides);
-    let inverse = inverse_perm(&order);
-    (order.iter().map(|&d| d as isize).collect(), inverse)
+    order_perms(&order_by_stride(shape, strides))
+}
+
+/// A dim order as the permutation `permute` takes (`t.permute(perm)` lists `t`'s dims in
+/// `order`), and the inverse that puts a result of that view back in `t`'s dim order.
+pub(crate) fn order_perms(order: &[usize]) -> (DimVec<isize>, DimVec<isize>) {
+    (
+        order.iter().map(|&d| d as isize).collect(),
+        inverse_perm(order),
+    )
 }
 
 /// The dims in memory order when the operands of an element-wise op that have its full

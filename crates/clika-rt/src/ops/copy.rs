@@ -27,9 +27,8 @@ pub fn to_dtype(t: &Tensor, dtype: DType) -> Result<Tensor> {
     let dense = (t.shape(), t.strides());
     match crate::layout::shared_dense_order(t.shape(), &[dense]).filter(|_| t.device().is_cpu()) {
         Some(order) => {
-            let in_memory: crate::layout::DimVec<isize> =
-                order.iter().map(|&d| d as isize).collect();
-            convert(&t.permute(&in_memory)?, dtype)?.permute(&crate::layout::inverse_perm(&order))
+            let (perm, inverse) = crate::layout::order_perms(&order);
+            convert(&t.permute(&perm)?, dtype)?.permute(&inverse)
         }
         None => convert(t, dtype),
     }

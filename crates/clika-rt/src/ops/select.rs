@@ -4,7 +4,6 @@ use super::binary::{as_operand, binary_scalar, broadcast_shapes, check_devices, 
 use super::promote::{result_type, scalar_result_type, Scalar};
 use crate::backend::backend;
 use crate::backend::kernel::map3;
-use crate::layout::DimVec;
 use crate::{DType, Result, Tensor};
 
 /// The bounds as one-element tensors of `dtype` when at least one is given and neither
@@ -36,10 +35,9 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         // op runs on their row-major views in memory order, and the result keeps their
         // layout, as the element-wise ops' results do (1024×976 transposed: 2.2 ms striding
         // across all four, 0.09–0.18 ms so; PyTorch 1.8).
-        let p: DimVec<isize> = order.iter().map(|&d| d as isize).collect();
-        let view = |t: &Tensor| as_operand(t, t.dtype(), &shape)?.permute(&p);
-        let out = where_(&view(cond)?, &view(a)?, &view(b)?)?;
-        return out.permute(&crate::layout::inverse_perm(&order));
+        let (perm, inverse) = crate::layout::order_perms(&order);
+        let view = |t: &Tensor| as_operand(t, t.dtype(), &shape)?.permute(&perm);
+        return where_(&view(cond)?, &view(a)?, &view(b)?)?.permute(&inverse);
     }
     let c = as_operand(cond, DType::Bool, &shape)?;
     let (a, b) = (as_operand(a, dtype, &shape)?, as_operand(b, dtype, &shape)?);

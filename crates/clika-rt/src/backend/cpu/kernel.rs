@@ -493,8 +493,9 @@ pub(crate) unsafe fn copy_cast<S: Element, D: Element>(src: &Tensor, out: &Tenso
         let nr = band_rows.min(rows - r0);
         let [os0, oo0] = co.row_offsets(o * rows + r0);
         // A band's tile, `nr` rows of TILE elements; `u64`s align every element type (of
-        // at most 8 bytes).
-        let mut buf = [0u64; TILE_BYTES / 8];
+        // at most 8 bytes). Left uninitialised: the direct path never touches it, and the
+        // buffered one writes each element before reading it.
+        let mut buf = [std::mem::MaybeUninit::<u64>::uninit(); TILE_BYTES / 8];
         debug_assert!(nr * TILE * size_of::<S>() <= 8 * buf.len() && align_of::<S>() <= 8);
         let tile = buf.as_mut_ptr().cast::<S>();
         for c0 in (0..cols).step_by(TILE) {
@@ -503,9 +504,10 @@ pub(crate) unsafe fn copy_cast<S: Element, D: Element>(src: &Tensor, out: &Tenso
             // SAFETY: the tile's elements (o, r0 + i, c0 + j), i < nr, j < nc, are indices of
             // the copy, in bounds for both tensors (L3), reached from `s0` along the source's
             // unit stride (i) and `sc` (j), and from `d0` along the output's `or` (i) and
-            // unit stride (j); `buf` holds `band_rows` × TILE elements of `S` (any bytes
-            // are written before they are read); bands are disjoint, so each output element
-            // has one writer, and `out` is disjoint from `src`.
+            // unit stride (j); `buf` holds `band_rows` × TILE elements of `S`, and the
+            // caster reads only the `nr` × `nc` the transpose has just written (no
+            // uninitialised byte is read); bands are disjoint, so each output element has one
+            // writer, and `out` is disjoint from `src`.
             unsafe {
                 let from = ps.get().offset(s0);
                 if direct {
@@ -567,7 +569,8 @@ unsafe fn transpose_tile<S: Element>(
     }
 }
 
-/// Transposes an `nr`×`cols` band into the output: `dst[i * ld + c] = src[c * ls + i]`,
+/// Transposes an `nr`×`cols` band into `dst` (the output itself, or a band's tile buffer):
+/// `dst[i * ld + c] = src[c * ls + i]`,
 /// in 8×8 register blocks (AVX shuffles), with the ragged edges done element by element.
 ///
 /// # Safety

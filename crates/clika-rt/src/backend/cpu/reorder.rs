@@ -12,7 +12,7 @@
 use std::borrow::Cow;
 
 use super::operand;
-use crate::layout::{inverse_perm, shared_dense_order, DimVec};
+use crate::layout::{order_perms, shared_dense_order, DimVec};
 use crate::{DType, Result, Tensor};
 
 /// Below this many elements a strided walk into a row-major result stays in cache, cheaper
@@ -87,11 +87,12 @@ pub(super) fn reorder(inputs: &[&Tensor], out: &Tensor) -> Option<Reorder> {
     if !direct && (out.numel() < MIN_ELEMS || !out.is_contiguous()) {
         return None;
     }
+    let (perm, back) = order_perms(&order);
     Some(Reorder {
-        back: inverse_perm(&order),
+        back,
         shape: order.iter().map(|&d| shape[d]).collect(),
         full: shape.iter().copied().collect(),
-        order: order.iter().map(|&d| d as isize).collect(),
+        order: perm,
         direct,
     })
 }
