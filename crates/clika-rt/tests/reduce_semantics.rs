@@ -143,6 +143,40 @@ fn max_min_arg_keep_nan_and_first_ties_on_every_path() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "thousands of elements are slow under Miri")]
+fn column_max_min_and_args_of_every_type_and_of_rows_wider_than_a_block() {
+    // The column (outer) path of every element type, ties across steps and across the
+    // spans of reduced steps that threads take (integers keep by `max`/`min`, floats by
+    // their NaN-aware blend; arg indices alternate between two arrays step by step).
+    for dtype in [
+        DType::Int8,
+        DType::UInt8,
+        DType::Int16,
+        DType::UInt16,
+        DType::Int32,
+        DType::UInt32,
+        DType::Int64,
+        DType::UInt64,
+        DType::Float32,
+        DType::Float64,
+        DType::BFloat16,
+    ] {
+        for steps in [1, 2, 3, 4000] {
+            let t = Tensor::from_data(&values(steps * 24, 9, None), &[steps, 24])
+                .unwrap()
+                .to_dtype(dtype)
+                .unwrap();
+            check_all(&t, 0);
+        }
+    }
+    // Kept rows wider than one column block: blocks reduce apart and write their columns.
+    for nan_at in [None, Some(40_000)] {
+        let wide = Tensor::from_data(&values(3 * 33_000, 4, nan_at), &[3, 33_000]).unwrap();
+        check_all(&wide, 0);
+    }
+}
+
+#[test]
 fn integer_reductions_are_exact_and_wrap_like_i64() {
     // int8 sums widen: 3000 × 127 does not fit in int8 (nor int16 partials).
     let t = Tensor::full(&[3000], 127.0, DType::Int8).unwrap();
