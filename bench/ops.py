@@ -163,6 +163,9 @@ def cases_for(n: int, rng: np.random.Generator) -> List[Case]:
         # values only: its figure is the cheaper job).
         "max": (crt.max, np.max, "max"),
         "min": (crt.min, np.min, "min"),
+        # Values only, in all three: the like-for-like row for numpy's max/min.
+        "amax": (crt.amax, np.amax, "amax"),
+        "amin": (crt.amin, np.amin, "amin"),
         "argmax": (crt.argmax, np.argmax, "argmax"),
         "argmin": (crt.argmin, np.argmin, "argmin"),
         "var": (crt.var, lambda v, axis=None: np.var(v, axis=axis, ddof=1), "var"),
