@@ -7,10 +7,11 @@ rotates from round to round, so slow drifts of the machine (other processes, fre
 fall on all peers alike; the figure kept is the median over rounds. Calls shorter than
 `min_time` are repeated inside one timing and divided.
 
-Before each timing the implementation runs untimed for `settle` seconds. The previous
-slot's library may still hold the cores: PyTorch's OpenMP (libgomp) threads spin for
-milliseconds after each call and OpenBLAS's after a matmul, so whoever came next was
-timed on a shared machine (on 2 cores, 1M-element `mul`: ours 203 µs alone, 360 µs right
+Before each timing the implementation runs untimed for `settle` seconds (longer after a
+case that sets `spin_after`: see `BLAS_SPIN`). The previous slot's library may still hold
+the cores: PyTorch's OpenMP (libgomp) threads spin for milliseconds after each call and
+OpenBLAS's for 0.1–0.15 s after a BLAS call, so whoever came next was timed on a shared
+machine (on 2 cores, 1M-element `mul`: ours 203 µs alone, 360 µs right
 after PyTorch's slot, 178 µs after settling; PyTorch's own figure also fell, 253 → 198 µs,
 once it stopped following ours).
 """
@@ -33,10 +34,25 @@ class Case:
     bytes_moved: Optional[int] = None
     note: str = ""
     medians: Dict[str, float] = field(default_factory=dict)
+    # Seconds the slot after any of this case's slots settles for, when longer than
+    # `run`'s `settle`: [`BLAS_SPIN`] for cases whose numpy peer calls OpenBLAS.
+    spin_after: float = 0.0
+
+
+# numpy's OpenBLAS threads spin for 0.1–0.15 s after a BLAS call before they sleep, on the
+# cores the next slot needs: our 1M-element `add` (two threads) read 140 µs up to 0.1 s after
+# numpy's 976×976 matmul and 70 µs from 0.25 s on, and the slot after numpy's matmul in
+# bench/ops.py (PyTorch's matmul, then ours with out=) and the first row of each size (which
+# follows the last slot, a matmul) read about 2× slow.
+BLAS_SPIN = 0.25
 
 
 def _calls_for(fn: Callable[[], object], min_time: float) -> int:
-    """How many calls make one timing last at least `min_time`."""
+    """How many calls make one timing last at least `min_time`, from a call timed after an
+    untimed one. The first call of a library pays its lazy set-up (thread pools, dispatch
+    tables): timed alone, it made the first row of every size (`add`, ours and PyTorch's)
+    a timing of 6 calls instead of 270, which read 3–5× slower per call than its neighbours."""
+    fn()
     t0 = time.perf_counter()
     fn()
     one = max(time.perf_counter() - t0, 1e-7)
@@ -60,14 +76,17 @@ def run(cases: Sequence[Case], rounds: int = 7, min_time: float = 2e-3, settle: 
                 continue
             slots.append((c, name, fn))
     samples: List[List[float]] = [[] for _ in slots]
+    # The calls above ran every slot once: the first timing follows them.
+    spin = max((c.spin_after for c in cases), default=0.0)
     for r in range(rounds):
         shift = r % max(1, len(slots))
         for i in list(range(shift, len(slots))) + list(range(shift)):
-            _, _, fn = slots[i]
+            case, _, fn = slots[i]
             n = calls[i]
-            until = time.perf_counter() + settle
+            until = time.perf_counter() + max(settle, spin)
             while time.perf_counter() < until:
                 fn()
+            spin = case.spin_after
             t0 = time.perf_counter()
             for _ in range(n):
                 fn()

@@ -30,7 +30,7 @@ import numpy as np  # noqa: E402
 import clika_runtime as crt  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import Case, markdown, run  # noqa: E402
+from harness import BLAS_SPIN, Case, markdown, run  # noqa: E402
 
 try:
     import torch  # type: ignore[import-not-found]  # noqa: E402
@@ -477,7 +477,14 @@ def cases_for(n: int, rng: np.random.Generator) -> List[Case]:
         )
     m = min(r, c, 1024)
     a2 = rng.standard_normal((m, m), dtype=np.float32)
-    out.append(Case("matmul", f"f32 {m}×{m}", peers([a2, a2], crt.matmul, np.matmul, torch.matmul if torch is not None else None)))
+    out.append(
+        Case(
+            "matmul",
+            f"f32 {m}×{m}",
+            peers([a2, a2], crt.matmul, np.matmul, torch.matmul if torch is not None else None),
+            spin_after=BLAS_SPIN,
+        )
+    )
     mo = np.empty((m, m), np.float32)
     out.append(
         Case(
@@ -489,6 +496,7 @@ def cases_for(n: int, rng: np.random.Generator) -> List[Case]:
                 lambda a, b, o: np.matmul(a, b, out=o),
                 torch and (lambda a, b, o: torch.matmul(a, b, out=o)),
             ),
+            spin_after=BLAS_SPIN,
         )
     )
     return out
