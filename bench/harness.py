@@ -51,7 +51,8 @@ def _calls_for(fn: Callable[[], object], min_time: float) -> int:
     """How many calls make one timing last at least `min_time`, from a call timed after an
     untimed one. The first call of a library pays its lazy set-up (thread pools, dispatch
     tables): timed alone, it made the first row of every size (`add`, ours and PyTorch's)
-    a timing of 6 calls instead of 270, which read 3–5× slower per call than its neighbours."""
+    a timing of 6 calls instead of about 600, which read 3–5× slower per call than its
+    neighbours."""
     fn()
     t0 = time.perf_counter()
     fn()

@@ -220,7 +220,7 @@ keep_into_float!(keep_into_f32, keep_f32: f32, keep_into_f64, keep_f64: f64);
 /// ([`keep_into_float`]): a select between `step` and the index already in place (or
 /// between `w[i]` and `acc[i]`) compiles to a masked store (`vpmaskmovq`, microcoded on
 /// AMD), 4 lanes at a time, and a column argmax of 1024×976 `f32` ran 7× slower than the
-/// column sum. Indices are `u32` steps (spans are cut below 2^32 steps), so they fill
+/// column sum. Indices are `u32` steps (spans are cut below 2^31 steps), so they fill
 /// lanes as the `f32` values do.
 #[inline(always)]
 pub(crate) fn arg_into_w<T: PartialOrd + Copy, const MAX: bool>(
