@@ -33,6 +33,9 @@ class Case:
     impls: Dict[str, Callable[[], object]]
     bytes_moved: Optional[int] = None
     note: str = ""
+    # Floating-point operations of one call, for compute-bound rows (convolutions, matrix
+    # products): the rate column then reads GFLOP/s instead of GB/s.
+    flops: Optional[int] = None
     medians: Dict[str, float] = field(default_factory=dict)
     # Seconds the slot after any of this case's slots settles for, when longer than
     # `run`'s `settle`: [`BLAS_SPIN`] for cases whose numpy peer calls OpenBLAS.
@@ -105,7 +108,7 @@ def _fmt_time(s: float) -> str:
 def markdown(cases: Sequence[Case], peers: Sequence[str] = ("numpy", "torch")) -> str:
     """A table: our median, each peer's, and peer ÷ ours (above 1.0: we are faster)."""
     head = ["operation", "case", "clika"] + list(peers) + [f"{p} ÷ clika" for p in peers]
-    head.append("GB/s")
+    head.append("GB/s" if not any(c.flops for c in cases) else "rate")
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for c in cases:
         ours = c.medians.get("clika")
@@ -114,6 +117,11 @@ def markdown(cases: Sequence[Case], peers: Sequence[str] = ("numpy", "torch")) -
         row += [
             f"{c.medians[p] / ours:.2f}" if ours and p in c.medians else "—" for p in peers
         ]
-        row.append(f"{c.bytes_moved / ours / 1e9:.1f}" if ours and c.bytes_moved else "—")
+        if ours and c.flops:
+            row.append(f"{c.flops / ours / 1e9:.1f} GFLOP/s")
+        elif ours and c.bytes_moved:
+            row.append(f"{c.bytes_moved / ours / 1e9:.1f}" + (" GB/s" if head[-1] == "rate" else ""))
+        else:
+            row.append("—")
         lines.append("| " + " | ".join(row) + " |")
     return "\n".join(lines) + "\n"

@@ -1,8 +1,9 @@
 """Vision ops: ClikaRT vs numpy (and PyTorch, when importable) on the same data, in one process.
 
-Each row times `conv2d` (3x3, depthwise 3x3, 1x1), `conv_transpose2d` (4x4 stride 2), pooling, `linear`, `pad` and
-`normalize_image` (a pitched 1080p uint8 HWC frame to normalized float32 CHW) as a median of
-repeated calls and prints the ratio of our time to each peer's (below 1.0: we are faster).
+Each row times `conv2d` (3x3, depthwise 3x3, 1x1), `conv_transpose2d` (4x4 stride 2), pooling,
+`linear`, `pad`, `interpolate`, the normalization layers and `normalize_image` (a pitched 1080p
+uint8 HWC frame to normalized float32 CHW) in interleaved rounds (bench/harness.py) and prints
+the median of each peer's time divided by ours (above 1.0: we are faster).
 numpy has no convolution: its row is a vectorised reference (sliding windows + `tensordot`,
 per group), the fastest plain-numpy formulation, not a library kernel; for `normalize_image`
 it is one float32 expression and a contiguous CHW copy, and PyTorch's is torchvision's
@@ -32,7 +33,7 @@ import numpy as np  # noqa: E402
 from numpy.lib.stride_tricks import sliding_window_view  # noqa: E402
 
 import clika_runtime as crt  # noqa: E402
-from compare import median_time  # noqa: E402  (bench/ is the script's folder)
+from harness import BLAS_SPIN, Case, markdown, run  # noqa: E402  (bench/ is the script's folder)
 
 try:
     import cv2  # type: ignore[import-not-found]  # noqa: E402
@@ -139,7 +140,7 @@ def np_resize_hwc(frame, mh, mw):
     """The same for a uint8 HWC frame, rounded back to uint8."""
     h, w, c = frame.shape
     rows = (mh @ frame.reshape(h, w * c).astype(np.float32)).reshape(-1, w, c)
-    out = np.einsum("ow,hwc->hoc", mw, rows)
+    out = np.matmul(mw, rows)  # (h, w, c) -> (h, o, c): one BLAS product per row
     return np.clip(np.rint(out), 0, 255).astype(np.uint8)
 
 
@@ -279,7 +280,7 @@ def rows(quick):
          lambda: x.mean(axis=(2, 3), keepdims=True),
          (lambda: F.adaptive_avg_pool2d(torch.from_numpy(x), 1)) if F else None,
          lambda: crt.adaptive_avg_pool2d(tx, 1)),
-        ("linear", 2 * xl.shape[0] * feats * outf,
+        (f"linear {xl.shape[0]}x{feats} -> {outf}", 2 * xl.shape[0] * feats * outf,
          lambda: xl @ wl.T,
          (lambda: F.linear(torch.from_numpy(xl), torch.from_numpy(wl))) if F else None,
          lambda: crt.linear(txl, twl)),
@@ -325,7 +326,9 @@ def rows(quick):
          lambda: crt.layer_norm(tln, ln.shape[1], tlw, tlw)),
     ]
     np_07, torch_07, crt_07 = chapter07()
-    table.append(("chapter 07 pipeline, one 320x240 NV12 frame -> top-5", 0, np_07, torch_07, crt_07))
+    table.append(("pipeline chapter 07: one 320x240 NV12 frame -> top-5", 0, np_07, torch_07, crt_07))
+    BLAS_ROWS.update(
+        row[0] for row in table if any(k in row[0] for k in ("conv", "linear", "bilinear", "pipeline")))
     # The results agree before anything is timed.
     for name, _, np_fn, _, crt_fn in table:
         got, want = crt_fn().numpy(), np_fn()
@@ -343,37 +346,42 @@ def rows(quick):
 
 # The ops OpenCV has (first word of the row's name -> a call), filled by rows().
 CV2_ROWS = {}
+# The rows whose numpy peer calls OpenBLAS (tensordot, matmul), filled by rows(): the slot
+# after theirs settles for `BLAS_SPIN`.
+BLAS_ROWS = set()
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="tiny sizes: a smoke test")
-    ap.add_argument("--repeats", type=int, default=None)
+    ap.add_argument("--rounds", type=int, default=None)
     ap.add_argument("--out", type=Path, default=RESULTS / "ops_vision.md")
     args = ap.parse_args()
-    repeats = args.repeats or (3 if args.quick else 20)
-    lines = [
-        f"# Vision ops: medians of {repeats} calls, {os.cpu_count()} CPUs, "
-        f"{crt.__name__} threads as configured",
-        "",
-        "| op | clika_runtime | numpy | ratio vs numpy | torch | ratio vs torch | cv2 | work/s |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
+    rounds = args.rounds or (2 if args.quick else 7)
+    cases = []
     for name, work, np_fn, torch_fn, crt_fn in rows(args.quick):
-        t_crt = median_time(crt_fn, repeats)
-        t_np = median_time(np_fn, repeats)
-        t_torch = median_time(torch_fn, repeats) if torch_fn else None
-        unit = "GFLOP/s" if "conv" in name or name == "linear" else "GB/s"  # normalize: input bytes
-        tt = f"{t_torch * 1e3:.3f} ms" if t_torch else "n/a"
-        rt = f"{t_crt / t_torch:.2f}" if t_torch else "n/a"
-        cv_fn = CV2_ROWS.get(name, CV2_ROWS.get(name.split()[0])) if cv2 else None
-        tc = f"{median_time(cv_fn, repeats) * 1e3:.3f} ms" if cv_fn else "n/a"
-        rate = f"{work / t_crt / 1e9:.1f} {unit}" if work else "n/a"
-        lines.append(
-            f"| {name} | {t_crt * 1e3:.3f} ms | {t_np * 1e3:.3f} ms | {t_crt / t_np:.2f} | "
-            f"{tt} | {rt} | {tc} | {rate} |"
-        )
-    text = "\n".join(lines) + "\n"
+        op, _, case = name.partition(" ")
+        impls = {"clika": crt_fn, "numpy": np_fn}
+        if torch_fn:
+            impls["torch"] = torch_fn
+        cv_fn = CV2_ROWS.get(name, CV2_ROWS.get(op)) if cv2 else None
+        if cv_fn:
+            impls["cv2"] = cv_fn
+        flops = work if "conv" in op or op == "linear" else None
+        cases.append(Case(
+            op, case, impls, bytes_moved=None if flops else work or None, flops=flops,
+            spin_after=BLAS_SPIN if name in BLAS_ROWS else 0.0))
+    run(cases, rounds=rounds)
+    peers = ("numpy", "torch") + (("cv2",) if cv2 else ())
+    text = (
+        "# Vision ops: ClikaRT vs numpy, PyTorch and OpenCV\n\n"
+        f"Medians of {rounds} interleaved rounds, one process (numpy {np.__version__}, "
+        f"torch {torch.__version__ if torch else 'not installed'}, "
+        f"OpenCV {cv2.__version__ if cv2 else 'not installed'}, {os.cpu_count()} CPUs). "
+        "Ratios are peer time ÷ ours: above 1.0 we are faster. The rate is of our time: "
+        "GFLOP/s for convolutions and `linear`, input GB/s for the rest.\n\n"
+        + markdown(cases, peers)
+    )
     print(text)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text)
