@@ -1,10 +1,12 @@
 //! `pad` in one pass: each output row (all dims but the last) is the constant, or one input
-//! row read through the last dim's map: runs of consecutive input positions are copied as
-//! runs (a slice copy when the input's last stride is 1), the rest element by element. Any
+//! row read through the last dim's map: its longest run of consecutive input positions is
+//! copied as one (a slice copy when the input's last stride is 1), the few other positions
+//! (the borders) through a list of offsets. Any
 //! input strides (transposed, broadcast, at an offset) are read in place; rows run in
 //! parallel on the runtime's pool.
 
 use super::super::iter::{for_each_group, SendPtr, PARALLEL_MIN_ELEMS};
+use super::super::vmath::{avx2, dispatch_avx2, Call};
 use crate::ops::vision::PadPlan;
 use crate::{Device, Result, Tensor};
 
@@ -26,49 +28,83 @@ pub(crate) fn pad(p: &PadPlan) -> Result<Tensor> {
     Ok(out)
 }
 
-/// A stretch of an output row: `len` elements from output position `at`, read from input
-/// position `src` onward in steps of `step` (1 inside the input, -1 across a reflected
-/// border, 0 along a replicated one), or the constant when `src` is `None`.
-struct Run {
+/// The last dim's map, split for copying: its longest stretch of consecutive input positions
+/// (`len` outputs from `at`, reading from input position `src`), copied as one run, and
+/// every other output position (a reflected or replicated border: a few elements) with its
+/// input element's offset in a row, or listed apart when it is the constant.
+struct RowPlan {
     at: usize,
-    src: Option<usize>,
+    src: usize,
     len: usize,
-    step: isize,
+    read: Vec<(usize, isize)>,
+    constant: Vec<usize>,
 }
 
-/// The last dim's map as runs of input positions in one direction (and of constants): a
-/// reflected or replicated border is one run, not one per element.
-fn runs(map: &[i64]) -> Vec<Run> {
-    let mut out: Vec<Run> = Vec::new();
-    for (i, &s) in map.iter().enumerate() {
-        let src = usize::try_from(s).ok();
-        if let Some(r) = out.last_mut() {
-            match (r.src, src) {
-                (None, None) => {
-                    r.len += 1;
-                    continue;
+impl RowPlan {
+    fn new(map: &[i64], stride: isize) -> RowPlan {
+        let (mut best, mut at) = ((0, 0, 0), 0);
+        for i in 1..=map.len() {
+            let ends = i == map.len() || map[i] < 0 || map[i] != map[i - 1] + 1;
+            if ends || map[at] < 0 {
+                if map[at] >= 0 && i - at > best.2 {
+                    best = (at, map[at] as usize, i - at);
                 }
-                (Some(a), Some(b)) => {
-                    let d = b as isize - a as isize;
-                    if r.len == 1 && d.abs() <= 1 {
-                        r.step = d;
-                    }
-                    if d == r.step * r.len as isize {
-                        r.len += 1;
-                        continue;
-                    }
-                }
-                _ => {}
+                at = i;
             }
         }
-        out.push(Run {
-            at: i,
+        let (at, src, len) = best;
+        let rest = (0..map.len()).filter(|i| !(at..at + len).contains(i));
+        RowPlan {
+            at,
             src,
-            len: 1,
-            step: 1,
-        });
+            len,
+            read: (rest.clone().filter(|&i| map[i] >= 0))
+                .map(|i| (i, map[i] as isize * stride))
+                .collect(),
+            constant: rest.filter(|&i| map[i] < 0).collect(),
+        }
     }
-    out
+
+    /// Writes output row `o`: the constant where `row0` is `None`, else input row `row0`
+    /// (last stride `sl`) read through the plan.
+    ///
+    /// # Safety
+    /// `row0.offset(s * sl)` must be an element nobody writes for every position `s` the
+    /// plan maps (`s < ` the input's last dim).
+    #[inline(always)]
+    unsafe fn fill<E: Copy>(&self, o: &mut [E], row0: Option<*const E>, sl: isize, value: E) {
+        let Some(row0) = row0 else {
+            o.fill(value);
+            return;
+        };
+        let run = &mut o[self.at..self.at + self.len];
+        if sl == 1 {
+            // SAFETY: the run's `len` positions from `src` are all mapped (the contract).
+            let from = unsafe { std::slice::from_raw_parts(row0.add(self.src), self.len) };
+            if self.len <= 64 {
+                // A short row inline: a `memcpy` call cost as much as the copy.
+                run.iter_mut().zip(from).for_each(|(o, &v)| *o = v);
+            } else {
+                run.copy_from_slice(from);
+            }
+        } else {
+            // SAFETY: positions `src + k` are mapped for `k < len` (the contract).
+            let mut at = unsafe { row0.offset(self.src as isize * sl) };
+            for v in run.iter_mut() {
+                // SAFETY: as above; `at` steps over the run's input elements, and is not
+                // read once past the last one.
+                *v = unsafe { *at };
+                at = at.wrapping_offset(sl);
+            }
+        }
+        for &(i, s) in &self.read {
+            // SAFETY: `s` is a mapped position's offset in a row (the contract).
+            o[i] = unsafe { *row0.offset(s) };
+        }
+        for &i in &self.constant {
+            o[i] = value;
+        }
+    }
 }
 
 /// [`pad`] for elements of `E`'s size (bits moved unchanged).
@@ -85,72 +121,76 @@ fn run<E: Copy + Send + Sync + 'static>(p: &PadPlan, out: &Tensor, fill: &Tensor
         return;
     }
     let (w, sl) = (p.maps[nd - 1].len(), x.strides()[nd - 1]);
-    let row_runs = runs(&p.maps[nd - 1]);
+    let plan = RowPlan::new(&p.maps[nd - 1], sl);
     let rows = out.numel() / w;
     let outer = &p.maps[..nd - 1];
+    // Each outer dim's map as element offsets into `x` (`None`: the constant).
+    let offsets: Vec<Vec<Option<isize>>> = outer
+        .iter()
+        .zip(x.strides())
+        .map(|(map, &st)| {
+            map.iter()
+                .map(|&s| (s >= 0).then(|| s as isize * st))
+                .collect()
+        })
+        .collect();
     let row = |r: usize, base: Option<isize>| {
         // SAFETY: `out` is fresh and contiguous; row `r` (`w` elements) is written by this
         // call alone (each `r` runs once), and `out` outlives the loop.
         let o = unsafe { std::slice::from_raw_parts_mut(dst.get().add(r * w), w) };
-        let Some(base) = base else {
-            o.fill(value);
-            return;
-        };
         // SAFETY: `base` is the offset of an input row (every outer position is inside
-        // `x`'s shape: the maps hold only in-range positions or -1), so `row0.offset(s * sl)`
-        // for a mapped `s < x.shape()[nd - 1]` is an element of `x`; nobody writes `x`
+        // `x`'s shape: the maps hold only in-range positions or -1); nobody writes `x`
         // during the call.
-        let row0 = unsafe { src.get().cast_const().offset(base) };
-        for run in &row_runs {
-            let o = &mut o[run.at..run.at + run.len];
-            match run.src {
-                None => o.fill(value),
-                // Long forward runs of a contiguous row as one copy; short runs (a border's
-                // few elements) element by element, as a call each cost more than the copy.
-                Some(s) if sl == 1 && run.step == 1 && run.len >= 16 => {
-                    // SAFETY: as above; the run's `len` positions from `s` are all mapped.
-                    let from = unsafe { std::slice::from_raw_parts(row0.add(s), run.len) };
-                    o.copy_from_slice(from);
-                }
-                Some(s) => {
-                    let step = run.step * sl;
-                    let first = s as isize * sl;
-                    for (k, v) in o.iter_mut().enumerate() {
-                        // SAFETY: as above: position `s + k·step` is mapped for `k < len`.
-                        *v = unsafe { *row0.offset(first + k as isize * step) };
-                    }
-                }
-            }
-        }
+        let row0 = base.map(|b| unsafe { src.get().cast_const().offset(b) });
+        // SAFETY: as just said.
+        unsafe { plan.fill(o, row0, sl, value) };
     };
     // Rows in groups: the outer position of a group's first row is found by division, the
     // next ones by stepping it (rows of a small image are a few dozen elements, where a
     // division per dim per row was a large part of the time).
     let parallel = rows > 1 && rows * w >= PARALLEL_MIN_ELEMS;
+    let simd = avx2();
     for_each_group(rows, w, parallel, &|group| {
+        if outer.is_empty() {
+            return row(0, Some(0));
+        }
         let mut at: Vec<usize> = vec![0; outer.len()];
         let mut rem = group.start;
         for (d, map) in outer.iter().enumerate().rev() {
             at[d] = rem % map.len();
             rem /= map.len();
         }
-        for r in group {
-            // The input row: the outer dims' positions through their maps.
-            let mut base = Some(0isize);
-            for (d, map) in outer.iter().enumerate() {
-                base = match (base, map[at[d]]) {
-                    (Some(b), s) if s >= 0 => Some(b + s as isize * x.strides()[d]),
-                    _ => None,
-                };
-            }
-            row(r, base);
-            for d in (0..outer.len()).rev() {
-                at[d] += 1;
-                if at[d] < outer[d].len() {
-                    break;
+        // The input offset of the outer dims but the last (`None`: the constant), found
+        // again only when the last one wraps: every row of a plane shares it.
+        let (last, offsets_last) = (outer.len() - 1, &offsets[outer.len() - 1]);
+        let prefix = |at: &[usize]| {
+            offsets[..last]
+                .iter()
+                .zip(at)
+                .try_fold(0isize, |b, (offs, &i)| offs[i].map(|o| b + o))
+        };
+        let mut base = prefix(&at);
+        // Under the AVX2 dispatch: a row's run copies in 32-byte moves.
+        dispatch_avx2(
+            simd,
+            Call(|| {
+                for r in group {
+                    row(r, base.and_then(|b| offsets_last[at[last]].map(|o| b + o)));
+                    at[last] += 1;
+                    if at[last] < outer[last].len() {
+                        continue;
+                    }
+                    at[last] = 0;
+                    for d in (0..last).rev() {
+                        at[d] += 1;
+                        if at[d] < outer[d].len() {
+                            break;
+                        }
+                        at[d] = 0;
+                    }
+                    base = prefix(&at);
                 }
-                at[d] = 0;
-            }
-        }
+            }),
+        );
     });
 }
