@@ -357,7 +357,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=None)
     ap.add_argument("--out", type=Path, default=RESULTS / "ops_vision.md")
     args = ap.parse_args()
-    rounds = args.rounds or (2 if args.quick else 7)
+    rounds = args.rounds or (2 if args.quick else 11)
     cases = []
     for name, work, np_fn, torch_fn, crt_fn in rows(args.quick):
         op, _, case = name.partition(" ")
