@@ -108,7 +108,8 @@ def _fmt_time(s: float) -> str:
 def markdown(cases: Sequence[Case], peers: Sequence[str] = ("numpy", "torch")) -> str:
     """A table: our median, each peer's, and peer ÷ ours (above 1.0: we are faster)."""
     head = ["operation", "case", "clika"] + list(peers) + [f"{p} ÷ clika" for p in peers]
-    head.append("GB/s" if not any(c.flops for c in cases) else "rate")
+    rates = any(c.flops for c in cases)  # mixed units: each cell names its own
+    head.append("rate" if rates else "GB/s")
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for c in cases:
         ours = c.medians.get("clika")
@@ -120,7 +121,7 @@ def markdown(cases: Sequence[Case], peers: Sequence[str] = ("numpy", "torch")) -
         if ours and c.flops:
             row.append(f"{c.flops / ours / 1e9:.1f} GFLOP/s")
         elif ours and c.bytes_moved:
-            row.append(f"{c.bytes_moved / ours / 1e9:.1f}" + (" GB/s" if head[-1] == "rate" else ""))
+            row.append(f"{c.bytes_moved / ours / 1e9:.1f}" + (" GB/s" if rates else ""))
         else:
             row.append("—")
         lines.append("| " + " | ".join(row) + " |")

@@ -6,7 +6,6 @@
 //! parallel on the runtime's pool.
 
 use super::super::iter::{for_each_group, SendPtr, PARALLEL_MIN_ELEMS};
-use super::super::vmath::{avx2, dispatch_avx2, Call};
 use crate::ops::vision::PadPlan;
 use crate::{Device, Result, Tensor};
 
@@ -149,7 +148,6 @@ fn run<E: Copy + Send + Sync + 'static>(p: &PadPlan, out: &Tensor, fill: &Tensor
     // next ones by stepping it (rows of a small image are a few dozen elements, where a
     // division per dim per row was a large part of the time).
     let parallel = rows > 1 && rows * w >= PARALLEL_MIN_ELEMS;
-    let simd = avx2();
     for_each_group(rows, w, parallel, &|group| {
         if outer.is_empty() {
             return row(0, Some(0));
@@ -170,27 +168,21 @@ fn run<E: Copy + Send + Sync + 'static>(p: &PadPlan, out: &Tensor, fill: &Tensor
                 .try_fold(0isize, |b, (offs, &i)| offs[i].map(|o| b + o))
         };
         let mut base = prefix(&at);
-        // Under the AVX2 dispatch: a row's run copies in 32-byte moves.
-        dispatch_avx2(
-            simd,
-            Call(|| {
-                for r in group {
-                    row(r, base.and_then(|b| offsets_last[at[last]].map(|o| b + o)));
-                    at[last] += 1;
-                    if at[last] < outer[last].len() {
-                        continue;
-                    }
-                    at[last] = 0;
-                    for d in (0..last).rev() {
-                        at[d] += 1;
-                        if at[d] < outer[d].len() {
-                            break;
-                        }
-                        at[d] = 0;
-                    }
-                    base = prefix(&at);
+        for r in group {
+            row(r, base.and_then(|b| offsets_last[at[last]].map(|o| b + o)));
+            at[last] += 1;
+            if at[last] < outer[last].len() {
+                continue;
+            }
+            at[last] = 0;
+            for d in (0..last).rev() {
+                at[d] += 1;
+                if at[d] < outer[d].len() {
+                    break;
                 }
-            }),
-        );
+                at[d] = 0;
+            }
+            base = prefix(&at);
+        }
     });
 }
