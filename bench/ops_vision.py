@@ -1,6 +1,6 @@
 """Vision ops: ClikaRT vs numpy (and PyTorch, when importable) on the same data, in one process.
 
-Each row times `conv2d` (3x3, depthwise 3x3, 1x1), `conv_transpose2d` (4x4 stride 2), pooling,
+Each row times `conv2d` (3x3, depthwise 3x3 and 5x5 stride 2, 1x1), `conv_transpose2d` (4x4 stride 2), pooling,
 `linear`, `pad`, `interpolate`, the normalization layers and `normalize_image` (a pitched 1080p
 uint8 HWC frame to normalized float32 CHW) in interleaved rounds (bench/harness.py) and prints
 the median of each peer's time divided by ours (above 1.0: we are faster).
@@ -224,6 +224,7 @@ def rows(quick):
     x = r.standard_normal((n, c, s, s)).astype(np.float32)
     w3 = r.standard_normal((c, c, 3, 3)).astype(np.float32)
     wd = r.standard_normal((c, 1, 3, 3)).astype(np.float32)
+    wd5 = r.standard_normal((c, 1, 5, 5)).astype(np.float32)
     w1 = r.standard_normal((2 * c, c, 1, 1)).astype(np.float32)
     wt = r.standard_normal((c, c // 2, 4, 4)).astype(np.float32)
     feats, outf = (64, 32) if quick else (2048, 1000)
@@ -234,7 +235,7 @@ def rows(quick):
     mean, std = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
     nv12 = r.integers(0, 256, (fh * 3 // 2, fw), dtype=np.uint8)
     tmean, tstd = (torch.tensor(v).reshape(3, 1, 1) if torch else None for v in (mean, std))
-    tx, tw3, twd, tw1, twt = (crt.from_numpy(a) for a in (x, w3, wd, w1, wt))
+    tx, tw3, twd, twd5, tw1, twt = (crt.from_numpy(a) for a in (x, w3, wd, wd5, w1, wt))
     txl, twl = crt.from_numpy(xl), crt.from_numpy(wl)
     flops3 = 2 * n * c * c * 9 * s * s
     # interpolate: numpy's rows are separable matrix products with the weights built
@@ -260,6 +261,11 @@ def rows(quick):
          lambda: np_conv2d(x, wd, padding=1, groups=c),
          (lambda: F.conv2d(torch.from_numpy(x), torch.from_numpy(wd), padding=1, groups=c)) if F else None,
          lambda: crt.conv2d(tx, twd, padding=1, groups=c)),
+        ("conv2d depthwise 5x5 stride 2", 2 * n * c * 25 * (s // 2) ** 2,
+         lambda: np_conv2d(x, wd5, stride=2, padding=2, groups=c),
+         (lambda: F.conv2d(torch.from_numpy(x), torch.from_numpy(wd5), stride=2, padding=2,
+                           groups=c)) if F else None,
+         lambda: crt.conv2d(tx, twd5, stride=2, padding=2, groups=c)),
         ("conv2d 1x1", 2 * n * c * 2 * c * s * s,
          lambda: np_conv2d(x, w1),
          (lambda: F.conv2d(torch.from_numpy(x), torch.from_numpy(w1))) if F else None,

@@ -300,12 +300,17 @@ fn col2im<T: Real>(cols: &[T], dst: &mut [T], g: &Geometry) {
 }
 
 /// A convolution whose output channels each read one input channel (`in_channels / groups
-/// == 1`: depthwise, with any channel multiplier, or a one-channel input), computed directly:
-/// per output plane and row, with stride 1, blocks of output columns stay in registers while
-/// every kernel tap adds `weight × shifted input`, the padded edges tap by tap; other strides
-/// add each tap's `weight × input row` into the output row while it is in L1 — no im2col
-/// matrix, no GEMM of a 1-wide inner dimension. The planes run in parallel; the rows vectorise with the CPU's best SIMD
-/// (`vmath::dispatch`, FMA where it has it).
+/// == 1`: depthwise, with any channel multiplier, or a one-channel input), computed directly,
+/// one output plane at a time, in bands of output rows: the input rows a band reads are
+/// copied, zero-padded and (for a stride `s` across) split into `s` phases of every `s`-th
+/// column, into a buffer that stays in L1, so every kernel tap reads a contiguous run of it
+/// at a fixed offset: no edge columns or border rows with fewer taps, no strided reads.
+/// Blocks of output columns stay in registers while every tap adds `weight × input`; 3×3,
+/// 5×5 and 7×7 kernels run a copy compiled for their size (the taps unrolled, held in
+/// registers where they fit). No im2col matrix, no GEMM of a 1-wide inner dimension. The
+/// planes run in parallel; the blocks vectorise with AVX2+FMA where the CPU has it
+/// (`dispatch_avx2`: AVX-512's 64-byte loads at the taps' unaligned offsets split a cache
+/// line every time and measured slower).
 #[allow(clippy::too_many_arguments)]
 fn depthwise<T: Real>(
     p: &ConvPlan,
@@ -318,30 +323,107 @@ fn depthwise<T: Real>(
     [kh, kw]: [usize; 2],
 ) {
     let [ho, wo] = p.out_hw;
-    let arch = pulp::Arch::new();
-    let plane = |(t, out): (usize, &mut [T])| {
-        // Output plane t = (image, output channel); the channel reads input channel oc / og.
-        let (ni, oc) = (t / (c * og), t % (c * og));
-        let body = Plane {
-            src: &xs[(ni * c + oc / og) * h * w..][..h * w],
-            taps: &ws[oc * kh * kw..][..kh * kw],
-            bias: bs.map_or(T::default(), |b| b[oc]),
-            out,
-            src_hw: [h, w],
-            out_w: wo,
-            kernel: [kh, kw],
+    let layout = Layout::new(p, [h, w], [kh, kw], std::mem::size_of::<T>());
+    let simd = super::super::vmath::avx2();
+    let parallel = dst.len() * kh * kw >= 1 << 15;
+    chunks_in_groups(dst, ho * wo, ho * wo * kh * kw, parallel, |first, part| {
+        let mut buf = vec![T::default(); layout.buf_len];
+        for (i, out) in part.chunks_mut(ho * wo).enumerate() {
+            // Output plane t = (image, output channel); the channel reads input channel oc / og.
+            let t = first + i;
+            let (ni, oc) = (t / (c * og), t % (c * og));
+            let body = Plane {
+                src: &xs[(ni * c + oc / og) * h * w..][..h * w],
+                taps: &ws[oc * kh * kw..][..kh * kw],
+                bias: bs.map_or(T::default(), |b| b[oc]),
+                out,
+                buf: &mut buf,
+                layout: &layout,
+            };
+            super::super::vmath::dispatch_avx2(simd, body);
+        }
+    });
+}
+
+/// The geometry of [`depthwise`]'s planes and how its scratch buffer is laid out.
+struct Layout {
+    src_hw: [usize; 2],
+    out_hw: [usize; 2],
+    kernel: [usize; 2],
+    stride: [usize; 2],
+    pad: [usize; 2],
+    dilation: [usize; 2],
+    /// The columns of one phase of a padded row (stride 1 across: the whole padded row).
+    phase_len: usize,
+    /// Per kernel column, where its tap for output column 0 sits in a padded row (its
+    /// phase's start plus its offset in the phase).
+    col_at: Vec<usize>,
+    /// The output rows of a band.
+    band: usize,
+    /// The scratch buffer: a band's padded rows.
+    buf_len: usize,
+}
+
+impl Layout {
+    /// A band's budget: 32 KiB, a core's L1 data cache on current x86 parts.
+    const BAND_BYTES: usize = 32 * 1024;
+
+    fn new(p: &ConvPlan, src_hw: [usize; 2], kernel: [usize; 2], elem: usize) -> Layout {
+        let ([ho, wo], [sy, sx], [dy, dx]) = (p.out_hw, p.stride, p.dilation);
+        let reach = (kernel[1] - 1) * dx;
+        let phase_len = ((wo.max(1) - 1) * sx + reach + 1).div_ceil(sx);
+        let col_at = (0..kernel[1])
+            .map(|kj| (kj * dx) % sx * phase_len + kj * dx / sx)
+            .collect();
+        let row = sx * phase_len;
+        let rows = (Self::BAND_BYTES / elem / row).saturating_sub((kernel[0] - 1) * dy + 1);
+        let band = (rows / sy + 1).min(ho.max(1));
+        let buf_len = Self::band_rows(band, sy, kernel[0], dy) * row;
+        Layout {
+            src_hw,
+            out_hw: p.out_hw,
+            kernel,
             stride: p.stride,
             pad: p.pad,
             dilation: p.dilation,
-        };
-        super::super::vmath::dispatch(arch, body);
-    };
-    let parallel = dst.len() * kh * kw >= 1 << 15;
-    chunks_in_groups(dst, ho * wo, ho * wo * kh * kw, parallel, |first, part| {
-        for (i, out) in part.chunks_mut(ho * wo).enumerate() {
-            plane((first + i, out));
+            phase_len,
+            col_at,
+            band,
+            buf_len,
         }
-    });
+    }
+
+    /// The padded rows a band of `rows` output rows reads.
+    fn band_rows(rows: usize, sy: usize, kh: usize, dy: usize) -> usize {
+        (rows - 1) * sy + (kh - 1) * dy + 1
+    }
+
+    /// Fills `dst` (one padded row) from input row `iy` of `src` (`None`: a padding row):
+    /// padded column `x` goes to phase `x % s`, position `x / s`; columns outside the input
+    /// are zero.
+    #[inline(always)]
+    fn fill_row<T: Real>(&self, src: &[T], iy: Option<usize>, dst: &mut [T]) {
+        let ([_, w], [_, sx], [_, px]) = (self.src_hw, self.stride, self.pad);
+        let Some(iy) = iy else {
+            dst.fill(T::default());
+            return;
+        };
+        let row = &src[iy * w..][..w];
+        if sx == 1 {
+            let lead = px.min(dst.len());
+            let body = (dst.len() - lead).min(w);
+            dst[..lead].fill(T::default());
+            dst[lead..lead + body].copy_from_slice(&row[..body]);
+            dst[lead + body..].fill(T::default());
+            return;
+        }
+        for (q, phase) in dst.chunks_mut(self.phase_len).enumerate() {
+            for (j, d) in phase.iter_mut().enumerate() {
+                let ix = (q + j * sx).wrapping_sub(px);
+                *d = if ix < w { row[ix] } else { T::default() };
+            }
+        }
+    }
 }
 
 /// One output plane of [`depthwise`].
@@ -350,146 +432,199 @@ struct Plane<'a, T> {
     taps: &'a [T],
     bias: T,
     out: &'a mut [T],
-    src_hw: [usize; 2],
-    out_w: usize,
-    kernel: [usize; 2],
-    stride: [usize; 2],
-    pad: [usize; 2],
-    dilation: [usize; 2],
+    buf: &'a mut [T],
+    layout: &'a Layout,
 }
 
 impl<T: Real> super::super::vmath::SimdBody for Plane<'_, T> {
     #[inline(always)]
     fn run<const F: bool>(self) {
-        let [h, w] = self.src_hw;
-        let [kh, kw] = self.kernel;
-        let wo = self.out_w;
-        // Per kernel column: its input shift and the output columns it reaches (the same on
-        // every row, so worked out once per plane, not per row).
-        let cols: Vec<(isize, usize, usize)> = (0..kw)
-            .map(|kj| {
-                let shift = (kj * self.dilation[1]) as isize - self.pad[1] as isize;
-                let (lo, hi) = span(shift, self.stride[1], w, wo);
-                (shift, lo, hi)
-            })
-            .collect();
-        // The output columns every kernel column reaches (`[max lo, min hi)`): with stride 1,
-        // blocks of them stay in registers across all the taps.
-        let inner = (
-            cols.iter().map(|c| c.1).max().unwrap_or(0),
-            cols.iter().map(|c| c.2).min().unwrap_or(0),
-        );
-        let shifts: Vec<isize> = cols.iter().map(|c| c.0).collect();
-        let mut rows: Vec<(&[T], usize)> = Vec::with_capacity(kh);
-        for (oy, row) in self.out.chunks_mut(wo).enumerate() {
-            // The kernel rows that land inside the input, with their input rows.
-            rows.clear();
-            for ki in 0..kh {
-                let iy =
-                    (oy * self.stride[0] + ki * self.dilation[0]) as isize - self.pad[0] as isize;
-                if (0..h as isize).contains(&iy) {
-                    rows.push((&self.src[iy as usize * w..][..w], ki));
+        // The common kernel sizes get a copy of the row kernel compiled for their size: the
+        // tap loops unrolled and the taps in registers across a row (about twice as fast as
+        // loops over runtime sizes).
+        match self.layout.kernel {
+            [3, 3] => self.rows::<F, 3, 3>(),
+            [5, 5] => self.rows::<F, 5, 5>(),
+            [7, 7] => self.rows::<F, 7, 7>(),
+            _ => self.rows::<F, 0, 0>(),
+        }
+    }
+}
+
+impl<T: Real> Plane<'_, T> {
+    /// Every output row, with the kernel `KH × KW` fixed at compile time, or (`KH == 0`) of
+    /// the plan's size.
+    #[inline(always)]
+    fn rows<const F: bool, const KH: usize, const KW: usize>(self) {
+        let g = self.layout;
+        let kernel = Kernel::<T, KH, KW> {
+            taps: self.taps,
+            rows: g.kernel[0],
+            fixed: std::array::from_fn(|ki| {
+                std::array::from_fn(|kj| self.taps[ki * g.kernel[1] + kj])
+            }),
+            at: std::array::from_fn(|kj| g.col_at[kj]),
+            col_at: &g.col_at,
+            bias: self.bias,
+        };
+        self.bands::<F, KH, KW>(&kernel);
+    }
+
+    /// Per band of output rows, the padded input rows it reads copied into the buffer with
+    /// padded column `x` at phase `x % s`, position `x / s` (`s` the stride across), so every
+    /// tap reads a contiguous run.
+    #[inline(always)]
+    fn bands<const F: bool, const KH: usize, const KW: usize>(self, k: &Kernel<T, KH, KW>) {
+        let g = self.layout;
+        let ([h, _], [ho, wo], [kh, _]) = (g.src_hw, g.out_hw, g.kernel);
+        let ([sy, sx], [py, _], [dy, _]) = (g.stride, g.pad, g.dilation);
+        let row_len = sx * g.phase_len;
+        for oy0 in (0..ho).step_by(g.band) {
+            let band = g.band.min(ho - oy0);
+            let buf = &mut self.buf[..Layout::band_rows(band, sy, kh, dy) * row_len];
+            // Each output row copies the padded rows it is the first to read just before it
+            // runs, so the input streams in while the rows compute (a band's rows copied up
+            // front stalled on memory, then computed with the memory idle: 30% slower).
+            let mut filled = 0;
+            for oy in oy0..oy0 + band {
+                let base = (oy - oy0) * sy;
+                let need = base + (kh - 1) * dy + 1;
+                for (r, dst) in buf[filled * row_len..need * row_len]
+                    .chunks_mut(row_len)
+                    .enumerate()
+                {
+                    let iy = (oy0 * sy + filled + r).checked_sub(py).filter(|&iy| iy < h);
+                    g.fill_row(self.src, iy, dst);
                 }
-            }
-            if self.stride[1] == 1 && inner.0 < inner.1 {
-                let (taps, bias, (lo, hi)) = (self.taps, self.bias, inner);
-                let at = tap_blocks::<T, F, 32>(&rows, taps, &shifts, bias, row, lo, hi);
-                let at = tap_blocks::<T, F, 8>(&rows, taps, &shifts, bias, row, at, hi);
-                tap_blocks::<T, F, 1>(&rows, taps, &shifts, bias, row, at, hi);
-                edge_columns::<T, F>(&rows, taps, &shifts, bias, row, (0..lo).chain(hi..wo));
-                continue;
-            }
-            row.fill(self.bias);
-            for &(src, ki) in &rows {
-                for (kj, &(shift, lo, hi)) in cols.iter().enumerate() {
-                    let tap = self.taps[ki * kw + kj];
-                    if lo >= hi {
-                        continue;
-                    }
-                    if self.stride[1] == 1 {
-                        let from = (lo as isize + shift) as usize;
-                        for (o, &v) in row[lo..hi].iter_mut().zip(&src[from..from + hi - lo]) {
-                            *o = v.fma::<F>(tap, *o);
-                        }
-                    } else {
-                        let s = self.stride[1] as isize;
-                        for (ox, o) in row.iter_mut().enumerate().take(hi).skip(lo) {
-                            // In bounds: `span` keeps 0 <= ox·s + shift < w.
-                            *o = src[(ox as isize * s + shift) as usize].fma::<F>(tap, *o);
-                        }
-                    }
-                }
+                filled = need;
+                let buf = &*buf;
+                let src = |ki: usize| &buf[(base + ki * dy) * row_len..][..row_len];
+                k.row::<F>(src, 0, &mut self.out[oy * wo..][..wo]);
             }
         }
     }
 }
 
-/// Stride-1 depthwise output columns `from..to` (each reached by every kernel column) in
-/// blocks of `N` held in registers across all the taps; `rows` are the input rows of the
-/// kernel rows that land (with their kernel row), `shifts` each kernel column's input
-/// offset. When at least `N` columns remain the last block ends at `to`, overlapping the one
-/// before (it recomputes the same values) rather than leaving a remainder; returns `to`
-/// then, else `from` (fewer than `N` columns).
-#[inline(always)]
-fn tap_blocks<T: Real, const F: bool, const N: usize>(
-    rows: &[(&[T], usize)],
-    taps: &[T],
-    shifts: &[isize],
+/// A depthwise kernel, `KH × KW` fixed at compile time or (`KH == 0`) not.
+struct Kernel<'a, T, const KH: usize, const KW: usize> {
+    /// Row-major.
+    taps: &'a [T],
+    rows: usize,
+    fixed: [[T; KW]; KH],
+    /// Each kernel column's offset in a row it reads.
+    at: [usize; KW],
+    col_at: &'a [usize],
     bias: T,
+}
+
+impl<T: Real, const KH: usize, const KW: usize> Kernel<'_, T, KH, KW> {
+    /// `out[o] = bias + Σ tap(ki, kj) · rows[ki][first + o + col_at[kj]]`, in blocks of 32
+    /// (`f32`) or 16 (`f64`) columns, then 8, then 1.
+    #[inline(always)]
+    fn row<'b, const F: bool>(&self, rows: impl Fn(usize) -> &'b [T], first: usize, out: &mut [T])
+    where
+        T: 'b,
+    {
+        if KH == 0 {
+            let at = dynamic_blocks::<T, F, 32, KH, KW>(self, &rows, first, out, 0);
+            let at = dynamic_blocks::<T, F, 8, KH, KW>(self, &rows, first, out, at);
+            dynamic_blocks::<T, F, 1, KH, KW>(self, &rows, first, out, at);
+            return;
+        }
+        // Locals, not reads through `self`: the optimiser keeps them in registers across the
+        // blocks (through the reference it reloaded every tap after each store to `out`).
+        let (src, taps, at): ([&[T]; KH], _, _) = (std::array::from_fn(rows), self.fixed, self.at);
+        let k = (&src, &taps, &at, self.bias);
+        // Four vectors of accumulators a block.
+        let at = if std::mem::size_of::<T>() == 4 {
+            fixed_blocks::<T, F, 32, KH, KW>(k, first, out, 0)
+        } else {
+            fixed_blocks::<T, F, 16, KH, KW>(k, first, out, 0)
+        };
+        let at = fixed_blocks::<T, F, 8, KH, KW>(k, first, out, at);
+        fixed_blocks::<T, F, 1, KH, KW>(k, first, out, at);
+    }
+}
+
+/// Output columns `from..` of [`Kernel::row`] in blocks of `N` held in registers across
+/// all the taps. When at least `N` columns remain the last block ends at the row's end,
+/// overlapping the one before (it recomputes the same values) rather than leaving a
+/// remainder; returns the row's length then, else `from` (fewer than `N` columns).
+#[inline(always)]
+fn dynamic_blocks<
+    'b,
+    T: Real + 'b,
+    const F: bool,
+    const N: usize,
+    const KH: usize,
+    const KW: usize,
+>(
+    k: &Kernel<T, KH, KW>,
+    rows: &impl Fn(usize) -> &'b [T],
+    first: usize,
     out: &mut [T],
     from: usize,
-    to: usize,
 ) -> usize {
+    let (to, kw) = (out.len(), k.col_at.len());
     if to - from < N {
         return from;
     }
-    let kw = shifts.len();
     let mut ox = from;
     loop {
-        let at = ox.min(to - N);
-        let mut r = [bias; N];
-        for &(src, ki) in rows {
-            for (kj, &shift) in shifts.iter().enumerate() {
-                let tap = taps[ki * kw + kj];
-                let s: &[T; N] = src[(at as isize + shift) as usize..][..N]
-                    .try_into()
-                    .unwrap();
+        let o = ox.min(to - N);
+        let mut r = [k.bias; N];
+        for ki in 0..k.rows {
+            let row = rows(ki);
+            for (kj, &col) in k.col_at.iter().enumerate() {
+                let tap = k.taps[ki * kw + kj];
+                let s: &[T; N] = row[first + o + col..][..N].try_into().unwrap();
                 for l in 0..N {
                     r[l] = s[l].fma::<F>(tap, r[l]);
                 }
             }
         }
-        out[at..at + N].copy_from_slice(&r);
-        if at + N == to {
+        out[o..o + N].copy_from_slice(&r);
+        if o + N == to {
             return to;
         }
         ox += N;
     }
 }
 
-/// Stride-1 depthwise output columns `cols` one at a time, skipping the taps that fall in
-/// the padding (the order of accumulation of [`tap_blocks`]).
+/// A row's kernel with its size fixed at compile time: the rows its kernel rows read, the
+/// taps, each kernel column's offset and the bias.
+type Fixed<'a, 'b, T, const KH: usize, const KW: usize> =
+    (&'a [&'b [T]; KH], &'a [[T; KW]; KH], &'a [usize; KW], T);
+
+/// [`dynamic_blocks`] with the kernel size fixed at compile time.
 #[inline(always)]
-fn edge_columns<T: Real, const F: bool>(
-    rows: &[(&[T], usize)],
-    taps: &[T],
-    shifts: &[isize],
-    bias: T,
+fn fixed_blocks<T: Real, const F: bool, const N: usize, const KH: usize, const KW: usize>(
+    (src, taps, at, bias): Fixed<'_, '_, T, KH, KW>,
+    first: usize,
     out: &mut [T],
-    cols: impl Iterator<Item = usize>,
-) {
-    let kw = shifts.len();
-    for ox in cols {
-        let mut acc = bias;
-        for &(src, ki) in rows {
-            for (kj, &shift) in shifts.iter().enumerate() {
-                let ix = ox as isize + shift;
-                if (0..src.len() as isize).contains(&ix) {
-                    acc = src[ix as usize].fma::<F>(taps[ki * kw + kj], acc);
+    from: usize,
+) -> usize {
+    let to = out.len();
+    if to - from < N {
+        return from;
+    }
+    let mut ox = from;
+    loop {
+        let o = ox.min(to - N);
+        let mut r = [bias; N];
+        for ki in 0..KH {
+            for kj in 0..KW {
+                let s: &[T; N] = src[ki][first + o + at[kj]..][..N].try_into().unwrap();
+                for l in 0..N {
+                    r[l] = s[l].fma::<F>(taps[ki][kj], r[l]);
                 }
             }
         }
-        out[ox] = acc;
+        out[o..o + N].copy_from_slice(&r);
+        if o + N == to {
+            return to;
+        }
+        ox += N;
     }
 }
 
