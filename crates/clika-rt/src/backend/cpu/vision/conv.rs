@@ -346,6 +346,12 @@ fn depthwise<T: Real>(
 }
 
 /// The geometry of [`depthwise`]'s planes and how its scratch buffer is laid out.
+///
+/// A band's padded input rows are stored by phase: padded row `y`, column `x` goes to phase
+/// plane `(y % sy, x % sx)`, row `y / sy`, column `x / sx`, each phase row `phase_len` long.
+/// Output `(oy, ox)` of the band then reads tap `(ki, kj)` at one fixed offset plus
+/// `oy · phase_len + ox`: the whole band is one flat run of outputs `o = oy · phase_len + ox`
+/// (the columns `ox >= wo` computed and dropped), so narrow rows still fill wide blocks.
 struct Layout {
     src_hw: [usize; 2],
     out_hw: [usize; 2],
@@ -353,14 +359,19 @@ struct Layout {
     stride: [usize; 2],
     pad: [usize; 2],
     dilation: [usize; 2],
-    /// The columns of one phase of a padded row (stride 1 across: the whole padded row).
+    /// The columns of a phase row, and the flat distance between output rows.
     phase_len: usize,
-    /// Per kernel column, where its tap for output column 0 sits in a padded row (its
-    /// phase's start plus its offset in the phase).
-    col_at: Vec<usize>,
+    /// The rows of a phase plane.
+    plane_rows: usize,
+    /// Per tap, row-major: where it reads for output `(0, 0)`.
+    tap_at: Vec<usize>,
     /// The output rows of a band.
     band: usize,
-    /// The scratch buffer: a band's padded rows.
+    /// The output rows computed as one flat run.
+    group: usize,
+    /// The band's phase planes.
+    band_len: usize,
+    /// The band, then a group's flat outputs.
     buf_len: usize,
 }
 
@@ -370,15 +381,29 @@ impl Layout {
 
     fn new(p: &ConvPlan, src_hw: [usize; 2], kernel: [usize; 2], elem: usize) -> Layout {
         let ([ho, wo], [sy, sx], [dy, dx]) = (p.out_hw, p.stride, p.dilation);
-        let reach = (kernel[1] - 1) * dx;
-        let phase_len = ((wo.max(1) - 1) * sx + reach + 1).div_ceil(sx);
-        let col_at = (0..kernel[1])
-            .map(|kj| (kj * dx) % sx * phase_len + kj * dx / sx)
+        let [kh, kw] = kernel;
+        let phase_len = ((wo.max(1) - 1) * sx + (kw - 1) * dx + 1).div_ceil(sx);
+        let reach = (kh - 1) * dy / sy;
+        let planes = sy * sx;
+        let band = (Self::BAND_BYTES / elem / (planes * phase_len))
+            .saturating_sub(reach)
+            .clamp(1, ho.max(1));
+        let plane_rows = band + reach;
+        let tap_at = (0..kh * kw)
+            .map(|t| {
+                let (y, x) = (t / kw * dy, t % kw * dx);
+                (((y % sy) * sx + x % sx) * plane_rows + y / sy) * phase_len + x / sx
+            })
             .collect();
-        let row = sx * phase_len;
-        let rows = (Self::BAND_BYTES / elem / row).saturating_sub((kernel[0] - 1) * dy + 1);
-        let band = (rows / sy + 1).min(ho.max(1));
-        let buf_len = Self::band_rows(band, sy, kernel[0], dy) * row;
+        // Rows narrower than the widest block (four vectors) run in groups of at least two
+        // such blocks' outputs; wider rows one at a time, written straight to the output.
+        let widest = 128 / elem;
+        let group = if wo >= widest {
+            1
+        } else {
+            (2 * widest).div_ceil(phase_len).min(band)
+        };
+        let band_len = planes * plane_rows * phase_len;
         Layout {
             src_hw,
             out_hw: p.out_hw,
@@ -387,29 +412,31 @@ impl Layout {
             pad: p.pad,
             dilation: p.dilation,
             phase_len,
-            col_at,
+            plane_rows,
+            tap_at,
             band,
-            buf_len,
+            group,
+            band_len,
+            buf_len: band_len + group * phase_len,
         }
     }
 
-    /// The padded rows a band of `rows` output rows reads.
-    fn band_rows(rows: usize, sy: usize, kh: usize, dy: usize) -> usize {
-        (rows - 1) * sy + (kh - 1) * dy + 1
-    }
-
-    /// Fills `dst` (one padded row) from input row `iy` of `src` (`None`: a padding row):
-    /// padded column `x` goes to phase `x % s`, position `x / s`; columns outside the input
-    /// are zero.
+    /// Copies padded row `y` of the plane `src` into the band `buf` as the band's row `r`:
+    /// padded column `x` to phase plane `(r % sy, x % sx)`, row `r / sy`, column `x / sx`;
+    /// the padding is zero.
     #[inline(always)]
-    fn fill_row<T: Real>(&self, src: &[T], iy: Option<usize>, dst: &mut [T]) {
-        let ([_, w], [_, sx], [_, px]) = (self.src_hw, self.stride, self.pad);
-        let Some(iy) = iy else {
-            dst.fill(T::default());
+    fn fill_row<T: Real>(&self, src: &[T], y: usize, r: usize, buf: &mut [T]) {
+        let ([h, w], [sy, sx], [py, px]) = (self.src_hw, self.stride, self.pad);
+        let row_at = |q: usize| ((r % sy * sx + q) * self.plane_rows + r / sy) * self.phase_len;
+        let Some(iy) = y.checked_sub(py).filter(|&iy| iy < h) else {
+            for q in 0..sx {
+                buf[row_at(q)..][..self.phase_len].fill(T::default());
+            }
             return;
         };
         let row = &src[iy * w..][..w];
         if sx == 1 {
+            let dst = &mut buf[row_at(0)..][..self.phase_len];
             let lead = px.min(dst.len());
             let body = (dst.len() - lead).min(w);
             dst[..lead].fill(T::default());
@@ -417,8 +444,61 @@ impl Layout {
             dst[lead + body..].fill(T::default());
             return;
         }
-        for (q, phase) in dst.chunks_mut(self.phase_len).enumerate() {
-            for (j, d) in phase.iter_mut().enumerate() {
+        if sx == 2 {
+            // The input columns that land in the phases, their padded column `ix + px`.
+            let row = &row[..(2 * self.phase_len).saturating_sub(px).min(w)];
+            let (a, b) = buf.split_at_mut(row_at(1));
+            let (even, odd) = (
+                &mut a[row_at(0)..][..self.phase_len],
+                &mut b[..self.phase_len],
+            );
+            even.fill(T::default());
+            odd.fill(T::default());
+            // Pairs from the first column whose padded column is even: one pass that
+            // vectorises into shuffles (a loop over each phase with a bounds test per
+            // element cost more than the taps of a 5x5 kernel).
+            let first = (px % 2).min(row.len());
+            if first == 1 {
+                odd[px / 2] = row[0];
+            }
+            let pairs = row[first..].chunks_exact(2);
+            let last = pairs.remainder().first().copied();
+            let at = (first + px) / 2;
+            let n = pairs.len();
+            let (even_n, odd_n) = (&mut even[at..at + n], &mut odd[at..at + n]);
+            // Sixteen columns at a time as fixed-size arrays, which the optimiser turns into
+            // vector shuffles (the pair loop stayed scalar: 40% of a 5x5 stride-2
+            // convolution), then the rest in pairs.
+            let wide = n / 8 * 8;
+            for ((e, o), c) in even_n
+                .chunks_exact_mut(8)
+                .zip(odd_n.chunks_exact_mut(8))
+                .zip(row[first..].chunks_exact(16))
+            {
+                let c: &[T; 16] = c.try_into().unwrap();
+                let (e, o): (&mut [T; 8], &mut [T; 8]) =
+                    (e.try_into().unwrap(), o.try_into().unwrap());
+                for l in 0..8 {
+                    e[l] = c[2 * l];
+                    o[l] = c[2 * l + 1];
+                }
+            }
+            for ((e, o), c) in even_n[wide..]
+                .iter_mut()
+                .zip(&mut odd_n[wide..])
+                .zip(row[first + 2 * wide..].chunks_exact(2))
+            {
+                *e = c[0];
+                *o = c[1];
+            }
+            if let Some(v) = last {
+                even[at + n] = v;
+            }
+            return;
+        }
+        for q in 0..sx {
+            let dst = &mut buf[row_at(q)..][..self.phase_len];
+            for (j, d) in dst.iter_mut().enumerate() {
                 let ix = (q + j * sx).wrapping_sub(px);
                 *d = if ix < w { row[ix] } else { T::default() };
             }
@@ -439,148 +519,104 @@ struct Plane<'a, T> {
 impl<T: Real> super::super::vmath::SimdBody for Plane<'_, T> {
     #[inline(always)]
     fn run<const F: bool>(self) {
-        // The common kernel sizes get a copy of the row kernel compiled for their size: the
-        // tap loops unrolled and the taps in registers across a row (about twice as fast as
+        // The common kernel sizes get a copy of the blocks compiled for their size: the tap
+        // loops unrolled and the taps in registers across a run (about twice as fast as
         // loops over runtime sizes).
         match self.layout.kernel {
-            [3, 3] => self.rows::<F, 3, 3>(),
-            [5, 5] => self.rows::<F, 5, 5>(),
-            [7, 7] => self.rows::<F, 7, 7>(),
-            _ => self.rows::<F, 0, 0>(),
+            [3, 3] => self.bands::<F, 3, 3>(),
+            [5, 5] => self.bands::<F, 5, 5>(),
+            [7, 7] => self.bands::<F, 7, 7>(),
+            _ => self.bands::<F, 0, 0>(),
         }
     }
 }
 
 impl<T: Real> Plane<'_, T> {
-    /// Every output row, with the kernel `KH × KW` fixed at compile time, or (`KH == 0`) of
-    /// the plan's size.
+    /// Every band of output rows, a group of rows at a time: the padded input rows the
+    /// group is the first to read copied into the band's phase planes, then the group's flat
+    /// run of outputs computed with the kernel `KH × KW` fixed at compile time, or
+    /// (`KH == 0`) of the plan's size.
     #[inline(always)]
-    fn rows<const F: bool, const KH: usize, const KW: usize>(self) {
+    fn bands<const F: bool, const KH: usize, const KW: usize>(self) {
         let g = self.layout;
-        let kernel = Kernel::<T, KH, KW> {
-            taps: self.taps,
-            rows: g.kernel[0],
-            fixed: std::array::from_fn(|ki| {
-                std::array::from_fn(|kj| self.taps[ki * g.kernel[1] + kj])
-            }),
-            at: std::array::from_fn(|kj| g.col_at[kj]),
-            col_at: &g.col_at,
-            bias: self.bias,
-        };
-        self.bands::<F, KH, KW>(&kernel);
-    }
-
-    /// Per band of output rows, the padded input rows it reads copied into the buffer with
-    /// padded column `x` at phase `x % s`, position `x / s` (`s` the stride across), so every
-    /// tap reads a contiguous run.
-    #[inline(always)]
-    fn bands<const F: bool, const KH: usize, const KW: usize>(self, k: &Kernel<T, KH, KW>) {
-        let g = self.layout;
-        let ([h, _], [ho, wo], [kh, _]) = (g.src_hw, g.out_hw, g.kernel);
-        let ([sy, sx], [py, _], [dy, _]) = (g.stride, g.pad, g.dilation);
-        let row_len = sx * g.phase_len;
+        let ([ho, wo], [kh, kw], [sy, _], [dy, _]) = (g.out_hw, g.kernel, g.stride, g.dilation);
+        let len = g.phase_len;
+        // Locals, not reads through a reference: the optimiser keeps them in registers
+        // across the blocks (through a reference it reloaded every tap after each store).
+        let taps: [[T; KW]; KH] =
+            std::array::from_fn(|ki| std::array::from_fn(|kj| self.taps[ki * kw + kj]));
+        let at: [[usize; KW]; KH] =
+            std::array::from_fn(|ki| std::array::from_fn(|kj| g.tap_at[ki * kw + kj]));
+        let (buf, flat) = self.buf.split_at_mut(g.band_len);
         for oy0 in (0..ho).step_by(g.band) {
             let band = g.band.min(ho - oy0);
-            let buf = &mut self.buf[..Layout::band_rows(band, sy, kh, dy) * row_len];
-            // Each output row copies the padded rows it is the first to read just before it
-            // runs, so the input streams in while the rows compute (a band's rows copied up
-            // front stalled on memory, then computed with the memory idle: 30% slower).
+            // Each group copies the rows it is the first to read just before it runs, so the
+            // input streams in while the arithmetic runs (a band's rows copied up front
+            // stalled on memory with the arithmetic idle: 30% slower).
             let mut filled = 0;
-            for oy in oy0..oy0 + band {
-                let base = (oy - oy0) * sy;
-                let need = base + (kh - 1) * dy + 1;
-                for (r, dst) in buf[filled * row_len..need * row_len]
-                    .chunks_mut(row_len)
-                    .enumerate()
-                {
-                    let iy = (oy0 * sy + filled + r).checked_sub(py).filter(|&iy| iy < h);
-                    g.fill_row(self.src, iy, dst);
+            for r0 in (0..band).step_by(g.group) {
+                let r1 = (r0 + g.group).min(band);
+                let need = (r1 - 1) * sy + (kh - 1) * dy + 1;
+                for r in filled..need {
+                    g.fill_row(self.src, oy0 * sy + r, r, buf);
                 }
                 filled = need;
-                let buf = &*buf;
-                let src = |ki: usize| &buf[(base + ki * dy) * row_len..][..row_len];
-                k.row::<F>(src, 0, &mut self.out[oy * wo..][..wo]);
+                let src = &buf[r0 * len..];
+                // One row writes straight to the output; several go through `flat`, which
+                // holds their dropped columns too.
+                let out = match r1 - r0 {
+                    1 => &mut self.out[(oy0 + r0) * wo..][..wo],
+                    rows => &mut flat[..(rows - 1) * len + wo],
+                };
+                if KH == 0 {
+                    let k = (src, self.taps, &g.tap_at[..], self.bias);
+                    let next = dynamic_blocks::<T, F, 32>(k, out, 0);
+                    let next = dynamic_blocks::<T, F, 8>(k, out, next);
+                    dynamic_blocks::<T, F, 1>(k, out, next);
+                } else {
+                    let k = (src, &taps, &at, self.bias);
+                    // Four vectors of accumulators a block.
+                    let next = if std::mem::size_of::<T>() == 4 {
+                        fixed_blocks::<T, F, 32, KH, KW>(k, out, 0)
+                    } else {
+                        fixed_blocks::<T, F, 16, KH, KW>(k, out, 0)
+                    };
+                    let next = fixed_blocks::<T, F, 8, KH, KW>(k, out, next);
+                    fixed_blocks::<T, F, 1, KH, KW>(k, out, next);
+                }
+                if r1 - r0 > 1 {
+                    for (i, oy) in (oy0 + r0..oy0 + r1).enumerate() {
+                        self.out[oy * wo..][..wo].copy_from_slice(&flat[i * len..][..wo]);
+                    }
+                }
             }
         }
     }
 }
 
-/// A depthwise kernel, `KH × KW` fixed at compile time or (`KH == 0`) not.
-struct Kernel<'a, T, const KH: usize, const KW: usize> {
-    /// Row-major.
-    taps: &'a [T],
-    rows: usize,
-    fixed: [[T; KW]; KH],
-    /// Each kernel column's offset in a row it reads.
-    at: [usize; KW],
-    col_at: &'a [usize],
-    bias: T,
-}
-
-impl<T: Real, const KH: usize, const KW: usize> Kernel<'_, T, KH, KW> {
-    /// `out[o] = bias + Σ tap(ki, kj) · rows[ki][first + o + col_at[kj]]`, in blocks of 32
-    /// (`f32`) or 16 (`f64`) columns, then 8, then 1.
-    #[inline(always)]
-    fn row<'b, const F: bool>(&self, rows: impl Fn(usize) -> &'b [T], first: usize, out: &mut [T])
-    where
-        T: 'b,
-    {
-        if KH == 0 {
-            let at = dynamic_blocks::<T, F, 32, KH, KW>(self, &rows, first, out, 0);
-            let at = dynamic_blocks::<T, F, 8, KH, KW>(self, &rows, first, out, at);
-            dynamic_blocks::<T, F, 1, KH, KW>(self, &rows, first, out, at);
-            return;
-        }
-        // Locals, not reads through `self`: the optimiser keeps them in registers across the
-        // blocks (through the reference it reloaded every tap after each store to `out`).
-        let (src, taps, at): ([&[T]; KH], _, _) = (std::array::from_fn(rows), self.fixed, self.at);
-        let k = (&src, &taps, &at, self.bias);
-        // Four vectors of accumulators a block.
-        let at = if std::mem::size_of::<T>() == 4 {
-            fixed_blocks::<T, F, 32, KH, KW>(k, first, out, 0)
-        } else {
-            fixed_blocks::<T, F, 16, KH, KW>(k, first, out, 0)
-        };
-        let at = fixed_blocks::<T, F, 8, KH, KW>(k, first, out, at);
-        fixed_blocks::<T, F, 1, KH, KW>(k, first, out, at);
-    }
-}
-
-/// Output columns `from..` of [`Kernel::row`] in blocks of `N` held in registers across
-/// all the taps. When at least `N` columns remain the last block ends at the row's end,
-/// overlapping the one before (it recomputes the same values) rather than leaving a
-/// remainder; returns the row's length then, else `from` (fewer than `N` columns).
+/// Outputs `from..` of a flat run, `out[o] = bias + Σ tap · src[at + o]` over the taps, in
+/// blocks of `N` held in registers across all the taps. When at least `N` outputs remain the
+/// last block ends at the run's end, overlapping the one before (it recomputes the same
+/// values) rather than leaving a remainder; returns the run's length then, else `from`
+/// (fewer than `N` outputs).
 #[inline(always)]
-fn dynamic_blocks<
-    'b,
-    T: Real + 'b,
-    const F: bool,
-    const N: usize,
-    const KH: usize,
-    const KW: usize,
->(
-    k: &Kernel<T, KH, KW>,
-    rows: &impl Fn(usize) -> &'b [T],
-    first: usize,
+fn dynamic_blocks<T: Real, const F: bool, const N: usize>(
+    (src, taps, at, bias): (&[T], &[T], &[usize], T),
     out: &mut [T],
     from: usize,
 ) -> usize {
-    let (to, kw) = (out.len(), k.col_at.len());
+    let to = out.len();
     if to - from < N {
         return from;
     }
     let mut ox = from;
     loop {
         let o = ox.min(to - N);
-        let mut r = [k.bias; N];
-        for ki in 0..k.rows {
-            let row = rows(ki);
-            for (kj, &col) in k.col_at.iter().enumerate() {
-                let tap = k.taps[ki * kw + kj];
-                let s: &[T; N] = row[first + o + col..][..N].try_into().unwrap();
-                for l in 0..N {
-                    r[l] = s[l].fma::<F>(tap, r[l]);
-                }
+        let mut r = [bias; N];
+        for (&tap, &a) in taps.iter().zip(at) {
+            let s: &[T; N] = src[a + o..][..N].try_into().unwrap();
+            for l in 0..N {
+                r[l] = s[l].fma::<F>(tap, r[l]);
             }
         }
         out[o..o + N].copy_from_slice(&r);
@@ -591,16 +627,15 @@ fn dynamic_blocks<
     }
 }
 
-/// A row's kernel with its size fixed at compile time: the rows its kernel rows read, the
-/// taps, each kernel column's offset and the bias.
-type Fixed<'a, 'b, T, const KH: usize, const KW: usize> =
-    (&'a [&'b [T]; KH], &'a [[T; KW]; KH], &'a [usize; KW], T);
+/// A flat run's kernel with its size fixed at compile time: the band's phase planes from
+/// the run's first output row, the taps, where each reads, and the bias.
+type Fixed<'a, T, const KH: usize, const KW: usize> =
+    (&'a [T], &'a [[T; KW]; KH], &'a [[usize; KW]; KH], T);
 
 /// [`dynamic_blocks`] with the kernel size fixed at compile time.
 #[inline(always)]
 fn fixed_blocks<T: Real, const F: bool, const N: usize, const KH: usize, const KW: usize>(
-    (src, taps, at, bias): Fixed<'_, '_, T, KH, KW>,
-    first: usize,
+    (src, taps, at, bias): Fixed<'_, T, KH, KW>,
     out: &mut [T],
     from: usize,
 ) -> usize {
@@ -614,7 +649,7 @@ fn fixed_blocks<T: Real, const F: bool, const N: usize, const KH: usize, const K
         let mut r = [bias; N];
         for ki in 0..KH {
             for kj in 0..KW {
-                let s: &[T; N] = src[ki][first + o + at[kj]..][..N].try_into().unwrap();
+                let s: &[T; N] = src[at[ki][kj] + o..][..N].try_into().unwrap();
                 for l in 0..N {
                     r[l] = s[l].fma::<F>(taps[ki][kj], r[l]);
                 }
