@@ -203,21 +203,23 @@ def test_depthwise_wide_rows(c, mult, h, w, kh, kw, sw, ph, pw, dw, bias, seed):
 
 
 @pytest.mark.parametrize("k", [3, 5, 7])
-@pytest.mark.parametrize("sh,dh,dw,ph,pw", [
-    (1, 1, 1, 0, 0), (1, 1, 1, 1, 1), (2, 1, 1, 3, 2), (1, 2, 3, 4, 0), (3, 2, 1, 0, 5),
+@pytest.mark.parametrize("sh,sw,dh,dw,ph,pw,w", [
+    (1, 1, 1, 1, 0, 0, 75), (1, 1, 1, 1, 1, 1, 20), (2, 2, 1, 1, 3, 2, 75),
+    (1, 2, 2, 3, 4, 0, 30), (3, 3, 2, 1, 0, 5, 75), (1, 1, 1, 1, 2, 2, 6),
 ])
-def test_depthwise_fixed_kernel_sizes(k, sh, dh, dw, ph, pw):
-    # 3x3, 5x5 and 7x7 stride-1-across kernels run their interior rows through a copy
-    # compiled for the size; the border rows, the edges and every other size run the
-    # general loops. Both must agree with the reference on every row and column.
+def test_depthwise_fixed_kernel_sizes(k, sh, sw, dh, dw, ph, pw, w):
+    # 3x3, 5x5 and 7x7 kernels run a copy compiled for their size, other sizes the general
+    # blocks; rows narrower than a block run several at once as one flat run, and a stride
+    # across splits the padded rows into column phases. Every row and column must agree
+    # with the reference.
     r = np.random.default_rng(k * 100 + sh * 10 + dh)
-    h, w = 3 * k + 4, 75
+    h = 3 * k + 4
     x = r.standard_normal((2, 3, h, w))
     wt = r.standard_normal((6, 1, k, k))
     b = r.standard_normal(6)
-    opts = dict(stride=(sh, 1), padding=(ph, pw), dilation=(dh, dw), groups=3)
+    opts = dict(stride=(sh, sw), padding=(ph, pw), dilation=(dh, dw), groups=3)
     got = crt.conv2d(x, wt, b, **opts)
-    want = ref_conv2d(x, wt, b, (sh, 1), (ph, ph, pw, pw), (dh, dw), 3)
+    want = ref_conv2d(x, wt, b, (sh, sw), (ph, ph, pw, pw), (dh, dw), 3)
     np.testing.assert_allclose(got.numpy(), want, rtol=1e-10, atol=1e-10)
     t = layout(x.astype(np.float32), "sliced")
     got32 = crt.conv2d(t, wt.astype(np.float32), b.astype(np.float32), **opts)

@@ -89,6 +89,60 @@ void conv2d_matches_naive_loops() {
     std::printf("ok    conv2d/conv1d match naive loops (strided input, groups, dilation)\n");
 }
 
+void depthwise_matches_naive_loops() {
+    // Depthwise with a channel multiplier of 2 (groups = 3 input channels, 6 out): the
+    // kernels compiled per size (3x3, 5x5, 7x7) and the general one (3x2), stride 1 and 2
+    // across (the stride-2 rows are split into column phases), narrow and wider rows, a
+    // transposed (strided) input.
+    struct Case {
+        std::int64_t kh, kw, sy, sx, py, px, dy, dx, h, w;
+    };
+    const Case cases[] = {
+        {3, 3, 1, 1, 1, 1, 1, 1, 9, 40}, {5, 5, 2, 2, 2, 2, 1, 1, 11, 37},
+        {7, 7, 1, 2, 3, 3, 1, 1, 10, 20}, {3, 3, 2, 1, 0, 2, 2, 3, 12, 9},
+        {3, 2, 1, 3, 1, 0, 1, 2, 8, 50},
+    };
+    for (const Case& c : cases) {
+        const Tensor x = ramp({2, 3, c.w, c.h}, 0.29).transpose(2, 3);
+        const Tensor w = ramp({6, 1, c.kh, c.kw}, 0.83);
+        const Tensor b = ramp({6}, 1.7);
+        ops::ConvOptions o;
+        o.stride = {c.sy, c.sx};
+        o.padding = {c.py, c.px};
+        o.dilation = {c.dy, c.dx};
+        o.groups = 3;
+        const Tensor y = ops::conv2d(x, w, b, o);
+        const std::vector<double> xv = vals(x), wv = vals(w), bv = vals(b);
+        const std::int64_t ho = (c.h + 2 * c.py - c.dy * (c.kh - 1) - 1) / c.sy + 1;
+        const std::int64_t wo = (c.w + 2 * c.px - c.dx * (c.kw - 1) - 1) / c.sx + 1;
+        std::vector<double> want;
+        for (std::int64_t n = 0; n < 2; ++n) {
+            for (std::int64_t oc = 0; oc < 6; ++oc) {
+                for (std::int64_t oy = 0; oy < ho; ++oy) {
+                    for (std::int64_t ox = 0; ox < wo; ++ox) {
+                        double s = bv[static_cast<std::size_t>(oc)];
+                        for (std::int64_t ki = 0; ki < c.kh; ++ki) {
+                            for (std::int64_t kj = 0; kj < c.kw; ++kj) {
+                                const std::int64_t iy = oy * c.sy + ki * c.dy - c.py;
+                                const std::int64_t ix = ox * c.sx + kj * c.dx - c.px;
+                                if (iy < 0 || iy >= c.h || ix < 0 || ix >= c.w) continue;
+                                const std::int64_t xi = ((n * 3 + oc / 2) * c.h + iy) * c.w + ix;
+                                const std::int64_t wi = (oc * c.kh + ki) * c.kw + kj;
+                                s += xv[static_cast<std::size_t>(xi)] *
+                                     wv[static_cast<std::size_t>(wi)];
+                            }
+                        }
+                        want.push_back(s);
+                    }
+                }
+            }
+        }
+        CHECK((y.shape() == Shape{2, 6, ho, wo}));
+        CHECK(close(vals(y), want));
+    }
+    std::printf("ok    depthwise conv2d matches naive loops (3x3/5x5/7x7/3x2, strides, dilation)\n");
+}
+
 void conv_transpose_matches_naive_scatter() {
     // x [1, 4, 3, 5] read through a transposed view; weight [4, 2, 3, 2] (groups 2 → 4 out).
     const Tensor x = ramp({1, 4, 5, 3}, 0.41).transpose(2, 3);
@@ -267,6 +321,7 @@ void vision_errors() {
 
 void run_vision_tests() {
     conv2d_matches_naive_loops();
+    depthwise_matches_naive_loops();
     conv_transpose_matches_naive_scatter();
     pooling_linear_pad();
     interpolate_modes();
