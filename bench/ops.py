@@ -507,7 +507,9 @@ def main() -> None:
     ap.add_argument("--sizes", default="1000,1000000,10000000", help="element counts, comma-separated")
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--out", default=str(RESULTS / "ops.md"))
+    ap.add_argument("--only", default="", help="operations to run, comma-separated (default: all)")
     args = ap.parse_args()
+    only = {o for o in args.only.split(",") if o}
     rng = np.random.default_rng(0)
     parts = [
         "# Every operation: ClikaRT vs numpy and PyTorch\n",
@@ -516,7 +518,7 @@ def main() -> None:
         f"{os.cpu_count()} CPUs). Ratios are peer time ÷ ours: above 1.0 we are faster.\n",
     ]
     for n in (int(s) for s in args.sizes.split(",")):
-        cases = cases_for(n, rng)
+        cases = [c for c in cases_for(n, rng) if not only or c.op in only]
         run(cases, rounds=args.rounds)
         parts.append(f"\n## About {n:,} elements\n\n")
         parts.append(markdown(cases))

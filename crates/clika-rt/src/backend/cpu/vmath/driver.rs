@@ -19,6 +19,13 @@ pub(crate) trait Lane: Copy + Default {
     fn apply<K: LaneFn, const F: bool>(x: &[Self; LANES]) -> [Self; LANES];
     /// `K` on two chunks of this type.
     fn apply2<K: LaneFn2, const F: bool>(a: &[Self; LANES], b: &[Self; LANES]) -> [Self; LANES];
+    /// `K` on two chunks of this type under AVX-512.
+    #[cfg(target_arch = "x86_64")]
+    fn apply2_v4<K: LaneFn2>(
+        simd: pulp::x86::V4,
+        a: &[Self; LANES],
+        b: &[Self; LANES],
+    ) -> [Self; LANES];
 }
 
 macro_rules! lane {
@@ -32,8 +39,27 @@ macro_rules! lane {
             fn apply2<K: LaneFn2, const F: bool>(a: &[$t; LANES], b: &[$t; LANES]) -> [$t; LANES] {
                 K::$t::<F>(a, b)
             }
+            #[cfg(target_arch = "x86_64")]
+            #[inline(always)]
+            fn apply2_v4<K: LaneFn2>(
+                simd: pulp::x86::V4,
+                a: &[$t; LANES],
+                b: &[$t; LANES],
+            ) -> [$t; LANES] {
+                paste_v4!($t, K, simd, a, b)
+            }
         }
     )*};
+}
+
+/// `K`'s AVX-512 form for a lane type.
+macro_rules! paste_v4 {
+    (f32, $k:ident, $simd:ident, $a:ident, $b:ident) => {
+        $k::f32_v4($simd, $a, $b)
+    };
+    (f64, $k:ident, $simd:ident, $a:ident, $b:ident) => {
+        $k::f64_v4($simd, $a, $b)
+    };
 }
 
 lane!(f32, f64);
@@ -148,6 +174,17 @@ pub(crate) trait SimdBody {
     /// The work; implementations are `#[inline(always)]` so they compile inside the
     /// dispatcher's target-feature function.
     fn run<const F: bool>(self);
+    /// The work in [`dispatch`]'s AVX-512 variant: `run::<true>` unless the body has a form
+    /// of its own there (instructions the vectoriser does not pick from plain code, such as
+    /// a table held in registers and read by permutes instead of gathers).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn run_v4(self, _simd: pulp::x86::V4)
+    where
+        Self: Sized,
+    {
+        self.run::<true>();
+    }
 }
 
 /// A closure as a [`SimdBody`], for a short hot loop (one slice of a reduction) run under
@@ -170,6 +207,20 @@ impl<B: SimdBody, const F: bool> WithSimd for Wrap<B, F> {
     #[inline(always)]
     fn with_simd<S: Simd>(self, _simd: S) {
         self.0.run::<F>();
+    }
+}
+
+/// A [`SimdBody`] as `pulp` calls it in the AVX-512 variant.
+#[cfg(target_arch = "x86_64")]
+struct WrapV4<B>(B, pulp::x86::V4);
+
+#[cfg(target_arch = "x86_64")]
+impl<B: SimdBody> WithSimd for WrapV4<B> {
+    type Output = ();
+
+    #[inline(always)]
+    fn with_simd<S: Simd>(self, _simd: S) {
+        self.0.run_v4(self.1);
     }
 }
 
@@ -233,9 +284,41 @@ impl<E: LaneElem, K: LaneFn> SimdBody for Piece<E, K> {
     }
 }
 
-impl<E: LaneElem, K: LaneFn2> SimdBody for Piece2<E, K> {
+/// A two-operand kernel on chunks of lane type `L`, as [`Piece2::drive`] calls it: a trait
+/// with an always-inlined method, not a closure (a closure called from the three places of
+/// `chunks!` was outlined, losing the dispatch's target features).
+trait Apply2<L>: Copy {
+    fn apply(self, a: &[L; LANES], b: &[L; LANES]) -> [L; LANES];
+}
+
+/// `K`'s chunk compiled with (`F`) or without FMA.
+#[derive(Clone, Copy)]
+struct Plain<K, const F: bool>(PhantomData<K>);
+
+impl<L: Lane, K: LaneFn2, const F: bool> Apply2<L> for Plain<K, F> {
     #[inline(always)]
-    fn run<const F: bool>(self) {
+    fn apply(self, a: &[L; LANES], b: &[L; LANES]) -> [L; LANES] {
+        L::apply2::<K, F>(a, b)
+    }
+}
+
+/// `K`'s AVX-512 chunk.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Wide<K>(pulp::x86::V4, PhantomData<K>);
+
+#[cfg(target_arch = "x86_64")]
+impl<L: Lane, K: LaneFn2> Apply2<L> for Wide<K> {
+    #[inline(always)]
+    fn apply(self, a: &[L; LANES], b: &[L; LANES]) -> [L; LANES] {
+        L::apply2_v4::<K>(self.0, a, b)
+    }
+}
+
+impl<E: LaneElem, K: LaneFn2> Piece2<E, K> {
+    /// The chunk loop, with `apply` the kernel on two chunks.
+    #[inline(always)]
+    fn drive<A: Apply2<E::L>>(self, apply: A) {
         let Piece2 {
             a0,
             sa,
@@ -250,8 +333,21 @@ impl<E: LaneElem, K: LaneFn2> SimdBody for Piece2<E, K> {
         chunks!(len, sa == 1 && sb == 1 && so == 1, |i, n, unit| unsafe {
             let (sa, sb, so) = if unit { (1, 1, 1) } else { (sa, sb, so) };
             let (x, y) = (load(a0, sa, i, n), load(b0, sb, i, n));
-            store::<E>(&E::L::apply2::<K, F>(&x, &y), o0, so, i, n);
+            store::<E>(&apply.apply(&x, &y), o0, so, i, n);
         });
+    }
+}
+
+impl<E: LaneElem, K: LaneFn2> SimdBody for Piece2<E, K> {
+    #[inline(always)]
+    fn run<const F: bool>(self) {
+        self.drive(Plain::<K, F>(PhantomData));
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn run_v4(self, simd: pulp::x86::V4) {
+        self.drive(Wide::<K>(simd, PhantomData));
     }
 }
 
@@ -261,7 +357,7 @@ impl<E: LaneElem, K: LaneFn2> SimdBody for Piece2<E, K> {
 pub(crate) fn dispatch<B: SimdBody>(arch: pulp::Arch, body: B) {
     #[cfg(target_arch = "x86_64")]
     match arch {
-        pulp::Arch::V4(simd) => Simd::vectorize(simd, Wrap::<B, true>(body)),
+        pulp::Arch::V4(simd) => Simd::vectorize(simd, WrapV4(body, simd)),
         pulp::Arch::V3(simd) => Simd::vectorize(simd, Wrap::<B, true>(body)),
         _ => Wrap::<B, false>(body).with_simd(pulp::Scalar),
     }

@@ -235,6 +235,19 @@ pub(crate) trait LaneFn2: Copy + Send + Sync {
     fn f32<const F: bool>(a: &[f32; LANES], b: &[f32; LANES]) -> [f32; LANES];
     /// The `f64` chunk.
     fn f64<const F: bool>(a: &[f64; LANES], b: &[f64; LANES]) -> [f64; LANES];
+    /// The `f32` chunk under AVX-512: [`f32`](Self::f32) unless the kernel has a form of
+    /// its own there.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn f32_v4(_simd: pulp::x86::V4, a: &[f32; LANES], b: &[f32; LANES]) -> [f32; LANES] {
+        Self::f32::<true>(a, b)
+    }
+    /// The `f64` chunk under AVX-512 (as [`f32_v4`](Self::f32_v4)).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn f64_v4(_simd: pulp::x86::V4, a: &[f64; LANES], b: &[f64; LANES]) -> [f64; LANES] {
+        Self::f64::<true>(a, b)
+    }
 }
 
 macro_rules! lane_fns2 {
@@ -267,9 +280,14 @@ lane_fns2! {
 #[derive(Clone, Copy)]
 pub(crate) struct Pow;
 
-impl LaneFn2 for Pow {
+impl Pow {
+    /// `x^y` of `f32` chunks with the tables read through `tables`.
     #[inline(always)]
-    fn f32<const F: bool>(x: &[f32; LANES], y: &[f32; LANES]) -> [f32; LANES] {
+    fn chunk32<const F: bool, L: pow::Tables>(
+        tables: L,
+        x: &[f32; LANES],
+        y: &[f32; LANES],
+    ) -> [f32; LANES] {
         // Every exponent's bits equal to 2.0's (an OR of integer lanes, which vectorises).
         let other = y
             .iter()
@@ -281,7 +299,19 @@ impl LaneFn2 for Pow {
             }
             return o;
         }
-        pow::pow_chunk::<F>(x, y)
+        pow::pow_chunk::<F, L>(tables, x, y)
+    }
+}
+
+impl LaneFn2 for Pow {
+    #[inline(always)]
+    fn f32<const F: bool>(x: &[f32; LANES], y: &[f32; LANES]) -> [f32; LANES] {
+        Self::chunk32::<F, _>(pow::Loads, x, y)
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn f32_v4(simd: pulp::x86::V4, x: &[f32; LANES], y: &[f32; LANES]) -> [f32; LANES] {
+        Self::chunk32::<true, _>(pow::Permutes(simd), x, y)
     }
     #[inline(always)]
     fn f64<const F: bool>(x: &[f64; LANES], y: &[f64; LANES]) -> [f64; LANES] {
