@@ -83,6 +83,21 @@ def test_unbatched_empty_batch_broadcast_and_dtypes():
     assert got.tolist() == [[[[1.0, 3.0, 2.0], [4.0, 10.0, 6.0], [3.0, 7.0, 4.0]]]]
 
 
+@pytest.mark.parametrize("stride, pad, dil", [((2, 2), (1, 1), (1, 1)), ((1, 3), (0, 2), (2, 1))])
+def test_tap_rows_tiled_over_many_input_rows(stride, pad, dil):
+    """The GEMM's tap rows are made and added into the output a few input rows at a time
+    (256 KiB): here 256 tap rows of 37 columns, six input rows a tile and a short last one,
+    against the numpy reference, in float32 and float64, with a bias."""
+    x = rng.standard_normal((2, 32, 41, 37))
+    w = rng.standard_normal((32, 16, 4, 4))
+    b = rng.standard_normal(16)
+    want = ref_conv_transpose2d(x, w, b, stride, pad, (0, 0), dil)
+    for dt, tol in ((np.float64, 1e-10), (np.float32, 2e-4)):
+        got = crt.conv_transpose2d(x.astype(dt), w.astype(dt), b.astype(dt), stride=stride,
+                                   padding=pad, dilation=dil)
+        np.testing.assert_allclose(got.numpy(), want, rtol=tol, atol=tol)
+
+
 def test_conv_transpose1d_is_height_one():
     x = rng.standard_normal((2, 4, 7)).astype(np.float32)
     w = rng.standard_normal((4, 3, 3)).astype(np.float32)

@@ -113,6 +113,24 @@ def test_conv2d_same_valid_depthwise_unbatched_and_empty():
     assert crt.conv2d(empty, w.astype(np.float32), groups=3).shape == (0, 3, 4, 4)
 
 
+@pytest.mark.parametrize(
+    "stride, pad, dil, groups",
+    [((1, 1), (1, 1), (1, 1), 1), ((2, 1), (0, 2), (1, 2), 1), ((1, 2), (2, 1), (2, 1), 2)],
+)
+def test_conv2d_tap_rows_tiled_over_many_output_rows(stride, pad, dil, groups):
+    """The im2col scratch holds a few output rows at a time (256 KiB): here 288-tap rows of
+    66 columns, three rows a tile and a short last tile, against the numpy reference, in
+    float32 and float64, with a bias."""
+    x = rng.standard_normal((2, 32, 70, 66))
+    w = rng.standard_normal((24, 32 // groups, 3, 3))
+    b = rng.standard_normal(24)
+    want = ref_conv2d(x, w, b, stride, (pad[0], pad[0], pad[1], pad[1]), dil, groups)
+    for dt, tol in ((np.float64, 1e-10), (np.float32, 2e-4)):
+        got = crt.conv2d(x.astype(dt), w.astype(dt), b.astype(dt), stride=stride, padding=pad,
+                         dilation=dil, groups=groups)
+        np.testing.assert_allclose(got.numpy(), want, rtol=tol, atol=tol)
+
+
 def test_conv2d_broadcast_input_and_integer_promotion():
     # A stride-0 (broadcast) input read in place.
     row = rng.standard_normal((1, 2, 1, 5)).astype(np.float32)
