@@ -52,7 +52,8 @@ macro_rules! lane {
     )*};
 }
 
-/// `K`'s AVX-512 form for a lane type.
+/// `K`'s AVX-512 form for a lane type (used only by the `x86_64` items of `lane!`).
+#[cfg(target_arch = "x86_64")]
 macro_rules! paste_v4 {
     (f32, $k:ident, $simd:ident, $a:ident, $b:ident) => {
         $k::f32_v4($simd, $a, $b)
