@@ -224,6 +224,7 @@ def test_depthwise_wide_rows(c, mult, h, w, kh, kw, sw, ph, pw, dw, bias, seed):
 @pytest.mark.parametrize("sh,sw,dh,dw,ph,pw,w", [
     (1, 1, 1, 1, 0, 0, 75), (1, 1, 1, 1, 1, 1, 20), (2, 2, 1, 1, 3, 2, 75),
     (1, 2, 2, 3, 4, 0, 30), (3, 3, 2, 1, 0, 5, 75), (1, 1, 1, 1, 2, 2, 6),
+    (2, 2, 1, 1, 6, 7, 3), (1, 3, 1, 1, 1, 8, 40),
 ])
 def test_depthwise_fixed_kernel_sizes(k, sh, sw, dh, dw, ph, pw, w):
     # 3x3, 5x5 and 7x7 kernels run a copy compiled for their size, other sizes the general

@@ -2,6 +2,7 @@
 //! depthwise kernel.
 
 use super::super::iter::{chunks_in_groups, threads_available};
+use super::super::vmath::Avx2;
 use super::{dense, elems, fresh, Real};
 use crate::ops::vision::ConvPlan;
 use crate::{DType, Result, Tensor};
@@ -413,12 +414,14 @@ fn depthwise<T: Real>(
     let simd = super::super::vmath::avx2();
     let parallel = dst.len() * kh * kw >= 1 << 15;
     chunks_in_groups(dst, ho * wo, ho * wo * kh * kw, parallel, |first, part| {
+        // Zeroed once: the padding columns of its phase rows stay zero (`Layout::fill_row`).
         let mut buf = vec![T::default(); layout.buf_len];
         for (i, out) in part.chunks_mut(ho * wo).enumerate() {
             // Output plane t = (image, output channel); the channel reads input channel oc / og.
             let t = first + i;
             let (ni, oc) = (t / (c * og), t % (c * og));
             let body = Plane {
+                simd,
                 src: &xs[(ni * c + oc / og) * h * w..][..h * w],
                 taps: &ws[oc * kh * kw..][..kh * kw],
                 bias: bs.map_or(T::default(), |b| b[oc]),
@@ -449,6 +452,9 @@ struct Layout {
     phase_len: usize,
     /// The rows of a phase plane.
     plane_rows: usize,
+    /// Per phase of the columns `q < sx`: the phase row's columns `[lo, hi)` that hold input
+    /// columns (the rest is padding), and the input column at `lo`.
+    spans: Vec<[usize; 3]>,
     /// Per tap, row-major: where it reads for output `(0, 0)`.
     tap_at: Vec<usize>,
     /// The output rows of a band.
@@ -490,6 +496,17 @@ impl Layout {
             (2 * widest).div_ceil(phase_len).min(band)
         };
         let band_len = planes * plane_rows * phase_len;
+        // Phase column `j` of phase `q` holds padded column `j·sx + q`, input column
+        // `j·sx + q − px`: the input columns are `j` from `⌈(px − q) / sx⌉` up to
+        // `⌈(w + px − q) / sx⌉`.
+        let ([_, w], [_, px]) = (src_hw, p.pad);
+        let spans = (0..sx)
+            .map(|q| {
+                let lo = px.saturating_sub(q).div_ceil(sx).min(phase_len);
+                let hi = (w + px).saturating_sub(q).div_ceil(sx).clamp(lo, phase_len);
+                [lo, hi, (lo * sx + q).saturating_sub(px).min(w)]
+            })
+            .collect();
         Layout {
             src_hw,
             out_hw: p.out_hw,
@@ -499,6 +516,7 @@ impl Layout {
             dilation: p.dilation,
             phase_len,
             plane_rows,
+            spans,
             tap_at,
             band,
             group,
@@ -507,86 +525,54 @@ impl Layout {
         }
     }
 
-    /// Copies padded row `y` of the plane `src` into the band `buf` as the band's row `r`:
-    /// padded column `x` to phase plane `(r % sy, x % sx)`, row `r / sy`, column `x / sx`;
-    /// the padding is zero.
+    /// Copies padded row `y` of the plane `src` into the band `buf` as the band's row
+    /// `r = pr · sy + ph`: padded column `x` to phase plane `(ph, x % sx)`, row `pr`, column
+    /// `x / sx`. Only the input columns are written: the padding columns are zero from the
+    /// buffer's allocation. (The caller counts `pr` and `ph` along: a division per row by
+    /// the runtime stride cost as much as the copy.)
     #[inline(always)]
-    fn fill_row<T: Real>(&self, src: &[T], y: usize, r: usize, buf: &mut [T]) {
-        let ([h, w], [sy, sx], [py, px]) = (self.src_hw, self.stride, self.pad);
-        let row_at = |q: usize| ((r % sy * sx + q) * self.plane_rows + r / sy) * self.phase_len;
+    fn fill_row<T: Real>(
+        &self,
+        simd: Option<Avx2>,
+        src: &[T],
+        y: usize,
+        [pr, ph]: [usize; 2],
+        buf: &mut [T],
+    ) {
+        let ([h, w], [_, sx], [py, _]) = (self.src_hw, self.stride, self.pad);
+        let len = self.phase_len;
+        let row_at = |q: usize| ((ph * sx + q) * self.plane_rows + pr) * len;
         let Some(iy) = y.checked_sub(py).filter(|&iy| iy < h) else {
             for q in 0..sx {
-                buf[row_at(q)..][..self.phase_len].fill(T::default());
+                buf[row_at(q)..][..len].fill(T::default());
             }
             return;
         };
         let row = &src[iy * w..][..w];
-        if sx == 1 {
-            let dst = &mut buf[row_at(0)..][..self.phase_len];
-            let lead = px.min(dst.len());
-            let body = (dst.len() - lead).min(w);
-            dst[..lead].fill(T::default());
-            dst[lead..lead + body].copy_from_slice(&row[..body]);
-            dst[lead + body..].fill(T::default());
-            return;
-        }
-        if sx == 2 {
-            // The input columns that land in the phases, their padded column `ix + px`.
-            let row = &row[..(2 * self.phase_len).saturating_sub(px).min(w)];
-            let (a, b) = buf.split_at_mut(row_at(1));
-            let (even, odd) = (
-                &mut a[row_at(0)..][..self.phase_len],
-                &mut b[..self.phase_len],
-            );
-            even.fill(T::default());
-            odd.fill(T::default());
-            // Pairs from the first column whose padded column is even: one pass that
-            // vectorises into shuffles (a loop over each phase with a bounds test per
-            // element cost more than the taps of a 5x5 kernel).
-            let first = (px % 2).min(row.len());
-            if first == 1 {
-                odd[px / 2] = row[0];
-            }
-            let pairs = row[first..].chunks_exact(2);
-            let last = pairs.remainder().first().copied();
-            let at = (first + px) / 2;
-            let n = pairs.len();
-            let (even_n, odd_n) = (&mut even[at..at + n], &mut odd[at..at + n]);
-            // Sixteen columns at a time as fixed-size arrays, which the optimiser turns into
-            // vector shuffles (the pair loop stayed scalar: 40% of a 5x5 stride-2
-            // convolution), then the rest in pairs.
-            let wide = n / 8 * 8;
-            for ((e, o), c) in even_n
-                .chunks_exact_mut(8)
-                .zip(odd_n.chunks_exact_mut(8))
-                .zip(row[first..].chunks_exact(16))
-            {
-                let c: &[T; 16] = c.try_into().unwrap();
-                let (e, o): (&mut [T; 8], &mut [T; 8]) =
-                    (e.try_into().unwrap(), o.try_into().unwrap());
-                for l in 0..8 {
-                    e[l] = c[2 * l];
-                    o[l] = c[2 * l + 1];
+        for (q, &[lo, hi, from]) in self.spans.iter().enumerate() {
+            // Only the input columns: the padding columns outside `lo..hi` are zero from the
+            // buffer's allocation and no row writes them (filling them per row cost a
+            // `memset` call per phase, 12% of a 5x5 stride-2 convolution).
+            let (dst, row) = (&mut buf[row_at(q)..][lo..hi], &row[from..]);
+            match sx {
+                1 => dst.copy_from_slice(&row[..dst.len()]),
+                // Every other column: whole vectors with AVX2's shuffles, the rest in a loop
+                // over pairs, and the last column alone when the row ends on one.
+                2 => {
+                    let done = take_even(simd, row, dst);
+                    let pairs = (row.len() / 2).min(dst.len());
+                    for (d, c) in dst[done..].iter_mut().zip(row[2 * done..].chunks_exact(2)) {
+                        *d = c[0];
+                    }
+                    if pairs < dst.len() {
+                        dst[pairs] = row[2 * pairs];
+                    }
                 }
-            }
-            for ((e, o), c) in even_n[wide..]
-                .iter_mut()
-                .zip(&mut odd_n[wide..])
-                .zip(row[first + 2 * wide..].chunks_exact(2))
-            {
-                *e = c[0];
-                *o = c[1];
-            }
-            if let Some(v) = last {
-                even[at + n] = v;
-            }
-            return;
-        }
-        for q in 0..sx {
-            let dst = &mut buf[row_at(q)..][..self.phase_len];
-            for (j, d) in dst.iter_mut().enumerate() {
-                let ix = (q + j * sx).wrapping_sub(px);
-                *d = if ix < w { row[ix] } else { T::default() };
+                _ => {
+                    for (j, d) in dst.iter_mut().enumerate() {
+                        *d = row[j * sx];
+                    }
+                }
             }
         }
     }
@@ -594,6 +580,7 @@ impl Layout {
 
 /// One output plane of [`depthwise`].
 struct Plane<'a, T> {
+    simd: Option<Avx2>,
     src: &'a [T],
     taps: &'a [T],
     bias: T,
@@ -639,12 +626,16 @@ impl<T: Real> Plane<'_, T> {
             // Each group copies the rows it is the first to read just before it runs, so the
             // input streams in while the arithmetic runs (a band's rows copied up front
             // stalled on memory with the arithmetic idle: 30% slower).
-            let mut filled = 0;
+            let (mut filled, mut pr, mut ph) = (0, 0, 0);
             for r0 in (0..band).step_by(g.group) {
                 let r1 = (r0 + g.group).min(band);
                 let need = (r1 - 1) * sy + (kh - 1) * dy + 1;
                 for r in filled..need {
-                    g.fill_row(self.src, oy0 * sy + r, r, buf);
+                    g.fill_row(self.simd, self.src, oy0 * sy + r, [pr, ph], buf);
+                    ph += 1;
+                    if ph == sy {
+                        (pr, ph) = (pr + 1, 0);
+                    }
                 }
                 filled = need;
                 let src = &buf[r0 * len..];
@@ -747,6 +738,18 @@ fn fixed_blocks<T: Real, const F: bool, const N: usize, const KH: usize, const K
         }
         ox += N;
     }
+}
+
+/// `dst[j] = src[2j]` for the leading `j` that [`Real::take_even`] covers with AVX2 (none
+/// without it); returns how many.
+#[inline(always)]
+fn take_even<T: Real>(simd: Option<Avx2>, src: &[T], dst: &mut [T]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(simd) = simd {
+        return T::take_even(simd.v3(), src, dst);
+    }
+    let _ = (simd, src, dst);
+    0
 }
 
 /// The positions `p < count` with `0 <= p·stride + shift < len`, as `[lo, hi)`.

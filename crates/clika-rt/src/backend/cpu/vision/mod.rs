@@ -80,6 +80,11 @@ pub(super) trait Real:
     /// `self · b + c`: one fused instruction where `F` (the CPU has FMA, see
     /// `vmath::dispatch`), a multiply and an add otherwise (never a libm call).
     fn fma<const F: bool>(self, b: Self, c: Self) -> Self;
+    /// `dst[j] = src[2j]` for the leading `j` that whole vectors cover, as two loads, a
+    /// shuffle and a lane permute per vector (the plain loop compiled to half-width
+    /// shuffles); returns how many, the caller copies the rest.
+    #[cfg(target_arch = "x86_64")]
+    fn take_even(simd: pulp::x86::V3, src: &[Self], dst: &mut [Self]) -> usize;
 }
 
 impl Real for f32 {
@@ -91,6 +96,29 @@ impl Real for f32 {
         } else {
             self * b + c
         }
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn take_even(simd: pulp::x86::V3, src: &[f32], dst: &mut [f32]) -> usize {
+        use std::arch::x86_64::__m256;
+        let n = (src.len() / 16).min(dst.len() / 8);
+        for (d, s) in dst.chunks_exact_mut(8).zip(src.chunks_exact(16)).take(n) {
+            // SAFETY: `s` holds 16 `f32`s; the loads are unaligned. (Arrays cast to vectors
+            // were taken apart into scalar loads and inserts by the optimiser.)
+            let (a, b): (__m256, __m256) = unsafe {
+                let p = s.as_ptr();
+                (
+                    simd.avx._mm256_loadu_ps(p),
+                    simd.avx._mm256_loadu_ps(p.add(8)),
+                )
+            };
+            // [a0 a2 b0 b2 | a4 a6 b4 b6], then its 64-bit lanes in the order 0 2 1 3.
+            let v = simd.avx._mm256_shuffle_ps::<0b10_00_10_00>(a, b);
+            let v = simd.avx._mm256_castps_pd(v);
+            let v = simd.avx2._mm256_permute4x64_pd::<0b11_01_10_00>(v);
+            d.copy_from_slice(&pulp::cast::<_, [f32; 8]>(v));
+        }
+        n * 8
     }
     fn is_nan(self) -> bool {
         f32::is_nan(self)
@@ -122,6 +150,27 @@ impl Real for f64 {
         } else {
             self * b + c
         }
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn take_even(simd: pulp::x86::V3, src: &[f64], dst: &mut [f64]) -> usize {
+        use std::arch::x86_64::__m256d;
+        let n = (src.len() / 8).min(dst.len() / 4);
+        for (d, s) in dst.chunks_exact_mut(4).zip(src.chunks_exact(8)).take(n) {
+            // SAFETY: `s` holds 8 `f64`s; the loads are unaligned.
+            let (a, b): (__m256d, __m256d) = unsafe {
+                let p = s.as_ptr();
+                (
+                    simd.avx._mm256_loadu_pd(p),
+                    simd.avx._mm256_loadu_pd(p.add(4)),
+                )
+            };
+            // [a0 b0 a2 b2], then its lanes in the order 0 2 1 3.
+            let v = simd.avx._mm256_unpacklo_pd(a, b);
+            let v = simd.avx2._mm256_permute4x64_pd::<0b11_01_10_00>(v);
+            d.copy_from_slice(&pulp::cast::<_, [f64; 4]>(v));
+        }
+        n * 4
     }
     fn is_nan(self) -> bool {
         f64::is_nan(self)

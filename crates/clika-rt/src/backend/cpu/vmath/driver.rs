@@ -379,6 +379,15 @@ pub(crate) fn avx2() -> Option<Avx2> {
 #[derive(Clone, Copy)]
 pub(crate) struct Avx2(#[cfg(target_arch = "x86_64")] pulp::x86::V3);
 
+#[cfg(target_arch = "x86_64")]
+impl Avx2 {
+    /// The pulp token, for the intrinsics the vectoriser does not pick from plain code.
+    #[inline(always)]
+    pub(crate) fn v3(self) -> pulp::x86::V3 {
+        self.0
+    }
+}
+
 /// Runs `body` compiled for AVX2+FMA when `simd` is given, else for the baseline target:
 /// two copies of the work rather than [`dispatch`]'s three, for the element-wise loops,
 /// which have hundreds of instantiations and gain most of their speed from the first
