@@ -252,4 +252,41 @@ mod tests {
             assert_eq!(v.round_u8(), want, "f64 {v}");
         }
     }
+
+    /// `take_even` against the plain loop, for every source length up to a few vectors and
+    /// destinations shorter than, equal to and longer than half the source.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn take_even_takes_every_other_element() {
+        fn check<T: Real + std::fmt::Debug>(simd: pulp::x86::V3) {
+            for len in 0..70 {
+                let src: Vec<T> = (0..len).map(T::from_usize).collect();
+                for want in [len / 2 - len / 4, len / 2, len.div_ceil(2) + 3] {
+                    let mut dst = vec![T::from_f64(-1.0); want];
+                    let done = T::take_even(simd, &src, &mut dst);
+                    assert!(
+                        done <= want && 2 * done <= len,
+                        "len {len}, dst {want}: {done}"
+                    );
+                    assert!(
+                        want.min(len / 2) - done < 8,
+                        "len {len}, dst {want}: {done}"
+                    );
+                    for (j, d) in dst.iter().enumerate() {
+                        let expect = if j < done {
+                            src[2 * j]
+                        } else {
+                            T::from_f64(-1.0)
+                        };
+                        assert!(*d == expect, "len {len}, dst {want}, at {j}: {d:?}");
+                    }
+                }
+            }
+        }
+        let Some(simd) = pulp::x86::V3::try_new() else {
+            return;
+        };
+        check::<f32>(simd);
+        check::<f64>(simd);
+    }
 }
