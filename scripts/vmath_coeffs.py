@@ -98,26 +98,31 @@ def to_powers(c, lo, hi):
     return [float(v) for v in reversed(out)]
 
 
-def gelu_q(a_max, n_coeffs, n_nodes=120):
-    """The f32 gelu's one-formula erfc: erfc(a)/2 = e^{-a^2} * t * Q(z) with z = K1*t + K0 and
-    t = 2/(2 + a), mapping t in [2/(2 + a_max), 1] onto about [-1, 1] (K1, K0 rounded to f32,
-    and the fit made in terms of the rounded map). Returns (K1, K0, Q highest power first):
-    Chebyshev interpolation of erfc(a)*e^{a^2}/(2t) in z, sampled in 110-digit arithmetic
-    (dividing by t keeps Q within a factor of 2 over the range, so its absolute error is a
-    relative one everywhere)."""
+def gelu_tables(n_nodes=40, degree=7):
+    """The f32 gelu's piecewise fit of m(y) = e^{y^2/2}*Phi(-y) = erfcx(y/sqrt2)/2 on the eight
+    intervals that the bits of y + 1 pick (1 + y in [1, 1.5), [1.5, 2), [2, 3), ... [12, 16)):
+    per interval a Chebyshev interpolant (sampled in 110-digit arithmetic) as powers of
+    u = y - start, highest first. Returns the coefficients by power, each a row over the
+    intervals."""
     ld = np.longdouble
-    t0 = 2 / (2 + a_max)
-    k1, k0 = float(np.float32(2 / (1 - t0))), float(np.float32(-(1 + t0) / (1 - t0)))
-    zlo, zhi = ld(k1) * ld(t0) + ld(k0), ld(k1) + ld(k0)
+    starts = [0, 0.5, 1, 2, 3, 5, 7, 11]
+    ends = starts[1:] + [15]
+    sqrt2 = Decimal(2).sqrt()
+    getcontext().prec = 110
 
-    def q(zs):
-        ts = (zs - ld(k0)) / ld(k1)
-        return np.array(
-            [ld(str(erfcx(np.format_float_positional(2 / t - 2)))) / (2 * t) for t in ts], dtype=ld
-        )
+    rows = [[0.0] * 8 for _ in range(degree + 1)]
+    for j, (lo, hi) in enumerate(zip(starts, ends)):
+        def m(us, lo=lo):
+            out = []
+            for u in us:
+                y = Decimal(str(lo)) + Decimal(np.format_float_positional(u))
+                out.append(ld(str(erfcx(str(y / sqrt2)) / 2)))
+            return np.array(out, dtype=ld)
 
-    c = cheb_fit(q, zlo, zhi, n_nodes, n_coeffs)
-    return k1, k0, to_powers(c, zlo, zhi)
+        c = cheb_fit(m, 0, hi - lo, n_nodes, degree + 1)
+        for k, v in enumerate(to_powers(c, 0, hi - lo)):
+            rows[k][j] = v
+    return rows
 
 
 def lit(v, t):
@@ -175,12 +180,24 @@ for t, exp_deg, log_k, sin_deg, cos_deg, erf_n, cheb_n, b, asym_n, atan_n in (
         arr("ATAN", t, atan_fit(atan_n),
             "P(s), highest first: atan(u) = u + u*s*P(s), s = u^2, |u| <= tan(pi/8) (Chebyshev fit)."),
     ]
-    if t == "f32":
-        # Past 15/sqrt(2) the f32 gelu is -0 (GELU_LO); a little margin for the rounding of a.
-        k1, k0, q = gelu_q(15 / math.sqrt(2) + 0.05, 11)
-        parts += [
-            arr("GELU_MAP", t, [k1, k0], "z = K1*t + K0 maps t = 2/(2 + a) onto about [-1, 1]."),
-            arr("GELU_Q", t, q,
-                "Q(z), highest first: erfc(a)/2 = e^{-a^2}*t*Q(z) for 0 <= a <= 15/sqrt(2) (Chebyshev fit)."),
-        ]
     (OUT / f"coeffs_{t}.rs").write_text(HEADER + "".join(parts))
+
+# The f32 gelu's tables (gelu.rs): the piecewise fit, 2^(j/8), and ln2/4 (twice the
+# reduction's ln2/8: the reduction works on -2·(y^2/2)) in two parts, the first with 12
+# significant bits so n*hi is exact for every |n| < 2^12.
+ln2_4 = Decimal(2).ln() / 4
+hi_bits = int(np.float32(float(ln2_4)).view(np.uint32)) & 0xFFFF_F000
+ln2_4_hi = float(np.array([hi_bits], dtype=np.uint32).view(np.float32)[0])
+gelu_parts = [
+    "/// m(y) = e^{y^2/2}*Phi(-y) by interval (see `gelu_tables` in the script): row k holds\n"
+    "/// the coefficient of u^(7-k), u = y - start, for each of the eight intervals.\n"
+    "const GELU_M: [[f32; 8]; 8] = [\n"
+    + "".join("    [" + ", ".join(lit(v, "f32") for v in row) + "],\n" for row in gelu_tables())
+    + "];\n",
+    arr("EXP2_8", "f32", [Decimal(2) ** (Decimal(j) / 8) for j in range(8)], "2^(j/8)."),
+    arr("EXP_HALF", "f32", [Fraction(1, F(k) * 2**k) for k in range(4, 0, -1)],
+        "1/(k! 2^k), highest first, k >= 1: e^{r/2} - 1 = r*(1/2 + r/8 + r^2/48 + r^3/384)."),
+    arr("LN2_4", "f32", [ln2_4_hi, ln2_4 - Decimal(ln2_4_hi)],
+        "ln2/4 as hi + lo, hi with 12 significant bits."),
+]
+(OUT / "coeffs_gelu.rs").write_text(HEADER + "\n".join(gelu_parts))

@@ -55,7 +55,7 @@ fn round_int<const F: bool>(x: T, scale: T) -> (T, I) {
 
 /// `x * x` as an unevaluated sum `hi + lo` (exact unless it overflows or underflows).
 #[inline(always)]
-fn square2<const F: bool>(x: T) -> (T, T) {
+pub(crate) fn square2<const F: bool>(x: T) -> (T, T) {
     let hi = x * x;
     let lo = if F {
         x.mul_add(x, -hi)
@@ -494,10 +494,10 @@ pub(crate) fn erf_chunk<const F: bool>(x: &[T; LANES]) -> [T; LANES] {
     y
 }
 
-/// `gelu x = x·(1 + erf(x/√2))/2` by ranges (the `f64` form; `f32` has one formula, see
-/// `gelu_one` in `mod.rs`), with `1 + erf(z)` taken as `erfc(-z)` for negative `z` so the
+/// `gelu x = x·(1 + erf(x/√2))/2` by ranges (the `f64` form; `f32` has its own, see
+/// `gelu.rs`), with `1 + erf(z)` taken as `erfc(-z)` for negative `z` so the
 /// negative tail keeps its precision (and `x²/2` formed exactly from `x`).
-#[allow(dead_code, reason = "the f32 lanes use gelu_one")]
+#[allow(dead_code, reason = "the f32 lanes use gelu.rs")]
 #[inline(always)]
 pub(crate) fn gelu_ranges_chunk<const F: bool>(x: &[T; LANES]) -> [T; LANES] {
     const H: T = std::f64::consts::FRAC_1_SQRT_2 as T;

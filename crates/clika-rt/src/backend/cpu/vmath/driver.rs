@@ -19,6 +19,12 @@ pub(crate) trait Lane: Copy + Default {
     fn apply<K: LaneFn, const F: bool>(x: &[Self; LANES]) -> [Self; LANES];
     /// `K` on two chunks of this type.
     fn apply2<K: LaneFn2, const F: bool>(a: &[Self; LANES], b: &[Self; LANES]) -> [Self; LANES];
+    /// `K` on a chunk of this type under AVX2.
+    #[cfg(target_arch = "x86_64")]
+    fn apply_v3<K: LaneFn>(simd: pulp::x86::V3, x: &[Self; LANES]) -> [Self; LANES];
+    /// `K` on a chunk of this type under AVX-512.
+    #[cfg(target_arch = "x86_64")]
+    fn apply_v4<K: LaneFn>(simd: pulp::x86::V4, x: &[Self; LANES]) -> [Self; LANES];
     /// `K` on two chunks of this type under AVX-512.
     #[cfg(target_arch = "x86_64")]
     fn apply2_v4<K: LaneFn2>(
@@ -41,6 +47,16 @@ macro_rules! lane {
             }
             #[cfg(target_arch = "x86_64")]
             #[inline(always)]
+            fn apply_v3<K: LaneFn>(simd: pulp::x86::V3, x: &[$t; LANES]) -> [$t; LANES] {
+                hook1!($t, K, f32_v3, simd, x)
+            }
+            #[cfg(target_arch = "x86_64")]
+            #[inline(always)]
+            fn apply_v4<K: LaneFn>(simd: pulp::x86::V4, x: &[$t; LANES]) -> [$t; LANES] {
+                hook1!($t, K, f32_v4, simd, x)
+            }
+            #[cfg(target_arch = "x86_64")]
+            #[inline(always)]
             fn apply2_v4<K: LaneFn2>(
                 simd: pulp::x86::V4,
                 a: &[$t; LANES],
@@ -50,6 +66,20 @@ macro_rules! lane {
             }
         }
     )*};
+}
+
+/// A one-operand kernel's AVX2 or AVX-512 form (`$hook`) for a lane type (used only by
+/// the `x86_64` items of `lane!`): `f32` kernels may have one of their own there, `f64`
+/// runs its FMA chunk.
+#[cfg(target_arch = "x86_64")]
+macro_rules! hook1 {
+    (f32, $k:ident, $hook:ident, $simd:ident, $x:ident) => {
+        $k::$hook($simd, $x)
+    };
+    (f64, $k:ident, $hook:ident, $simd:ident, $x:ident) => {{
+        let _ = $simd;
+        $k::f64::<true>($x)
+    }};
 }
 
 /// `K`'s AVX-512 form for a lane type (used only by the `x86_64` items of `lane!`).
@@ -175,6 +205,16 @@ pub(crate) trait SimdBody {
     /// The work; implementations are `#[inline(always)]` so they compile inside the
     /// dispatcher's target-feature function.
     fn run<const F: bool>(self);
+    /// The work in [`dispatch`]'s AVX2 variant: `run::<true>` unless the body has a form of
+    /// its own there (as [`run_v4`](Self::run_v4)).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn run_v3(self, _simd: pulp::x86::V3)
+    where
+        Self: Sized,
+    {
+        self.run::<true>();
+    }
     /// The work in [`dispatch`]'s AVX-512 variant: `run::<true>` unless the body has a form
     /// of its own there (instructions the vectoriser does not pick from plain code, such as
     /// a table held in registers and read by permutes instead of gathers).
@@ -208,6 +248,20 @@ impl<B: SimdBody, const F: bool> WithSimd for Wrap<B, F> {
     #[inline(always)]
     fn with_simd<S: Simd>(self, _simd: S) {
         self.0.run::<F>();
+    }
+}
+
+/// A [`SimdBody`] as `pulp` calls it in the AVX2 variant.
+#[cfg(target_arch = "x86_64")]
+struct WrapV3<B>(B, pulp::x86::V3);
+
+#[cfg(target_arch = "x86_64")]
+impl<B: SimdBody> WithSimd for WrapV3<B> {
+    type Output = ();
+
+    #[inline(always)]
+    fn with_simd<S: Simd>(self, _simd: S) {
+        self.0.run_v3(self.1);
     }
 }
 
@@ -262,9 +316,53 @@ macro_rules! chunks {
     }};
 }
 
-impl<E: LaneElem, K: LaneFn> SimdBody for Piece<E, K> {
+/// A one-operand kernel on chunks of lane type `L`, as [`Piece::drive`] calls it (a trait,
+/// not a closure: see [`Apply2`]).
+trait Apply1<L>: Copy {
+    fn apply(self, x: &[L; LANES]) -> [L; LANES];
+}
+
+/// `K`'s chunk compiled with (`F`) or without FMA.
+#[derive(Clone, Copy)]
+struct Plain1<K, const F: bool>(PhantomData<K>);
+
+impl<L: Lane, K: LaneFn, const F: bool> Apply1<L> for Plain1<K, F> {
     #[inline(always)]
-    fn run<const F: bool>(self) {
+    fn apply(self, x: &[L; LANES]) -> [L; LANES] {
+        L::apply::<K, F>(x)
+    }
+}
+
+/// `K`'s AVX2 chunk.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Avx2Of<K>(pulp::x86::V3, PhantomData<K>);
+
+#[cfg(target_arch = "x86_64")]
+impl<L: Lane, K: LaneFn> Apply1<L> for Avx2Of<K> {
+    #[inline(always)]
+    fn apply(self, x: &[L; LANES]) -> [L; LANES] {
+        L::apply_v3::<K>(self.0, x)
+    }
+}
+
+/// `K`'s AVX-512 chunk.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Avx512Of<K>(pulp::x86::V4, PhantomData<K>);
+
+#[cfg(target_arch = "x86_64")]
+impl<L: Lane, K: LaneFn> Apply1<L> for Avx512Of<K> {
+    #[inline(always)]
+    fn apply(self, x: &[L; LANES]) -> [L; LANES] {
+        L::apply_v4::<K>(self.0, x)
+    }
+}
+
+impl<E: LaneElem, K: LaneFn> Piece<E, K> {
+    /// The chunk loop, with `apply` the kernel on a chunk.
+    #[inline(always)]
+    fn drive<A: Apply1<E::L>>(self, apply: A) {
         let Piece {
             a0,
             sa,
@@ -280,8 +378,27 @@ impl<E: LaneElem, K: LaneFn> SimdBody for Piece<E, K> {
         chunks!(len, sa == 1 && so == 1, |i, n, unit| unsafe {
             let (sa, so) = if unit { (1, 1) } else { (sa, so) };
             let x = load(a0, sa, i, n);
-            store::<E>(&E::L::apply::<K, F>(&x), o0, so, i, n);
+            store::<E>(&apply.apply(&x), o0, so, i, n);
         });
+    }
+}
+
+impl<E: LaneElem, K: LaneFn> SimdBody for Piece<E, K> {
+    #[inline(always)]
+    fn run<const F: bool>(self) {
+        self.drive(Plain1::<K, F>(PhantomData));
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn run_v3(self, simd: pulp::x86::V3) {
+        self.drive(Avx2Of::<K>(simd, PhantomData));
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn run_v4(self, simd: pulp::x86::V4) {
+        self.drive(Avx512Of::<K>(simd, PhantomData));
     }
 }
 
@@ -359,7 +476,7 @@ pub(crate) fn dispatch<B: SimdBody>(arch: pulp::Arch, body: B) {
     #[cfg(target_arch = "x86_64")]
     match arch {
         pulp::Arch::V4(simd) => Simd::vectorize(simd, WrapV4(body, simd)),
-        pulp::Arch::V3(simd) => Simd::vectorize(simd, Wrap::<B, true>(body)),
+        pulp::Arch::V3(simd) => Simd::vectorize(simd, WrapV3(body, simd)),
         _ => Wrap::<B, false>(body).with_simd(pulp::Scalar),
     }
     #[cfg(not(target_arch = "x86_64"))]

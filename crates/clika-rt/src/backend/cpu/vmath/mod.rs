@@ -10,8 +10,8 @@
 //!
 //! Coefficients are exact series terms (`1/k!`, the atanh and Taylor series of `sin`,
 //! `cos`, `erf`, the asymptotic series of `erfc`) rounded to the lane type, plus Chebyshev
-//! fits of `erfc(x)·e^{x²}` (in `x`, and for the `f32` gelu in `2/(2 + x)`) and of `atan`
-//! on `[0, tan(π/8)]`; `scripts/vmath_coeffs.py`
+//! fits of `erfc(x)·e^{x²}`, of `atan` on `[0, tan(π/8)]` and, by interval, of the `f32`
+//! gelu's `e^{y²/2}·Φ(-y)` (`gelu.rs`); `scripts/vmath_coeffs.py`
 //! regenerates `coeffs_*.rs`. Two-operand functions (`atan2`, and Python's `//` and `%` and
 //! C's `fmod`, exact: a quotient below `2^MANT` is truncated and corrected, its remainder
 //! computed with one FMA; other chunks call libm's `fmod`) run through [`map2_lanes`].
@@ -30,7 +30,7 @@
 //! | silu | 3.0 | 4.0 |
 //! | sin, cos (all finite inputs) | 2.2 | 2.0 |
 //! | erf | 2.4 | 2.0 |
-//! | gelu | 5.4 | 9.0 |
+//! | gelu | 4.3 | 9.0 |
 //! | sqrt, rsqrt | 0.5, 1.5 | 0.5, 1.5 |
 //! | log1p, expm1 (`log`/`exp` with Goldberg's / Kahan's correction) | 2.4 | 2.0 |
 //! | tan (`sin / cos`) | 3.4 | 3.0 |
@@ -42,8 +42,8 @@
 //!
 //! (f64 figures include the reference's own error, up to about 1 ulp. The `f64` gelu's worst
 //! case is the cancellation in `1 + erf(z)` for `-0.875 < z < -0.4`, where its series branch
-//! runs; the `f32` gelu has one formula for every lane, a fit of `erfc(a)·e^{a²}` in
-//! `t = 2/(2 + a)`, and its error is the sum of that formula's roundings.)
+//! runs; the `f32` gelu has one formula for every lane, tables read by permutes, and its
+//! error is the sum of that formula's roundings: see `gelu.rs`.)
 
 use half::{bf16, f16};
 
@@ -51,6 +51,7 @@ use crate::ops::{BinaryOp, UnaryOp};
 use crate::{DType, Tensor};
 
 mod driver;
+mod gelu;
 mod pow;
 mod random;
 
@@ -110,42 +111,6 @@ pub(crate) mod lanes32 {
     const TAN_PI_8: T = 0.414_213_57;
     include!("coeffs_f32.rs");
     include!("body.rs");
-
-    /// `gelu x = x·Φ(x)` with one formula for every lane, so a chunk costs the same whatever
-    /// its values (the ranged form computes the series and the tail whenever a chunk holds
-    /// both, which is nearly always). `Φ(x) = erfc(-x/√2)/2` for negative `x` (the tail
-    /// keeps its precision) and `1 - erfc(x/√2)/2` otherwise, with `erfc(a) = e^{-a²}·t·Q(z)`,
-    /// `t = 2/(2 + a)`, `z` linear in `t` and `Q` a Chebyshev fit over every `a` up to
-    /// `-GELU_LO/√2` (`scripts/vmath_coeffs.py`); `a²` is formed exactly from `x`, as the
-    /// ranged form does, because `e^{-a²}` magnifies its rounding by `2a²`.
-    #[inline(always)]
-    fn gelu_one<const F: bool>(x: T) -> T {
-        const H: T = std::f64::consts::FRAC_1_SQRT_2 as T;
-        let a = x.abs() * H;
-        let s = 2.0 + a;
-        // t = 2/(2 + a) with the rounding of the sum corrected to first order (Fast2Sum of
-        // the larger and the smaller addend).
-        let s_lo = sel(a > 2.0, 2.0, a) - (s - sel(a > 2.0, a, 2.0));
-        let t = 2.0 / s;
-        let t = fma::<F>(-0.5 * t * t, s_lo, t);
-        let z = fma::<F>(t, GELU_MAP[0], GELU_MAP[1]);
-        let (hi, lo) = square2::<F>(x);
-        // e^{-a²}·2^64, normal for every a down to GELU_LO (past it the result is -0), so
-        // one power of two; the scale comes off in the last product, the one rounding of a
-        // subnormal result.
-        let ex = exp_neg_scaled::<F>(-0.5 * hi, 64, -0.5 * GELU_LO * GELU_LO);
-        let ex = fma::<F>(-ex, 0.5 * lo, ex);
-        // e^{a²}·erfc(a)/2 (times 2^-64) last: x·e^{-a²}·2^64 is normal for every x here.
-        let g = pow2(-64) * t * horner::<F>(z, &GELU_Q);
-        let v = sel(x < 0.0, (x * ex) * g, x * fma::<F>(-g, ex, 1.0));
-        sel(x > GELU_HI, x, sel(x < GELU_LO, -0.0, v))
-    }
-
-    /// `gelu` of a chunk (see [`gelu_one`]).
-    #[inline(always)]
-    pub(crate) fn gelu_chunk<const F: bool>(x: &[T; LANES]) -> [T; LANES] {
-        each(x, gelu_one::<F>)
-    }
 }
 
 /// The `f64` lane functions.
@@ -192,7 +157,6 @@ pub(crate) mod lanes64 {
     const TAN_PI_8: T = 0.414_213_562_373_095_03;
     include!("coeffs_f64.rs");
     include!("body.rs");
-    pub(crate) use gelu_ranges_chunk as gelu_chunk;
 }
 
 /// A chunk function in both lane types; `F` says whether FMA is available.
@@ -201,6 +165,56 @@ pub(crate) trait LaneFn: Copy + Send + Sync {
     fn f32<const F: bool>(x: &[f32; LANES]) -> [f32; LANES];
     /// The `f64` chunk.
     fn f64<const F: bool>(x: &[f64; LANES]) -> [f64; LANES];
+    /// The `f32` chunk under AVX2: [`f32`](Self::f32) unless the kernel has a form of its
+    /// own there (tables read by permutes of registers, which the vectoriser does not pick
+    /// from plain code).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn f32_v3(_simd: pulp::x86::V3, x: &[f32; LANES]) -> [f32; LANES] {
+        Self::f32::<true>(x)
+    }
+    /// The `f32` chunk under AVX-512 (as [`f32_v3`](Self::f32_v3)).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn f32_v4(_simd: pulp::x86::V4, x: &[f32; LANES]) -> [f32; LANES] {
+        Self::f32::<true>(x)
+    }
+}
+
+/// `gelu x = x·Φ(x)`: `f32` (and the half types) through the tables of `gelu.rs`, `f64` by
+/// ranges (`gelu_ranges_chunk` in `body.rs`).
+#[derive(Clone, Copy)]
+pub(crate) struct Gelu;
+
+impl LaneFn for Gelu {
+    #[inline(always)]
+    fn f32<const F: bool>(x: &[f32; LANES]) -> [f32; LANES] {
+        gelu::gelu_chunk::<F, _>(gelu::Loads, x)
+    }
+    #[inline(always)]
+    fn f64<const F: bool>(x: &[f64; LANES]) -> [f64; LANES] {
+        lanes64::gelu_ranges_chunk::<F>(x)
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn f32_v3(simd: pulp::x86::V3, x: &[f32; LANES]) -> [f32; LANES] {
+        gelu::gelu_chunk::<true, _>(gelu::Permutes8(simd), x)
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn f32_v4(simd: pulp::x86::V4, x: &[f32; LANES]) -> [f32; LANES] {
+        gelu::gelu_chunk::<true, _>(gelu::Permutes16(simd), x)
+    }
+}
+
+/// `[f(0), …, f(LANES - 1)]`: one stage of a chunk kernel written lane by lane.
+#[inline(always)]
+pub(crate) fn lanes<V: Copy + Default>(f: impl Fn(usize) -> V) -> [V; LANES] {
+    let mut o = [V::default(); LANES];
+    for (l, o) in o.iter_mut().enumerate() {
+        *o = f(l);
+    }
+    o
 }
 
 macro_rules! lane_fns {
@@ -224,7 +238,7 @@ macro_rules! lane_fns {
 lane_fns! {
     Exp => exp_chunk, Log => log_chunk, Tanh => tanh_chunk, Sigmoid => sigmoid_chunk,
     Silu => silu_chunk, Sqrt => sqrt_chunk, Rsqrt => rsqrt_chunk, Sin => sin_chunk,
-    Cos => cos_chunk, Erf => erf_chunk, Gelu => gelu_chunk, Log1p => log1p_chunk,
+    Cos => cos_chunk, Erf => erf_chunk, Log1p => log1p_chunk,
     Expm1 => expm1_chunk, Tan => tan_chunk, Atan => atan_chunk, Asin => asin_chunk,
     Acos => acos_chunk,
 }

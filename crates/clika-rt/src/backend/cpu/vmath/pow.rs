@@ -24,7 +24,7 @@
 //! that hold one.
 
 use super::lanes64::{fma, horner};
-use super::LANES;
+use super::{lanes, LANES};
 
 /// The bits of 0.69921875: reduced bases lie in `[OFF, 2·OFF)`.
 const OFF: u32 = 0x3f33_0000;
@@ -254,16 +254,6 @@ fn pow_regular<const F: bool, L: Tables>(
         let r = fma::<F>(s[l] - SHIFTER, -1.0 / EXP_N as f64, t[l]);
         (scale * horner::<F>(r, &EXP2_POLY)) as f32
     })
-}
-
-/// `[f(0), …, f(LANES - 1)]`.
-#[inline(always)]
-fn lanes<V: Copy + Default>(f: impl Fn(usize) -> V) -> [V; LANES] {
-    let mut o = [V::default(); LANES];
-    for (l, o) in o.iter_mut().enumerate() {
-        *o = f(l);
-    }
-    o
 }
 
 /// Whether a lane is in the vector path's domain (finite nonzero base, finite exponent).
