@@ -1061,3 +1061,53 @@ fn histc_counts_values_in_equal_bins() {
     let e = ops::histc(&ints, 3, 0.0, 0.0).unwrap_err();
     assert!(e.to_string().contains(".to(float32)"), "{e}");
 }
+
+/// Rows longer than the kernels' check block (512 positions): blocks whose values all lie in
+/// `0..size` are read without a per-value check, blocks with a negative value take the
+/// checked path, and an out-of-range value in a late block still fails the whole call with
+/// nothing written. Gather and scatter-add against the model, contiguous and strided index.
+#[test]
+fn long_rows_mix_checked_and_unchecked_blocks() {
+    let (n, bins) = (if cfg!(miri) { 1100 } else { 3000 }, 37usize);
+    let mut rng = Lcg::new(5u64);
+    let mut idx: Vec<i64> = (0..n).map(|_| rng.below(bins as u64) as i64).collect();
+    // One negative value in the second and in the last block.
+    idx[700] = -3;
+    idx[n - 1] = -(bins as i64);
+    let vals: Vec<f32> = (0..n).map(|i| (i % 13) as f32 * 0.25).collect();
+    let base: Vec<f32> = (0..bins).map(|b| b as f32).collect();
+    let wrap = |i: i64| (if i < 0 { i + bins as i64 } else { i }) as usize;
+    let mut summed = base.clone();
+    for (&i, &v) in idx.iter().zip(&vals) {
+        summed[wrap(i)] += v;
+    }
+    let gathered: Vec<f32> = idx.iter().map(|&i| base[wrap(i)]).collect();
+    let t = Tensor::from_data(&base, &[1, bins]).unwrap();
+    let src = Tensor::from_data(&vals, &[1, n]).unwrap();
+    let index = Tensor::from_data(&idx, &[1, n]).unwrap();
+    // The same index as a strided view (every other element of a doubled row).
+    let doubled: Vec<i64> = idx.iter().flat_map(|&i| [i, 0]).collect();
+    let strided = Tensor::from_data(&doubled, &[1, 2 * n])
+        .unwrap()
+        .slice(1, None, None, 2)
+        .unwrap();
+    assert!(!strided.is_contiguous());
+    for index in [&index, &strided] {
+        let got = ops::scatter_add(&t, 1, index, &src).unwrap();
+        assert_eq!(got.to_vec::<f32>().unwrap(), summed);
+        let got = ops::gather(&t, 1, index).unwrap();
+        assert_eq!(got.to_vec::<f32>().unwrap(), gathered);
+    }
+    // An out-of-range value in the last block: an error, the target as it was.
+    let mut bad = idx.clone();
+    bad[n - 2] = bins as i64;
+    let bad = Tensor::from_data(&bad, &[1, n]).unwrap();
+    assert_eq!(
+        ops::gather(&t, 1, &bad).unwrap_err().kind(),
+        ErrorKind::Index
+    );
+    // SAFETY: nobody else uses `t` during the call.
+    let e = unsafe { ops::scatter_add_shared(&t, 1, &bad, &src) }.unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Index);
+    assert_eq!(t.to_vec::<f32>().unwrap(), base);
+}

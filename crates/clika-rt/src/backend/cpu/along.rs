@@ -15,13 +15,17 @@ use super::iter::{
     PARALLEL_MIN_ELEMS,
 };
 use super::num::Num;
-use super::vmath::{dispatch, SimdBody};
+use super::vmath::{avx2, dispatch, dispatch_avx2, Avx2, Call, SimdBody};
 use crate::layout::DimVec;
 use crate::ops::{AlongPlan, ScatterMode};
 use crate::{DType, Error, Result, Tensor};
 
 /// Index positions per parallel task, at least.
 const TASK_ELEMS: usize = 1 << 15;
+
+/// Index positions a scatter checks in one pass before it writes them (see
+/// `scatter_with`): a few KiB of the index, still in L1 when the writes read it again.
+const CHECK_BLOCK: usize = 512;
 
 /// An index dtype the kernels read directly (the op converts others to `Int64`).
 trait IndexValue: Copy + Send + Sync {
@@ -40,6 +44,14 @@ impl IndexValue for i32 {
     fn get(self) -> i64 {
         i64::from(self)
     }
+}
+
+/// Whether every value of `xs` lies in `0..size`: the compares `or`ed together with no
+/// early exit, so the loop vectorises inside a dispatch.
+#[inline(always)]
+fn all_below<I: IndexValue>(xs: &[I], size: i64) -> bool {
+    !xs.iter()
+        .fold(false, |b, &i| b | (i.get() as u64 >= size as u64))
 }
 
 /// The index values of a plan: where they lie and what they may be.
@@ -67,6 +79,44 @@ impl<I: IndexValue> Picks<I> {
         let k = i.wrapping_add(self.size & (i >> 63));
         let ok = (k as u64) < self.size as u64;
         ((if ok { k } else { 0 }) as isize * self.stride, ok)
+    }
+
+    /// Whether the `n` index elements from `p` (`s` apart) all lie in `0..size`, the common
+    /// case, which [`Picks::at_direct`] then reads without a wrap or a check. A contiguous,
+    /// aligned run is one vector pass under AVX2 (compares `or`ed together, no early exit);
+    /// others a scalar pass of the same.
+    ///
+    /// # Safety
+    /// The `n` offsets `p + j·s` are elements of the index.
+    #[inline(always)]
+    unsafe fn all_direct(self, simd: Option<Avx2>, p: isize, s: isize, n: usize) -> bool {
+        // SAFETY: an element of the index (caller).
+        let first = unsafe { self.index.get().offset(p) };
+        if s == 1 && first.is_aligned() {
+            // SAFETY: `n` contiguous, aligned elements of the index (caller).
+            let xs = unsafe { std::slice::from_raw_parts(first.cast_const(), n) };
+            let mut ok = false;
+            dispatch_avx2(simd, Call(|| ok = all_below(xs, self.size)));
+            return ok;
+        }
+        let mut bad = false;
+        for j in 0..n as isize {
+            // SAFETY: an element of the index (caller); unaligned, as in `at`.
+            let i = unsafe { first.offset(j * s).read_unaligned() }.get();
+            bad |= i as u64 >= self.size as u64;
+        }
+        !bad
+    }
+
+    /// The target offset term of the index element at `p`, which lies in `0..size`.
+    ///
+    /// # Safety
+    /// `p` is an element of the index, checked by [`Picks::all_direct`].
+    #[inline(always)]
+    unsafe fn at_direct(self, p: isize) -> isize {
+        // SAFETY: as in `at`.
+        let i = unsafe { self.index.get().offset(p).read_unaligned() }.get();
+        i as isize * self.stride
     }
 
     /// Whether the index element at `p` lies in `-size..size`.
@@ -378,17 +428,39 @@ impl<I: IndexValue, T: Copy> SimdBody for GatherRow<'_, I, T> {
             bad,
         } = self;
         let mut any = false;
-        for j in 0..len {
-            // SAFETY: the row's `len` index and output elements are in bounds and
-            // contiguous, the target position `j · step` plus the value's term (0 when out
-            // of range) is an element of the target (the walk's bounds), and the output is
-            // disjoint from the target. Unaligned, as borrowed memory need not be aligned.
-            unsafe {
-                let (k, ok) = p.at(first + j as isize);
-                any |= !ok;
-                let v = src.offset(j as isize * step + k).read_unaligned();
-                dst.add(j).write_unaligned(v);
+        // SAFETY: the row's first index element (the walk's bounds).
+        let idx = unsafe { p.index.get().offset(first) }.cast_const();
+        // Blocks checked in one vector pass first, then read without a wrap and a check per
+        // value where all were in `0..size` (as `scatter_with`): 2048² floats with 2048×1024
+        // picks on one thread 3.6 → 3.0 ms, PyTorch 2.7.
+        let mut j0 = 0;
+        while j0 < len {
+            let end = len.min(j0 + CHECK_BLOCK);
+            // SAFETY: elements `j0..end` of the row's contiguous index run, aligned.
+            let direct = idx.is_aligned()
+                && all_below(
+                    unsafe { std::slice::from_raw_parts(idx.add(j0), end - j0) },
+                    p.size,
+                );
+            for j in j0..end {
+                // SAFETY: the row's `len` index and output elements are in bounds and
+                // contiguous, the target position `j · step` plus the value's term (0 when
+                // out of range; known in range when `direct`) is an element of the target
+                // (the walk's bounds), and the output is disjoint from the target.
+                // Unaligned, as borrowed memory need not be aligned.
+                unsafe {
+                    let k = if direct {
+                        p.at_direct(first + j as isize)
+                    } else {
+                        let (k, ok) = p.at(first + j as isize);
+                        any |= !ok;
+                        k
+                    };
+                    let v = src.offset(j as isize * step + k).read_unaligned();
+                    dst.add(j).write_unaligned(v);
+                }
             }
+            j0 = end;
         }
         *bad |= any;
     }
@@ -598,6 +670,7 @@ unsafe fn scatter_with<I: IndexValue, T: Copy>(
     let dst = SendPtr(plan.t.data_ptr().cast::<T>());
     let src = SendPtr(value.data_ptr().cast::<T>());
     let bad = AtomicBool::new(false);
+    let simd = avx2();
     // Distinct positions reach distinct elements only when no two of the target's do
     // overlap (an expanded or hand-strided view may); otherwise one thread does it all.
     let parallel = non_overlapping(plan.t.shape(), plan.t.strides());
@@ -617,17 +690,40 @@ unsafe fn scatter_with<I: IndexValue, T: Copy>(
                 any |= !ok;
                 return;
             }
-            for j in 0..len as isize {
-                // SAFETY: the walk reaches elements of the index, of `value` and (with the
-                // value's term, 0 when out of range) of the target; `value` is disjoint from
-                // the target, and tasks reach disjoint targets (split off the dim).
-                // Unaligned, as above.
-                unsafe {
-                    let (k, ok) = p.at(o[0] + j * s[0]);
-                    bad |= !ok;
-                    let at = dst.offset(o[1] + j * s[1] + k);
-                    let v = src.offset(o[2] + j * s[2]).read_unaligned();
-                    at.write_unaligned(f(at.read_unaligned(), v));
+            // Blocks of the row: a first pass finds whether every index value of the block
+            // lies in `0..size` (nearly always), and then the block scatters without a wrap
+            // and a check per value, about half the instructions of the checked loop, which
+            // takes a block with a negative or out-of-range value. (4M positions into 2048
+            // bins on one thread: 5.0 → 2.95 ms, PyTorch 2.6; two threads 2.55 → 1.5.)
+            let mut j0 = 0;
+            while j0 < len {
+                let end = len.min(j0 + CHECK_BLOCK);
+                let (lo, hi) = (j0 as isize, end as isize);
+                j0 = end;
+                // SAFETY: positions `lo..hi` of the row are elements of the index (the walk).
+                if unsafe { p.all_direct(simd, o[0] + lo * s[0], s[0], (hi - lo) as usize) } {
+                    for j in lo..hi {
+                        // SAFETY: as below, every index value now known in range.
+                        unsafe {
+                            let at = dst.offset(o[1] + j * s[1] + p.at_direct(o[0] + j * s[0]));
+                            let v = src.offset(o[2] + j * s[2]).read_unaligned();
+                            at.write_unaligned(f(at.read_unaligned(), v));
+                        }
+                    }
+                    continue;
+                }
+                for j in lo..hi {
+                    // SAFETY: the walk reaches elements of the index, of `value` and (with
+                    // the value's term, 0 when out of range) of the target; `value` is
+                    // disjoint from the target, and tasks reach disjoint targets (split off
+                    // the dim). Unaligned, as above.
+                    unsafe {
+                        let (k, ok) = p.at(o[0] + j * s[0]);
+                        bad |= !ok;
+                        let at = dst.offset(o[1] + j * s[1] + k);
+                        let v = src.offset(o[2] + j * s[2]).read_unaligned();
+                        at.write_unaligned(f(at.read_unaligned(), v));
+                    }
                 }
             }
             any |= bad;
