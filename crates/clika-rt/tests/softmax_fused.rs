@@ -289,6 +289,8 @@ fn long_float16_rows_round_the_float32_computation_once() {
     v[n + 7] = f64::NAN;
     v[2 * n..3 * n].fill(f64::NEG_INFINITY);
     v[3 * n + 100] = f64::INFINITY;
+    // A NaN past the last whole 16 lanes of a row.
+    v[4 * n + 200] = f64::NAN;
     let h = Tensor::from_vec(v, &[rows, n])
         .unwrap()
         .to_dtype(DType::Float16)

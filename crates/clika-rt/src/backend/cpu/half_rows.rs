@@ -80,6 +80,58 @@ pub(super) fn f32_to_f16(src: &[f32], dst: &mut [f16]) {
     convert_all(src, dst, half_bits::f32_to_f16);
 }
 
+/// How [`f32_to_f16_by`] maps each value before it rounds: softmax's last pass.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Finish {
+    /// `v · s`.
+    Scale(f32),
+    /// `(v - a) - b`, in that order.
+    Shift(f32, f32),
+}
+
+impl Finish {
+    #[inline(always)]
+    fn apply(self, v: f32) -> f32 {
+        match self {
+            Finish::Scale(s) => v * s,
+            Finish::Shift(a, b) => (v - a) - b,
+        }
+    }
+}
+
+/// `dst[i] = float16(how(src[i]))`: the map and the rounding in one pass over the row.
+pub(super) fn f32_to_f16_by(src: &[f32], dst: &mut [f16], how: Finish) {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    if f16c() && src.len() == dst.len() {
+        // SAFETY: F16C and AVX are available (checked); the slices have one length.
+        return unsafe { x86::f32_to_f16_by(src, dst, how) };
+    }
+    convert_all(src, dst, |v| half_bits::f32_to_f16(how.apply(v)));
+}
+
+/// `dst[i] = f32(src[i])`, and the largest value of the row (its first NaN when it has
+/// one; negative infinity when empty): the widening and softmax's first pass in one.
+pub(super) fn f16_to_f32_max(src: &[f16], dst: &mut [f32]) -> f32 {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    if f16c() && src.len() == dst.len() {
+        // SAFETY: F16C and AVX are available (checked); the slices have one length.
+        let m = unsafe { x86::f16_to_f32_max(src, dst) };
+        return if m.is_nan() { first_nan(dst) } else { m };
+    }
+    f16_to_f32(src, dst);
+    let m = dst.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v));
+    if dst.iter().any(|v| v.is_nan()) {
+        first_nan(dst)
+    } else {
+        m
+    }
+}
+
+/// The first NaN of a row that has one.
+fn first_nan(xs: &[f32]) -> f32 {
+    xs.iter().copied().find(|v| v.is_nan()).unwrap_or(f32::NAN)
+}
+
 /// `dst[i] = f32(src[i])`, exactly.
 pub(super) fn f16_to_f32(src: &[f16], dst: &mut [f32]) {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
@@ -130,6 +182,7 @@ pub(super) fn bf16_to_f32(src: &[bf16], dst: &mut [f32]) {
 
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 mod x86 {
+    use super::Finish;
     use half::f16;
     use std::arch::x86_64::*;
 
@@ -140,14 +193,47 @@ mod x86 {
     /// The CPU has F16C and AVX; `src` and `dst` have one length.
     #[target_feature(enable = "avx,f16c")]
     pub(super) unsafe fn f32_to_f16(src: &[f32], dst: &mut [f16]) {
+        // SAFETY: the caller's contract.
+        unsafe { narrow_map(src, dst, |v| v) }
+    }
+
+    /// [`f32_to_f16`] of `how` applied to each lane (the same operations in the same
+    /// order as [`Finish::apply`], so the same values).
+    ///
+    /// # Safety
+    /// The CPU has F16C and AVX; `src` and `dst` have one length.
+    #[target_feature(enable = "avx,f16c")]
+    pub(super) unsafe fn f32_to_f16_by(src: &[f32], dst: &mut [f16], how: Finish) {
+        // SAFETY: the caller's contract (for both).
+        unsafe {
+            match how {
+                Finish::Scale(s) => {
+                    let s = _mm256_set1_ps(s);
+                    narrow_map(src, dst, |v| _mm256_mul_ps(v, s))
+                }
+                Finish::Shift(a, b) => {
+                    let (a, b) = (_mm256_set1_ps(a), _mm256_set1_ps(b));
+                    narrow_map(src, dst, |v| _mm256_sub_ps(_mm256_sub_ps(v, a), b))
+                }
+            }
+        }
+    }
+
+    /// `dst[i] = float16(f(src[i]))`, eight lanes at a time (`f` inlined into the caller's
+    /// target features).
+    ///
+    /// # Safety
+    /// The CPU has F16C and AVX; `src` and `dst` have one length.
+    #[inline(always)]
+    unsafe fn narrow_map(src: &[f32], dst: &mut [f16], f: impl Fn(__m256) -> __m256) {
         let n = src.len();
         let (s, d) = (src.as_ptr(), dst.as_mut_ptr().cast::<__m128i>());
         let mut i = 0;
         while i + 16 <= n {
             // SAFETY: lanes `i..i + 16` are in bounds of both slices; unaligned accesses.
             unsafe {
-                let a = _mm256_loadu_ps(s.add(i));
-                let b = _mm256_loadu_ps(s.add(i + 8));
+                let a = f(_mm256_loadu_ps(s.add(i)));
+                let b = f(_mm256_loadu_ps(s.add(i + 8)));
                 _mm_storeu_si128(
                     d.byte_add(i * 2),
                     _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(a),
@@ -162,7 +248,7 @@ mod x86 {
         if i + 8 <= n {
             // SAFETY: lanes `i..i + 8` are in bounds of both slices.
             unsafe {
-                let a = _mm256_loadu_ps(s.add(i));
+                let a = f(_mm256_loadu_ps(s.add(i)));
                 _mm_storeu_si128(
                     d.byte_add(i * 2),
                     _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(a),
@@ -176,19 +262,67 @@ mod x86 {
             a[..n - i].copy_from_slice(&src[i..]);
             // SAFETY: the local arrays hold eight lanes each.
             unsafe {
-                let v = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm256_loadu_ps(a.as_ptr()));
-                _mm_storeu_si128(h.as_mut_ptr().cast(), v);
+                let v = f(_mm256_loadu_ps(a.as_ptr()));
+                _mm_storeu_si128(
+                    h.as_mut_ptr().cast(),
+                    _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(v),
+                );
             }
             dst[i..].copy_from_slice(&h[..n - i]);
         }
     }
 
-    /// Sixteen lanes a step with `vcvtph2ps`, then eight, then the tail.
+    /// [`f16_to_f32`] that also keeps the row's maximum in two registers of lanes (a
+    /// `vmaxps` each, with the lanes' NaN tests OR-ed aside): the maximum, or NaN when the
+    /// row has one (the caller finds which), or negative infinity when empty.
     ///
     /// # Safety
     /// The CPU has F16C and AVX; `src` and `dst` have one length.
     #[target_feature(enable = "avx,f16c")]
-    pub(super) unsafe fn f16_to_f32(src: &[f16], dst: &mut [f32]) {
+    pub(super) unsafe fn f16_to_f32_max(src: &[f16], dst: &mut [f32]) -> f32 {
+        let mut m = [_mm256_set1_ps(f32::NEG_INFINITY); 2];
+        let mut nan = _mm256_setzero_ps();
+        // SAFETY: the caller's contract.
+        let i = unsafe {
+            widen_pairs(src, dst, |a, b| {
+                m[0] = _mm256_max_ps(m[0], a);
+                m[1] = _mm256_max_ps(m[1], b);
+                nan = _mm256_or_ps(nan, _mm256_cmp_ps::<_CMP_UNORD_Q>(a, b));
+            })
+        };
+        let mut best = [0f32; 16];
+        // SAFETY: `best` holds sixteen lanes.
+        unsafe {
+            _mm256_storeu_ps(best.as_mut_ptr(), m[0]);
+            _mm256_storeu_ps(best.as_mut_ptr().add(8), m[1]);
+        }
+        let any_nan = _mm256_movemask_ps(nan) != 0;
+        // The tail (fewer than sixteen) through the exact element conversion.
+        let mut mx = best.iter().fold(f32::NEG_INFINITY, |a, &b| a.max(b));
+        let mut tail_nan = false;
+        for (y, x) in dst[i..].iter_mut().zip(&src[i..]) {
+            *y = x.to_f32();
+            mx = mx.max(*y);
+            tail_nan |= y.is_nan();
+        }
+        if any_nan | tail_nan {
+            f32::NAN
+        } else {
+            mx
+        }
+    }
+
+    /// The whole steps of sixteen lanes of [`f16_to_f32`], each pair of widened vectors
+    /// also given to `seen`; returns how many lanes that covered.
+    ///
+    /// # Safety
+    /// The CPU has F16C and AVX; `src` and `dst` have one length.
+    #[inline(always)]
+    unsafe fn widen_pairs(
+        src: &[f16],
+        dst: &mut [f32],
+        mut seen: impl FnMut(__m256, __m256),
+    ) -> usize {
         let n = src.len();
         let (s, d) = (src.as_ptr().cast::<__m128i>(), dst.as_mut_ptr());
         let mut i = 0;
@@ -199,9 +333,23 @@ mod x86 {
                 let b = _mm256_cvtph_ps(_mm_loadu_si128(s.byte_add(i * 2 + 16)));
                 _mm256_storeu_ps(d.add(i), a);
                 _mm256_storeu_ps(d.add(i + 8), b);
+                seen(a, b);
             }
             i += 16;
         }
+        i
+    }
+
+    /// Sixteen lanes a step with `vcvtph2ps`, then eight, then the tail.
+    ///
+    /// # Safety
+    /// The CPU has F16C and AVX; `src` and `dst` have one length.
+    #[target_feature(enable = "avx,f16c")]
+    pub(super) unsafe fn f16_to_f32(src: &[f16], dst: &mut [f32]) {
+        // SAFETY: the caller's contract.
+        let mut i = unsafe { widen_pairs(src, dst, |_, _| {}) };
+        let n = src.len();
+        let (s, d) = (src.as_ptr().cast::<__m128i>(), dst.as_mut_ptr());
         if i + 8 <= n {
             // SAFETY: lanes `i..i + 8` are in bounds of both slices.
             unsafe {
@@ -273,6 +421,49 @@ mod tests {
             for (i, &v) in src.iter().enumerate() {
                 assert_eq!(h[i].to_bits(), f16::from_f32(v).to_bits(), "f16 {v:e}");
                 assert_eq!(b[i].to_bits(), bf16::from_f32(v).to_bits(), "bf16 {v:e}");
+            }
+        }
+    }
+
+    #[test]
+    fn fused_max_and_mapped_rounding_match_the_element_loops() {
+        let all = patterns();
+        for len in [0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 47] {
+            // Finite rows, then a NaN at each place of the row (in the 16-lane steps and in
+            // the tail).
+            for nan_at in std::iter::once(None).chain((0..len).map(Some)) {
+                let mut src: Vec<f16> = (0..len)
+                    .map(|i| f16::from_f32(((i * 37 % 23) as f32 - 11.0) * 0.75))
+                    .collect();
+                if let Some(k) = nan_at {
+                    src[k] = f16::NAN;
+                }
+                let mut wide = vec![0f32; len];
+                let m = f16_to_f32_max(&src, &mut wide);
+                let want: Vec<f32> = src.iter().map(|h| h.to_f32()).collect();
+                for (a, b) in wide.iter().zip(&want) {
+                    assert_eq!(a.to_bits(), b.to_bits());
+                }
+                match nan_at {
+                    Some(_) => assert!(m.is_nan(), "len {len}"),
+                    None => assert_eq!(
+                        m,
+                        want.iter().fold(f32::NEG_INFINITY, |a, &b| a.max(b)),
+                        "len {len}"
+                    ),
+                }
+            }
+            let src = &all[1..=len.min(all.len() - 1)];
+            for how in [Finish::Scale(0.37), Finish::Shift(1.5, -0.25)] {
+                let mut h = vec![f16::ZERO; src.len()];
+                f32_to_f16_by(src, &mut h, how);
+                for (i, &v) in src.iter().enumerate() {
+                    let want = f16::from_f32(how.apply(v));
+                    assert!(
+                        h[i].to_bits() == want.to_bits() || (h[i].is_nan() && want.is_nan()),
+                        "{how:?} {v:e}"
+                    );
+                }
             }
         }
     }

@@ -6,7 +6,7 @@
 //! chunks of [`LANES`] elements (vector instructions, the exponential of `vmath`) and one
 //! padded ragged end; pass 3 is a plain element loop. `float16`/`bfloat16` rows are
 //! widened once into an `f32` scratch row, which the passes then work in; the output is
-//! rounded once. Rows of at most 64 elements go 16 at a time, one row per lane (a
+//! rounded once (for long `float16` rows the widening is pass 1 and the rounding pass 3). Rows of at most 64 elements go 16 at a time, one row per lane (a
 //! transposed tile), since a short row is all dependent chains. Rows go to threads
 //! in blocks.
 //! The dimension (for `logsumexp`, the reduced dimensions) is moved innermost (a contiguous
@@ -16,7 +16,7 @@ use std::ops::{Add, Mul, Sub};
 
 use half::{bf16, f16};
 
-use super::half_rows::{half_row, RowConvert};
+use super::half_rows::{f16_to_f32_max, f32_to_f16_by, Finish};
 use super::iter::{for_each_item, SendPtr};
 use super::vmath::{dispatch, load, store, Exp, Lane, LaneElem, SimdBody, LANES};
 use crate::ops::ReducePlan;
@@ -157,37 +157,24 @@ where
     );
     let arch = pulp::Arch::new();
     let native = std::mem::size_of::<E>() == std::mem::size_of::<E::L>();
-    // Long `float16` rows convert to and from the `f32` scratch row with the casts' row
-    // kernels ([`HalfRows`]).
-    let convert = if E::DTYPE == DType::Float16 && n > SHORT {
-        half_row(DType::Float16, DType::Float32).zip(half_row(DType::Float32, DType::Float16))
-    } else {
-        None
-    };
+    // Long `float16` rows go through [`HalfRows`].
+    let half = E::DTYPE == DType::Float16 && n > SHORT;
     // Rows in blocks of at least `BLOCK_ELEMS` elements: one dispatch per block, so short
     // rows do not pay a call each, and consecutive rows overlap in the CPU.
     let per_block = BLOCK_ELEMS.div_ceil(n).min(rows).max(1);
     let blocks = rows.div_ceil(per_block);
     for_each_item(blocks, per_block * n, |b| {
         let (r0, r1) = (b * per_block, ((b + 1) * per_block).min(rows));
-        // The half types' scratch row: one allocation per block (of at least
-        // `BLOCK_ELEMS` elements), written and read through its pointer only.
-        let mut scratch = Vec::<E::L>::with_capacity(if native { 0 } else { n });
-        let buf = if native {
-            std::ptr::null_mut()
-        } else {
-            scratch.as_mut_ptr()
-        };
-        if let Some((widen, narrow)) = convert {
-            // SAFETY: as for `Rows` below; `E` is `f16` (`convert` is only given for it), so
-            // `buf` holds `n` lanes of `f32`.
+        if half {
+            // Initialised: the row kernels take it as a slice.
+            let mut row = vec![0f32; n];
+            // SAFETY: as for `Rows` below; `E` is `f16` (checked); `row` is this block's
+            // `n` lanes of `f32`.
             let block = unsafe {
                 HalfRows {
                     x: ps.get().add(r0 * n).cast_const().cast(),
                     o: po.get().add(r0 * per_row).cast(),
-                    buf: buf.cast(),
-                    widen,
-                    narrow,
+                    buf: row.as_mut_ptr(),
                     n,
                     rows: r1 - r0,
                     per_row,
@@ -196,6 +183,14 @@ where
             };
             return dispatch(arch, block);
         }
+        // The half types' scratch row: one allocation per block (of at least
+        // `BLOCK_ELEMS` elements), written and read through its pointer only.
+        let mut scratch = Vec::<E::L>::with_capacity(if native { 0 } else { n });
+        let buf = if native {
+            std::ptr::null_mut()
+        } else {
+            scratch.as_mut_ptr()
+        };
         // SAFETY: `src` is contiguous with `rows × n` elements of type `E` (its dtype) and
         // `out` with `rows × per_row`, so rows `r0..r1` are in bounds for both; `out` is
         // fresh (disjoint from `src`), and blocks are disjoint, so each output element has
@@ -426,9 +421,8 @@ struct Rows<E: LaneElem> {
 }
 
 /// The three passes over a row of `n` lanes at `x`, keeping `e^(x - max)` at `e` (which
-/// may be `x` itself or the output's memory) and writing `D`s to `o`. Passes 1 and 2 run
-/// whole chunks with `LANES` a constant (whole-vector loads and stores), the ragged end
-/// element by element except for one padded exponential.
+/// may be `x` itself or the output's memory) and writing `D`s to `o`: [`row_max`],
+/// [`exp_sum`] and [`finish`].
 ///
 /// # Safety
 /// `x` and `e` are valid for `n` lanes, `o` for `n` elements (one for
@@ -443,12 +437,25 @@ unsafe fn passes<L: Real, D: LaneElem<L = L>, const F: bool>(
     n: usize,
     mode: Mode,
 ) {
-    let full = n - n % LANES;
-    // SAFETY: every index below is `< n`; a chunk is read before the same chunk is
-    // written.
+    // SAFETY: the caller's contract, passed on.
     unsafe {
-        // Pass 1: the maximum, in lanes (NaN-propagating).
-        let mut m = [L::NEG_INF; LANES];
+        let mx = row_max(x, n);
+        let sum = exp_sum::<L, F>(x, e, n, mx, mode == Mode::Softmax);
+        finish(x, e, o, n, mode, mx, sum);
+    }
+}
+
+/// Pass 1: the maximum of the `n` lanes at `x`, in lanes of whole chunks
+/// (NaN-propagating), then the ragged end.
+///
+/// # Safety
+/// `x` is valid for `n` lanes.
+#[inline(always)]
+unsafe fn row_max<L: Real>(x: *const L, n: usize) -> L {
+    let full = n - n % LANES;
+    let mut m = [L::NEG_INF; LANES];
+    // SAFETY: every index is `< n`.
+    unsafe {
         for i in (0..full).step_by(LANES) {
             let c = load(x, 1, i, LANES);
             for (mj, &cj) in m.iter_mut().zip(&c) {
@@ -459,9 +466,27 @@ unsafe fn passes<L: Real, D: LaneElem<L = L>, const F: bool>(
         for i in full..n {
             mx = mx.max_nan(x.add(i).read());
         }
-        // Pass 2: e^(x - max), kept (softmax) and summed in lane-wide partial sums.
-        let keep = mode == Mode::Softmax;
-        let mut acc = [L::ZERO; LANES];
+        mx
+    }
+}
+
+/// Pass 2: `e^(x - mx)` over the `n` lanes at `x`, summed in lane-wide partial sums and,
+/// with `keep`, written to `e`; returns the sum.
+///
+/// # Safety
+/// `x` is valid for `n` lanes and, with `keep`, `e` writable for `n` lanes (it may be `x`).
+#[inline(always)]
+unsafe fn exp_sum<L: Real, const F: bool>(
+    x: *const L,
+    e: *mut L,
+    n: usize,
+    mx: L,
+    keep: bool,
+) -> L {
+    let full = n - n % LANES;
+    let mut acc = [L::ZERO; LANES];
+    // SAFETY: every index is `< n`; a chunk is read before the same chunk is written.
+    unsafe {
         for i in (0..full).step_by(LANES) {
             let mut c = load(x, 1, i, LANES);
             for cj in &mut c {
@@ -489,14 +514,29 @@ unsafe fn passes<L: Real, D: LaneElem<L = L>, const F: bool>(
                 }
             }
         }
-        let sum = acc.iter().fold(L::ZERO, |a, &b| a + b);
-        // Pass 3: scale, or subtract the log of the sum; or the row's one value (an
-        // infinite maximum is the answer: `x - max` would be NaN).
+    }
+    acc.iter().fold(L::ZERO, |a, &b| a + b)
+}
+
+/// Pass 3: scale the exponentials at `e`, or subtract the log of the sum from `x - mx`; or
+/// the row's one value (an infinite maximum is the answer: `x - max` would be NaN).
+///
+/// # Safety
+/// As [`passes`], with `e` holding the row's exponentials for [`Mode::Softmax`].
+#[inline(always)]
+unsafe fn finish<L: Real, D: LaneElem<L = L>>(
+    x: *const L,
+    e: *const L,
+    o: *mut D,
+    n: usize,
+    mode: Mode,
+    mx: L,
+    sum: L,
+) {
+    // SAFETY: the caller's contract; every index is `< n`.
+    unsafe {
         match mode {
-            Mode::LogSumExp => {
-                let v = if mx.is_infinite() { mx } else { mx + sum.ln() };
-                o.write(D::from_lane(v));
-            }
+            Mode::LogSumExp => o.write(D::from_lane(log_sum_exp(mx, sum))),
             // Plain element loops: the compiler vectorises them along the row (written
             // as chunk loops, it vectorised across chunks, into gathers and scatters).
             Mode::LogSoftmax => {
@@ -515,21 +555,29 @@ unsafe fn passes<L: Real, D: LaneElem<L = L>, const F: bool>(
     }
 }
 
-/// [`Rows`] of `float16` longer than [`SHORT`]: each row widened into the `f32` scratch
-/// `buf` by the casts' row kernel (F16C where the CPU has it), the passes in place in
-/// `f32`, and the result rounded back by the other row kernel. The element-wise bit
-/// formulas of the generic path cost a `float16` softmax 56% over `float32`'s (1024×976,
-/// one thread: 860 µs against 552), these 21% (666; two threads 484 → 344, PyTorch 320).
-/// A body of its own, so the other dtypes' code is what it was (one body with both paths
-/// ran `float32` rows 9% slower).
+/// A row's `logsumexp` from its maximum and `Σ e^(x - max)`.
+#[inline(always)]
+fn log_sum_exp<L: Real>(mx: L, sum: L) -> L {
+    if mx.is_infinite() {
+        mx
+    } else {
+        mx + sum.ln()
+    }
+}
+
+/// [`Rows`] of `float16` longer than [`SHORT`], in the `f32` scratch `buf`: the row is
+/// widened there with its maximum taken on the way (F16C where the CPU has it), the
+/// exponentials are kept there, and the last pass maps and rounds into the output in one
+/// loop ([`f32_to_f16_by`]). The element-wise bit formulas of the generic path cost a
+/// `float16` softmax 56% over `float32`'s (1024×976, one thread: 860 µs against 552);
+/// a widening pass and a rounding pass around the three passes, 21% (666; two threads
+/// 484 → 344, PyTorch 320); folded into the first and last passes, five passes over the
+/// scratch row became three. A body of its own, so the other dtypes' code is what it was
+/// (one body with both paths ran `float32` rows 9% slower).
 struct HalfRows {
-    /// `float16` elements.
-    x: *const u8,
-    /// `float16` elements.
-    o: *mut u8,
+    x: *const f16,
+    o: *mut f16,
     buf: *mut f32,
-    widen: RowConvert,
-    narrow: RowConvert,
     n: usize,
     rows: usize,
     per_row: usize,
@@ -543,28 +591,36 @@ impl SimdBody for HalfRows {
             x,
             o,
             buf,
-            widen,
-            narrow,
             n,
             rows,
             per_row,
             mode,
         } = self;
-        // SAFETY: as for `Rows` (`x` and `o` hold `rows` rows of 2-byte elements, `n` and
-        // `per_row` apart; `buf` is this block's `n` lanes); `passes` may take `buf` as its
-        // input, exponentials and output at once.
+        // SAFETY: as for `Rows` (`x` and `o` hold `rows` rows of `f16`, `n` and `per_row`
+        // apart; `buf` is this block's `n` initialised lanes, borrowed as a slice only
+        // for the one call that takes it).
         unsafe {
             for r in 0..rows {
-                let (x, o) = (x.add(2 * r * n), o.add(2 * r * per_row));
-                widen(x, buf.cast(), n);
-                if mode == Mode::LogSumExp {
-                    let mut v = 0.0f32;
-                    passes::<f32, f32, F>(buf, buf, &mut v, n, mode);
-                    narrow(std::ptr::from_ref(&v).cast(), o, 1);
-                } else {
-                    passes::<f32, f32, F>(buf, buf, buf, n, mode);
-                    narrow(buf.cast_const().cast(), o, n);
-                }
+                let (x, o) = (x.add(r * n), o.add(r * per_row));
+                let mx = f16_to_f32_max(
+                    std::slice::from_raw_parts(x, n),
+                    std::slice::from_raw_parts_mut(buf, n),
+                );
+                let keep = mode == Mode::Softmax;
+                let sum = exp_sum::<f32, F>(buf, buf, n, mx, keep);
+                let how = match mode {
+                    Mode::LogSumExp => {
+                        o.write(f16::from_f32(log_sum_exp(mx, sum)));
+                        continue;
+                    }
+                    Mode::LogSoftmax => Finish::Shift(mx, sum.ln()),
+                    Mode::Softmax => Finish::Scale(sum.recip()),
+                };
+                f32_to_f16_by(
+                    std::slice::from_raw_parts(buf, n),
+                    std::slice::from_raw_parts_mut(o, n),
+                    how,
+                );
             }
         }
     }
