@@ -19,7 +19,7 @@
 use super::reduce_outer::reduce_outer;
 pub(super) use super::reduce_outer::use_outer;
 
-use super::fold::{self, RedElem, CHUNK};
+use super::fold::{self, ProdLane, RedElem, Tree, CHUNK};
 use super::iter::{collect_in_parallel, order_by_stride, Coalesced, SendPtr, PARALLEL_MIN_ELEMS};
 use super::vmath::{avx2, dispatch_avx2, SimdBody};
 use crate::dtype::Element;
@@ -63,8 +63,9 @@ pub(super) fn plan(p: &ReducePlan, t: &Tensor) -> Plan {
 /// order, and finished into the output type. One implementation per (op family, type), with
 /// the per-type inner loops in `fold`.
 pub(super) trait Fold<S: RedElem>: Copy + Send + Sync {
-    /// Folds a contiguous chunk whose first element has logical index `idx0`.
-    fn chunk(&mut self, xs: &[S], idx0: i64);
+    /// Folds a contiguous chunk whose first element has logical index `idx0`, its lanes
+    /// combined by `tree`.
+    fn chunk(&mut self, tree: Tree, xs: &[S], idx0: i64);
     /// Combines with the state of a part that covers later indices.
     fn merge(self, later: Self) -> Self;
     /// The result over `count` elements.
@@ -80,8 +81,8 @@ struct SumF {
 
 impl<S: RedElem> Fold<S> for SumF {
     #[inline(always)]
-    fn chunk(&mut self, xs: &[S], _: i64) {
-        self.t += S::sum_f(xs);
+    fn chunk(&mut self, tree: Tree, xs: &[S], _: i64) {
+        self.t += S::sum_f(tree, xs);
     }
     fn merge(self, later: Self) -> Self {
         SumF {
@@ -104,7 +105,7 @@ struct SumI(i64);
 
 impl<S: RedElem> Fold<S> for SumI {
     #[inline(always)]
-    fn chunk(&mut self, xs: &[S], _: i64) {
+    fn chunk(&mut self, _: Tree, xs: &[S], _: i64) {
         self.0 = self.0.wrapping_add(S::sum_i(xs));
     }
     fn merge(self, later: Self) -> Self {
@@ -116,9 +117,12 @@ impl<S: RedElem> Fold<S> for SumI {
 }
 
 /// Products in `LANES` independent lanes (one multiply chain per lane, so they pipeline and
-/// vectorise), combined in lane order; `mul` is the accumulator's product.
+/// vectorise), taken to one value by [`ProdLane`]; `mul` is the accumulator's product. The
+/// remainder's groups of 4 (one AVX2 register of the 8-byte accumulator) go into the first
+/// lanes, and only its last few elements multiply one after another.
 #[inline(always)]
-fn lane_product<S: Element, A: Copy, const LANES: usize>(
+fn lane_product<S: Element, A: ProdLane, const LANES: usize>(
+    tree: Tree,
     xs: &[S],
     one: A,
     of: impl Fn(S) -> A,
@@ -131,8 +135,15 @@ fn lane_product<S: Element, A: Copy, const LANES: usize>(
             *l = mul(*l, of(v));
         }
     }
-    let tail = it.remainder().iter().fold(one, |a, &v| mul(a, of(v)));
-    lanes.into_iter().fold(tail, &mul)
+    let rest = it.remainder();
+    let (whole, tail) = rest.split_at(rest.len() - rest.len() % 4);
+    for g in whole.chunks_exact(4) {
+        for (l, &v) in lanes.iter_mut().zip(g) {
+            *l = mul(*l, of(v));
+        }
+    }
+    tail.iter()
+        .fold(A::tree_prod(tree, &lanes), |a, &v| mul(a, of(v)))
 }
 
 /// Float products in `f64` (each chunk in 32 lanes: the order, and so the rounding,
@@ -144,8 +155,8 @@ struct ProdF(f64);
 
 impl<S: RedElem> Fold<S> for ProdF {
     #[inline(always)]
-    fn chunk(&mut self, xs: &[S], _: i64) {
-        self.0 *= lane_product::<S, f64, 32>(xs, 1.0, S::to_f64, |a, b| a * b);
+    fn chunk(&mut self, tree: Tree, xs: &[S], _: i64) {
+        self.0 *= lane_product::<S, f64, 32>(tree, xs, 1.0, S::to_f64, |a, b| a * b);
     }
     fn merge(self, later: Self) -> Self {
         ProdF(self.0 * later.0)
@@ -161,9 +172,9 @@ struct ProdI(i64);
 
 impl<S: RedElem> Fold<S> for ProdI {
     #[inline(always)]
-    fn chunk(&mut self, xs: &[S], _: i64) {
+    fn chunk(&mut self, tree: Tree, xs: &[S], _: i64) {
         // Wrapping products are exact in any order.
-        let p = lane_product::<S, i64, 8>(xs, 1, S::to_i64, i64::wrapping_mul);
+        let p = lane_product::<S, i64, 8>(tree, xs, 1, S::to_i64, i64::wrapping_mul);
         self.0 = self.0.wrapping_mul(p);
     }
     fn merge(self, later: Self) -> Self {
@@ -241,12 +252,12 @@ impl Moments {
 
 impl<S: RedElem> Fold<S> for Moments {
     #[inline(always)]
-    fn chunk(&mut self, xs: &[S], _: i64) {
+    fn chunk(&mut self, tree: Tree, xs: &[S], _: i64) {
         if xs.is_empty() {
             return;
         }
         let n = xs.len() as f64;
-        let (mean, m2) = S::moments(xs, S::sum_f(xs) / n);
+        let (mean, m2) = S::moments(tree, xs, S::sum_f(tree, xs) / n);
         *self = self.combine(n, mean, m2);
     }
     fn merge(self, later: Self) -> Self {
@@ -284,11 +295,11 @@ impl<W: Default, const MAX: bool, const ARG: bool> Best<W, MAX, ARG> {
 
 impl<S: RedElem, const MAX: bool, const ARG: bool> Fold<S> for Best<S::W, MAX, ARG> {
     #[inline(always)]
-    fn chunk(&mut self, xs: &[S], idx0: i64) {
+    fn chunk(&mut self, tree: Tree, xs: &[S], idx0: i64) {
         if xs.is_empty() {
             return;
         }
-        let m = S::best::<MAX>(xs);
+        let m = S::best::<MAX>(tree, xs);
         if !self.set || fold::better::<S::W, MAX>(self.v, m) {
             if ARG {
                 self.i = idx0 + S::first_eq(xs, m) as i64;
@@ -398,7 +409,12 @@ struct FoldChunk<'a, S, F> {
 impl<S: RedElem, F: Fold<S>> SimdBody for FoldChunk<'_, S, F> {
     #[inline(always)]
     fn run<const FMA: bool>(self) {
-        self.acc.chunk(self.xs, self.idx0);
+        self.acc.chunk(Tree::PLAIN, self.xs, self.idx0);
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn run_v3(self, simd: pulp::x86::V3) {
+        self.acc.chunk(Tree::v3(simd), self.xs, self.idx0);
     }
 }
 
@@ -668,22 +684,36 @@ impl<S: RedElem, D: Element, F: Fold<S>> SimdBody for (RowTask<'_, S, D, F>, &mu
     #[inline(always)]
     fn run<const FMA: bool>(self) {
         let (t, res) = self;
-        let (kept, red) = (&t.plan.kept, &t.plan.red);
+        t.fold_rows(Tree::PLAIN, res);
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn run_v3(self, simd: pulp::x86::V3) {
+        let (t, res) = self;
+        t.fold_rows(Tree::v3(simd), res);
+    }
+}
+
+impl<S: RedElem, D: Element, F: Fold<S>> RowTask<'_, S, D, F> {
+    /// Folds and writes each output's row; the first error goes to `res`.
+    #[inline(always)]
+    fn fold_rows(self, tree: Tree, res: &mut Result<()>) {
+        let (kept, red) = (&self.plan.kept, &self.plan.red);
         let ([ks], [s], ki) = (kept.inner_strides(), red.inner_strides(), kept.inner());
-        let n = t.plan.count;
+        let n = self.plan.count;
         debug_assert_eq!(s, 1);
-        let p = t.p.get().cast_const();
-        for k in t.outputs {
+        let p = self.p.get().cast_const();
+        for k in self.outputs {
             let [o] = kept.row_offsets(k / ki);
-            let row = t.base + o + (k % ki) as isize * ks;
+            let row = self.base + o + (k % ki) as isize * ks;
             // SAFETY: output `k`'s row of `n` contiguous elements is inside `src` (L3).
             let xs = unsafe { std::slice::from_raw_parts(p.offset(row), n) };
-            let mut acc = t.init;
-            acc.chunk(xs, 0);
+            let mut acc = self.init;
+            acc.chunk(tree, xs, 0);
             match acc.finish::<D>(n) {
                 // SAFETY: `out` is a fresh exclusive allocation with `k < n_out`, and each
                 // output is written by exactly one task.
-                Ok(v) => unsafe { t.dst.get().add(k).write(v) },
+                Ok(v) => unsafe { self.dst.get().add(k).write(v) },
                 Err(e) => {
                     *res = Err(e);
                     return;

@@ -2,7 +2,7 @@
 //! maps and sums in the type's lanes (`f32` for `f32` and the half types, added into `f64`
 //! per chunk, as the sum), so no `|x|` or `x²` tensor is written and read back.
 
-use super::fold::RedElem;
+use super::fold::{RedElem, Tree};
 use super::reduce::{plan, reduce_inner, use_outer, Fold};
 use crate::dtype::Element;
 use crate::ops::{ReduceOp, ReducePlan};
@@ -14,8 +14,8 @@ struct Norm<const SQ: bool>(f64);
 
 impl<S: RedElem, const SQ: bool> Fold<S> for Norm<SQ> {
     #[inline(always)]
-    fn chunk(&mut self, xs: &[S], _: i64) {
-        self.0 += S::norm_f::<SQ>(xs);
+    fn chunk(&mut self, tree: Tree, xs: &[S], _: i64) {
+        self.0 += S::norm_f::<SQ>(tree, xs);
     }
     fn merge(self, later: Self) -> Self {
         Norm(self.0 + later.0)

@@ -505,15 +505,15 @@ impl Avx2 {
     }
 }
 
-/// Runs `body` compiled for AVX2+FMA when `simd` is given, else for the baseline target:
-/// two copies of the work rather than [`dispatch`]'s three, for the element-wise loops,
+/// Runs `body` compiled for AVX2+FMA when `simd` is given (its [`run_v3`](SimdBody::run_v3),
+/// which gets the token), else for the baseline target: two copies of the work rather than [`dispatch`]'s three, for the element-wise loops,
 /// which have hundreds of instantiations and gain most of their speed from the first
 /// widening.
 #[inline(always)]
 pub(crate) fn dispatch_avx2<B: SimdBody>(simd: Option<Avx2>, body: B) {
     match simd {
         #[cfg(target_arch = "x86_64")]
-        Some(Avx2(v3)) => Simd::vectorize(v3, Wrap::<B, true>(body)),
+        Some(Avx2(v3)) => Simd::vectorize(v3, WrapV3(body, v3)),
         _ => Wrap::<B, false>(body).with_simd(pulp::Scalar),
     }
 }
