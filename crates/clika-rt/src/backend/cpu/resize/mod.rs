@@ -79,10 +79,21 @@ fn keeping_order(t: &Tensor, f: impl FnOnce(&Tensor) -> Result<Tensor>) -> Resul
     f(&t.permute(&perm)?)?.permute(&inverse)
 }
 
+/// The AVX2 token where a pass runs in its AVX2 form ([`Px::get8`] widens bytes with it).
+#[cfg(target_arch = "x86_64")]
+type Token = Option<pulp::x86::V3>;
+#[cfg(not(target_arch = "x86_64"))]
+type Token = Option<()>;
+
 /// An element a pass reads or writes, for compute type `T`.
 trait Px<T>: Copy + Send + Sync + 'static {
     fn get(self) -> T;
     fn put(v: T) -> Self;
+    /// Eight elements as `T`s.
+    #[inline(always)]
+    fn get8(_tok: Token, x: &[Self; 8]) -> [T; 8] {
+        x.map(Self::get)
+    }
 }
 
 impl Px<f32> for f32 {
@@ -93,6 +104,11 @@ impl Px<f32> for f32 {
     #[inline(always)]
     fn put(v: f32) -> f32 {
         v
+    }
+    #[inline(always)]
+    fn get8(_tok: Token, x: &[f32; 8]) -> [f32; 8] {
+        // The elements as they are (`map`'s copy loop kept the vectoriser off the sums).
+        *x
     }
 }
 
@@ -105,6 +121,11 @@ impl Px<f64> for f64 {
     fn put(v: f64) -> f64 {
         v
     }
+    #[inline(always)]
+    fn get8(_tok: Token, x: &[f64; 8]) -> [f64; 8] {
+        // The elements as they are (`map`'s copy loop kept the vectoriser off the sums).
+        *x
+    }
 }
 
 impl<T: Real> Px<T> for u8 {
@@ -115,6 +136,15 @@ impl<T: Real> Px<T> for u8 {
     #[inline(always)]
     fn put(v: T) -> u8 {
         v.round_u8()
+    }
+    #[inline(always)]
+    fn get8(tok: Token, x: &[u8; 8]) -> [T; 8] {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(simd) = tok {
+            return T::widen8(simd, x);
+        }
+        let _ = tok;
+        x.map(<u8 as Px<T>>::get)
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::super::vision::Real;
 use super::super::vmath::SimdBody;
-use super::{Px, Walk};
+use super::{Px, Token, Walk};
 use crate::ops::vision::Taps;
 
 /// One segment of a pass: whole output rows of one outer row, written to `dst`. A
@@ -92,6 +92,19 @@ impl<T: Real> Windows<T> {
 impl<I: Px<T>, T: Real, O: Px<T>> SimdBody for Segment<'_, I, T, O> {
     #[inline(always)]
     fn run<const F: bool>(self) {
+        self.sums::<F>(None);
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn run_v3(self, simd: pulp::x86::V3) {
+        self.sums::<true>(Some(simd));
+    }
+}
+
+impl<I: Px<T>, T: Real, O: Px<T>> Segment<'_, I, T, O> {
+    /// The segment's sums, multiply-adds fused where `F`; `tok` where the AVX2 form runs.
+    #[inline(always)]
+    fn sums<const F: bool>(self, tok: Token) {
         let Segment {
             row0,
             sl,
@@ -105,23 +118,32 @@ impl<I: Px<T>, T: Real, O: Px<T>> SimdBody for Segment<'_, I, T, O> {
         } = self;
         let at = |i: usize| row0.wrapping_offset(i as isize * sl);
         if let Some((start, weight, len)) = window {
+            #[cfg(target_arch = "x86_64")]
+            if let (Some(simd), true) = (tok, window_v3::is_f32::<T>()) {
+                return match inner {
+                    1 => window_v3::sums::<I, T, O, 1>(simd, at, start, weight, len, dst),
+                    2 => window_v3::sums::<I, T, O, 2>(simd, at, start, weight, len, dst),
+                    3 => window_v3::sums::<I, T, O, 3>(simd, at, start, weight, len, dst),
+                    _ => window_v3::sums::<I, T, O, 4>(simd, at, start, weight, len, dst),
+                };
+            }
             return match inner {
-                1 => window_sums::<I, T, O, 1>(at, start, weight, len, dst),
-                2 => window_sums::<I, T, O, 2>(at, start, weight, len, dst),
-                3 => window_sums::<I, T, O, 3>(at, start, weight, len, dst),
-                _ => window_sums::<I, T, O, 4>(at, start, weight, len, dst),
+                1 => window_sums::<I, T, O, 1, F>(tok, at, start, weight, len, dst),
+                2 => window_sums::<I, T, O, 2, F>(tok, at, start, weight, len, dst),
+                3 => window_sums::<I, T, O, 3, F>(tok, at, start, weight, len, dst),
+                _ => window_sums::<I, T, O, 4, F>(tok, at, start, weight, len, dst),
             };
         }
         if inner == 1 {
             match per {
-                2 => gather::<I, T, O, 2>(at, idx, w, dst),
-                4 => gather::<I, T, O, 4>(at, idx, w, dst),
+                2 => gather::<I, T, O, 2, F>(at, idx, w, dst),
+                4 => gather::<I, T, O, 4, F>(at, idx, w, dst),
                 _ => {
                     for ((d, idx), w) in dst.iter_mut().zip(idx.chunks(per)).zip(w.chunks(per)) {
                         let mut s = T::default();
                         for (&i, &w) in idx.iter().zip(w) {
                             // SAFETY: `at(i)` is a readable element (see `pass_as`).
-                            s = s + w * unsafe { *at(i) }.get();
+                            s = w.fma::<F>(unsafe { *at(i) }.get(), s);
                         }
                         *d = O::put(s);
                     }
@@ -132,10 +154,10 @@ impl<I: Px<T>, T: Real, O: Px<T>> SimdBody for Segment<'_, I, T, O> {
         if si == 1 {
             // Short contiguous runs (the channels of a channels-last image): unrolled.
             match inner {
-                2 => return runs::<I, T, O, 2>(at, per, idx, w, dst),
-                3 => return runs::<I, T, O, 3>(at, per, idx, w, dst),
-                4 => return runs::<I, T, O, 4>(at, per, idx, w, dst),
-                _ => return rows::<I, T, O, ROW_BLOCK>(at, inner, per, idx, w, dst),
+                2 => return runs::<I, T, O, 2, F>(at, per, idx, w, dst),
+                3 => return runs::<I, T, O, 3, F>(at, per, idx, w, dst),
+                4 => return runs::<I, T, O, 4, F>(at, per, idx, w, dst),
+                _ => return rows::<I, T, O, ROW_BLOCK, F>(tok, at, inner, per, idx, w, dst),
             }
         }
         let mut acc = vec![T::default(); inner];
@@ -144,12 +166,13 @@ impl<I: Px<T>, T: Real, O: Px<T>> SimdBody for Segment<'_, I, T, O> {
             .zip(idx.chunks(per))
             .zip(w.chunks(per))
         {
-            for (k, (&i, &w)) in idx.iter().zip(w).enumerate() {
+            acc.fill(T::default());
+            for (&i, &w) in idx.iter().zip(w) {
                 let row = at(i);
                 for (e, a) in acc.iter_mut().enumerate() {
                     // SAFETY: element `e` of the inner run of a row (see `pass_as`).
                     let x = unsafe { *row.offset(e as isize * si) }.get();
-                    *a = if k == 0 { w * x } else { *a + w * x };
+                    *a = w.fma::<F>(x, *a);
                 }
             }
             d.iter_mut()
@@ -161,7 +184,7 @@ impl<I: Px<T>, T: Real, O: Px<T>> SimdBody for Segment<'_, I, T, O> {
 
 /// Output elements that each gather `K` taps (the innermost dim resized): unrolled over `K`.
 #[inline(always)]
-fn gather<I: Px<T>, T: Real, O: Px<T>, const K: usize>(
+fn gather<I: Px<T>, T: Real, O: Px<T>, const K: usize, const F: bool>(
     at: impl Fn(usize) -> *const I,
     idx: &[usize],
     w: &[T],
@@ -173,7 +196,7 @@ fn gather<I: Px<T>, T: Real, O: Px<T>, const K: usize>(
         let mut s = T::default();
         for k in 0..K {
             // SAFETY: `at` gives a readable element for every tap index (see the caller).
-            s = s + w[k] * unsafe { *at(idx[k]) }.get();
+            s = w[k].fma::<F>(unsafe { *at(idx[k]) }.get(), s);
         }
         *d = O::put(s);
     }
@@ -185,7 +208,8 @@ fn gather<I: Px<T>, T: Real, O: Px<T>, const K: usize>(
 /// 8-lane sums, which compile to whole vectors where one `8·C`-lane array did not), then
 /// per element of the row (`k % C`).
 #[inline(always)]
-fn window_sums<I: Px<T>, T: Real, O: Px<T>, const C: usize>(
+fn window_sums<I: Px<T>, T: Real, O: Px<T>, const C: usize, const F: bool>(
+    tok: Token,
     at: impl Fn(usize) -> *const I,
     start: &[usize],
     weight: &[T],
@@ -207,13 +231,88 @@ fn window_sums<I: Px<T>, T: Real, O: Px<T>, const C: usize>(
             .zip(w.as_chunks::<L>().0.chunks_exact(C))
         {
             for v in 0..C {
+                let x = I::get8(tok, &x[v]);
                 for l in 0..L {
-                    s[v][l] = s[v][l] + w[v][l] * x[v][l].get();
+                    s[v][l] = w[v][l].fma::<F>(x[l], s[v][l]);
                 }
             }
         }
         for (d, &t) in d.iter_mut().zip(&fold_lanes(&s)) {
             *d = O::put(t);
+        }
+    }
+}
+
+/// [`window_sums`] in `f32` under AVX2, written with the vector instructions: the plain
+/// form's lanes were left as scalars on the stack for three-channel rows (about 140 cycles
+/// an output pixel), and its per-pixel fold of the lanes was a call of its own.
+#[cfg(target_arch = "x86_64")]
+mod window_v3 {
+    use std::any::TypeId;
+    use std::arch::x86_64::{__m128, __m256};
+
+    use pulp::x86::V3;
+
+    use super::{Px, Real, WINDOW_ROWS};
+
+    /// Whether `T` is `f32` (the only compute type [`sums`] takes).
+    #[inline(always)]
+    pub(super) fn is_f32<T: 'static>() -> bool {
+        TypeId::of::<T>() == TypeId::of::<f32>()
+    }
+
+    /// `window_sums` for `T = f32` ([`is_f32`], checked by the caller): each output's
+    /// window in `C` vectors of eight products summed by fused multiply-adds, then the
+    /// vectors' `8·C` lanes (eight pixels of `C` elements) folded to one pixel: the last
+    /// four pixels' half-vectors added to the first four's, then four scalars a channel.
+    #[inline(always)]
+    pub(super) fn sums<I: Px<T>, T: Real, O: Px<T>, const C: usize>(
+        simd: V3,
+        at: impl Fn(usize) -> *const I,
+        start: &[usize],
+        weight: &[T],
+        len: usize,
+        dst: &mut [O],
+    ) {
+        assert!(is_f32::<T>() && WINDOW_ROWS == 8 && (1..=4).contains(&C));
+        // SAFETY: `T` is `f32` (asserted), so the weights are `f32`s.
+        let weight =
+            unsafe { std::slice::from_raw_parts(weight.as_ptr().cast::<f32>(), weight.len()) };
+        let (dst, _) = dst.as_chunks_mut::<C>();
+        for ((d, &s0), w) in dst.iter_mut().zip(start).zip(weight.chunks(len)) {
+            // SAFETY: as in `window_sums`: `len` contiguous readable elements from `at(s0)`.
+            let xs = unsafe { std::slice::from_raw_parts(at(s0), len) };
+            let mut acc = [simd.avx._mm256_setzero_ps(); C];
+            for (x, w) in xs
+                .as_chunks::<8>()
+                .0
+                .chunks_exact(C)
+                .zip(w.as_chunks::<8>().0.chunks_exact(C))
+            {
+                for v in 0..C {
+                    let x = I::get8(Some(simd), &x[v]);
+                    // SAFETY: `T` is `f32`: eight `f32`s are one 256-bit vector.
+                    let x: __m256 = unsafe { std::mem::transmute_copy(&x) };
+                    let w: __m256 = pulp::cast(w[v]);
+                    acc[v] = simd.fma._mm256_fmadd_ps(w, x, acc[v]);
+                }
+            }
+            // The window's half-vectors in order (pixels 0..8 of `C` elements, four
+            // elements each), the last four pixels' added to the first four's.
+            let mut half = [simd.sse._mm_setzero_ps(); 8];
+            for v in 0..C {
+                half[2 * v] = simd.avx._mm256_castps256_ps128(acc[v]);
+                half[2 * v + 1] = simd.avx._mm256_extractf128_ps::<1>(acc[v]);
+            }
+            let mut four = [0.0f32; 16];
+            for j in 0..C {
+                let y: __m128 = simd.sse._mm_add_ps(half[j], half[C + j]);
+                four[4 * j..4 * j + 4].copy_from_slice(&pulp::cast::<_, [f32; 4]>(y));
+            }
+            for c in 0..C {
+                let t = (four[c] + four[C + c]) + (four[2 * C + c] + four[3 * C + c]);
+                d[c] = O::put(T::from(t));
+            }
         }
     }
 }
@@ -235,12 +334,15 @@ fn fold_lanes<T: Real, const C: usize>(s: &[[T; WINDOW_ROWS]; C]) -> [T; C] {
 /// 32 `f32` are four AVX2 vectors (eight of `f64`).
 const ROW_BLOCK: usize = 32;
 
-/// Output rows of `inner` contiguous elements (stride 1), each a weighted sum of `per`
-/// contiguous input rows, in blocks of `B` elements summed over every tap in registers
-/// (one write of the output, not a read and write of an accumulator row per tap); the
-/// first tap is a product, as the rest are added to it.
+/// Output rows of `inner` contiguous elements (stride 1), each a weighted sum of the
+/// taps' contiguous input rows, in blocks of `B` elements summed over every tap in
+/// registers (one write of the output, not a read and write of an accumulator row per
+/// tap), eight elements widened at a time ([`Px::get8`]). Every tap is a multiply-add
+/// onto zero: a first tap written as a product apart was split by the SLP vectoriser into
+/// scalar products and inserts.
 #[inline(always)]
-fn rows<I: Px<T>, T: Real, O: Px<T>, const B: usize>(
+fn rows<I: Px<T>, T: Real, O: Px<T>, const B: usize, const F: bool>(
+    tok: Token,
     at: impl Fn(usize) -> *const I,
     inner: usize,
     per: usize,
@@ -255,18 +357,21 @@ fn rows<I: Px<T>, T: Real, O: Px<T>, const B: usize>(
     {
         let (blocks, tail) = d.as_chunks_mut::<B>();
         for (b, out) in blocks.iter_mut().enumerate() {
-            // SAFETY: `at(i)` starts a contiguous run of `inner` readable elements (see
-            // `pass_as`), of which this block's `B` start at `b * B`.
-            let block = |i: usize| unsafe { &*at(i).add(b * B).cast::<[I; B]>() };
-            let (x0, w0) = (block(idx[0]), w[0]);
             let mut s = [T::default(); B];
-            for c in 0..B {
-                s[c] = w0 * x0[c].get();
-            }
-            for (&i, &w) in idx[1..].iter().zip(&w[1..]) {
-                let xs = block(i);
-                for c in 0..B {
-                    s[c] = s[c] + w * xs[c].get();
+            for (&i, &w) in idx.iter().zip(w) {
+                // SAFETY: `at(i)` starts a contiguous run of `inner` readable elements
+                // (see `pass_as`), of which this block's `B` start at `b * B`.
+                let xs = unsafe { &*at(i).add(b * B).cast::<[I; B]>() };
+                for (s, x) in s
+                    .as_chunks_mut::<8>()
+                    .0
+                    .iter_mut()
+                    .zip(xs.as_chunks::<8>().0)
+                {
+                    let x = I::get8(tok, x);
+                    for l in 0..8 {
+                        s[l] = w.fma::<F>(x[l], s[l]);
+                    }
                 }
             }
             for c in 0..B {
@@ -276,10 +381,9 @@ fn rows<I: Px<T>, T: Real, O: Px<T>, const B: usize>(
         let e0 = blocks.len() * B;
         for (e, out) in tail.iter_mut().enumerate() {
             let mut s = T::default();
-            for (k, (&i, &w)) in idx.iter().zip(w).enumerate() {
+            for (&i, &w) in idx.iter().zip(w) {
                 // SAFETY: element `e0 + e < inner` of a readable contiguous run (as above).
-                let x = unsafe { *at(i).add(e0 + e) }.get();
-                s = if k == 0 { w * x } else { s + w * x };
+                s = w.fma::<F>(unsafe { *at(i).add(e0 + e) }.get(), s);
             }
             *out = O::put(s);
         }
@@ -289,7 +393,7 @@ fn rows<I: Px<T>, T: Real, O: Px<T>, const B: usize>(
 /// Output rows of `C` contiguous elements (`inner == C`, stride 1), each a weighted sum of
 /// `per` input rows: unrolled over `C`.
 #[inline(always)]
-fn runs<I: Px<T>, T: Real, O: Px<T>, const C: usize>(
+fn runs<I: Px<T>, T: Real, O: Px<T>, const C: usize, const F: bool>(
     at: impl Fn(usize) -> *const I,
     per: usize,
     idx: &[usize],
@@ -303,7 +407,7 @@ fn runs<I: Px<T>, T: Real, O: Px<T>, const C: usize>(
             // SAFETY: `at(i)` starts a contiguous run of `C` readable elements (the caller).
             let x = unsafe { &*at(i).cast::<[I; C]>() };
             for c in 0..C {
-                s[c] = s[c] + w * x[c].get();
+                s[c] = w.fma::<F>(x[c].get(), s[c]);
             }
         }
         for c in 0..C {
