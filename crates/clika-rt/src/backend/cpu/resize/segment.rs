@@ -355,38 +355,59 @@ fn rows<I: Px<T>, T: Real, O: Px<T>, const B: usize, const F: bool>(
         .zip(idx.chunks(per))
         .zip(w.chunks(per))
     {
-        let (blocks, tail) = d.as_chunks_mut::<B>();
+        let (blocks, rest) = d.as_chunks_mut::<B>();
         for (b, out) in blocks.iter_mut().enumerate() {
-            let mut s = [T::default(); B];
-            for (&i, &w) in idx.iter().zip(w) {
-                // SAFETY: `at(i)` starts a contiguous run of `inner` readable elements
-                // (see `pass_as`), of which this block's `B` start at `b * B`.
-                let xs = unsafe { &*at(i).add(b * B).cast::<[I; B]>() };
-                for (s, x) in s
-                    .as_chunks_mut::<8>()
-                    .0
-                    .iter_mut()
-                    .zip(xs.as_chunks::<8>().0)
-                {
-                    let x = I::get8(tok, x);
-                    for l in 0..8 {
-                        s[l] = w.fma::<F>(x[l], s[l]);
-                    }
-                }
-            }
-            for c in 0..B {
-                out[c] = O::put(s[c]);
-            }
+            row_block::<I, T, O, B, F>(tok, &at, b * B, idx, w, out);
         }
+        // The rest in blocks of eight (a 56-element row is 32 + 3 × 8), then one by one.
         let e0 = blocks.len() * B;
+        let (eights, tail) = rest.as_chunks_mut::<8>();
+        for (b, out) in eights.iter_mut().enumerate() {
+            row_block::<I, T, O, 8, F>(tok, &at, e0 + b * 8, idx, w, out);
+        }
+        let e0 = e0 + eights.len() * 8;
         for (e, out) in tail.iter_mut().enumerate() {
             let mut s = T::default();
             for (&i, &w) in idx.iter().zip(w) {
-                // SAFETY: element `e0 + e < inner` of a readable contiguous run (as above).
+                // SAFETY: element `e0 + e < inner` of a readable contiguous run (see
+                // `pass_as`).
                 s = w.fma::<F>(unsafe { *at(i).add(e0 + e) }.get(), s);
             }
             *out = O::put(s);
         }
+    }
+}
+
+/// One block of `B` (a multiple of eight) output elements of [`rows`], from element `e0` of
+/// each tap's row, summed over every tap in registers.
+#[inline(always)]
+fn row_block<I: Px<T>, T: Real, O: Px<T>, const B: usize, const F: bool>(
+    tok: Token,
+    at: &impl Fn(usize) -> *const I,
+    e0: usize,
+    idx: &[usize],
+    w: &[T],
+    out: &mut [O; B],
+) {
+    let mut s = [T::default(); B];
+    for (&i, &w) in idx.iter().zip(w) {
+        // SAFETY: `at(i)` starts a contiguous run of `inner` readable elements (see
+        // `pass_as`), of which this block's `B` start at `e0` (`e0 + B <= inner`).
+        let xs = unsafe { &*at(i).add(e0).cast::<[I; B]>() };
+        for (s, x) in s
+            .as_chunks_mut::<8>()
+            .0
+            .iter_mut()
+            .zip(xs.as_chunks::<8>().0)
+        {
+            let x = I::get8(tok, x);
+            for l in 0..8 {
+                s[l] = w.fma::<F>(x[l], s[l]);
+            }
+        }
+    }
+    for c in 0..B {
+        out[c] = O::put(s[c]);
     }
 }
 
