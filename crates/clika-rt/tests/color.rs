@@ -153,10 +153,47 @@ fn yuv_conversions_within_one_of_the_float_formulas() {
     ] {
         for m in [YuvMatrix::Bt601, YuvMatrix::Bt709] {
             for r in [YuvRange::Limited, YuvRange::Full] {
-                for (h, w, pad) in [(2, 2, 0), (6, 10, 0), (6, 10, 6), (10, 8, 3), (0, 4, 0)] {
+                for (h, w, pad) in [
+                    (2, 2, 0),
+                    (6, 10, 0),
+                    (6, 10, 6),
+                    (10, 8, 3),
+                    (0, 4, 0),
+                    (4, 70, 5),
+                ] {
                     let d = yuv_case(conv, h, w, pad, m, r, (h * 31 + w) as u64);
                     assert!(d <= 1.0, "{conv:?} {m:?} {r:?} {h}x{w}+{pad}: off by {d}");
                 }
+            }
+        }
+    }
+}
+
+/// Rows of 32 pixels and more are converted in blocks (vectorised where the CPU has AVX2),
+/// narrower crops pixel pair by pixel pair: the two agree exactly.
+#[test]
+fn blocks_and_pairs_agree_exactly() {
+    let (h, w, crop) = (4, 100, 20);
+    for conv in [C::Nv12ToRgb, C::Nv12ToBgr, C::YuyvToRgb, C::YuyvToBgr] {
+        let x = if matches!(conv, C::YuyvToRgb | C::YuyvToBgr) {
+            Tensor::from_vec(bytes(h * w * 2, 7), &[h, w, 2])
+        } else {
+            Tensor::from_vec(bytes(h * 3 / 2 * w, 7), &[h * 3 / 2, w])
+        }
+        .unwrap();
+        for (m, r) in [
+            (YuvMatrix::Bt601, YuvRange::Limited),
+            (YuvMatrix::Bt709, YuvRange::Full),
+        ] {
+            let wide = ops::cvt_color(&x, conv, m, r).unwrap();
+            for start in (0..w as isize).step_by(crop) {
+                let part = ops::cvt_color(&x.narrow(1, start, crop).unwrap(), conv, m, r);
+                let want = wide.narrow(1, start, crop).unwrap();
+                assert_eq!(
+                    part.unwrap().to_vec::<u8>().unwrap(),
+                    want.contiguous().unwrap().to_vec::<u8>().unwrap(),
+                    "{conv:?} {m:?} {r:?}, pixels {start}.."
+                );
             }
         }
     }
