@@ -131,43 +131,43 @@ enum Chroma<'a> {
     Planes(&'a [u8], &'a [u8]),
 }
 
-/// One output row of a YUV conversion: `out` (3 bytes a pixel) from the row's Y bytes and
-/// chroma; converted in blocks of 32 pixels under AVX2, the rest by [`yuv_row`].
-struct YuvRow<'a> {
-    out: &'a mut [u8],
-    ys: &'a [u8],
+/// `N` output rows of a YUV conversion that share their chroma (NV12 and I420 rows go in
+/// pairs, so the chroma terms are computed once for both): each `(out, ys)` is an output
+/// row (3 bytes a pixel) and its Y bytes; converted in blocks of 32 pixels under AVX2, the
+/// rest by [`yuv_row`].
+struct YuvRows<'a, const N: usize> {
+    rows: [(&'a mut [u8], &'a [u8]); N],
     chroma: Chroma<'a>,
     bgr: bool,
     coef: [i32; 5],
     y_offset: i32,
 }
 
-impl YuvRow<'_> {
-    /// The row from pixel `from` (even) on, pair by pair.
+impl<const N: usize> YuvRows<'_, N> {
+    /// The rows from pixel `from` (even) on, pair by pair.
     #[inline(always)]
     fn rest(self, from: usize) {
-        let (out, ys) = (
-            &mut self.out[3 * from..],
-            self.ys[from..].as_chunks::<2>().0,
-        );
         let (bgr, coef, yoff) = (self.bgr, self.coef, self.y_offset);
-        match self.chroma {
-            Chroma::Pairs(uv) => {
-                let uv = uv[from..].as_chunks::<2>().0;
-                let it = ys.iter().zip(uv).map(|(&[y0, y1], &[u, v])| [y0, y1, u, v]);
-                yuv_row(out, it, bgr, coef, yoff);
-            }
-            Chroma::Planes(u, v) => {
-                let (u, v) = (&u[from / 2..], &v[from / 2..]);
-                let it = ys.iter().zip(u.iter().zip(v));
-                let it = it.map(|(&[y0, y1], (&u, &v))| [y0, y1, u, v]);
-                yuv_row(out, it, bgr, coef, yoff);
+        for (out, ys) in self.rows {
+            let (out, ys) = (&mut out[3 * from..], ys[from..].as_chunks::<2>().0);
+            match self.chroma {
+                Chroma::Pairs(uv) => {
+                    let uv = uv[from..].as_chunks::<2>().0;
+                    let it = ys.iter().zip(uv).map(|(&[y0, y1], &[u, v])| [y0, y1, u, v]);
+                    yuv_row(out, it, bgr, coef, yoff);
+                }
+                Chroma::Planes(u, v) => {
+                    let (u, v) = (&u[from / 2..], &v[from / 2..]);
+                    let it = ys.iter().zip(u.iter().zip(v));
+                    let it = it.map(|(&[y0, y1], (&u, &v))| [y0, y1, u, v]);
+                    yuv_row(out, it, bgr, coef, yoff);
+                }
             }
         }
     }
 }
 
-impl SimdBody for YuvRow<'_> {
+impl<const N: usize> SimdBody for YuvRows<'_, N> {
     #[inline(always)]
     fn run<const F: bool>(self) {
         self.rest(0);
@@ -188,7 +188,7 @@ impl SimdBody for YuvRow<'_> {
 /// OpenCV's `cvtColor`.)
 #[cfg(target_arch = "x86_64")]
 mod yuv_v3 {
-    use super::{Chroma, YuvRow};
+    use super::{Chroma, YuvRows};
     use pulp::x86::V3;
     use std::arch::x86_64::__m256i;
 
@@ -217,14 +217,18 @@ mod yuv_v3 {
     /// line, without the dispatch's target features, every intrinsic a call (4.5× slower
     /// than the scalar loop).
     #[inline(always)]
-    pub(super) fn blocks(simd: V3, row: &mut YuvRow<'_>) -> usize {
+    pub(super) fn blocks<const N: usize>(simd: V3, rows: &mut YuvRows<'_, N>) -> usize {
         let (a, a2) = (simd.avx, simd.avx2);
-        let pairs = match row.chroma {
+        let pairs = match rows.chroma {
             Chroma::Pairs(uv) => uv.len() / 2,
             Chroma::Planes(u, v) => u.len().min(v.len()),
         };
-        let n = (row.out.len() / 3).min(row.ys.len()).min(2 * pairs) / 32;
-        let [cy, cvr, cug, cvg, cub] = row.coef;
+        let n = rows
+            .rows
+            .iter()
+            .fold(2 * pairs, |n, (out, ys)| n.min(out.len() / 3).min(ys.len()))
+            / 32;
+        let [cy, cvr, cug, cvg, cub] = rows.coef;
         let (cy, cvr, cug) = (
             a._mm256_set1_epi32(cy),
             a._mm256_set1_epi32(cvr),
@@ -233,7 +237,7 @@ mod yuv_v3 {
         let (cvg, cub) = (a._mm256_set1_epi32(cvg), a._mm256_set1_epi32(cub));
         let (half, c128) = (a._mm256_set1_epi32(1 << 19), a._mm256_set1_epi32(128));
         let (yoff, low16) = (
-            a._mm256_set1_epi32(row.y_offset),
+            a._mm256_set1_epi32(rows.y_offset),
             a._mm256_set1_epi32(0xFFFF),
         );
         let zero = a._mm256_setzero_si256();
@@ -246,7 +250,6 @@ mod yuv_v3 {
                 *m = pulp::cast(*k);
             }
         }
-        let (ys, out) = (row.ys.as_ptr(), row.out.as_mut_ptr());
         for b in 0..n {
             // Each channel's chroma term for pixels 32 b + 8 j..+ 8, j = 0..4.
             let mut terms = [[zero; 4]; 3];
@@ -255,7 +258,7 @@ mod yuv_v3 {
                 // SAFETY: pairs `p..p + 8` are inside the chroma (`p + 8 <= 16 n <= pairs`):
                 // 16 bytes from `2 p` of `uv`, 8 from `p` of `u` and of `v`.
                 let (u, v) = unsafe {
-                    match row.chroma {
+                    match rows.chroma {
                         Chroma::Pairs(uv) => {
                             let x = simd.sse2._mm_loadu_si128(uv.as_ptr().add(2 * p).cast());
                             // 32-bit lanes of u | v << 16.
@@ -280,34 +283,37 @@ mod yuv_v3 {
                     t[2 * h + 1] = a2._mm256_permutevar8x32_epi32(c, dup_hi);
                 }
             }
-            let mut yy = [zero; 4];
-            for (j, yy) in yy.iter_mut().enumerate() {
-                // SAFETY: pixels `32 b + 8 j..+ 8` are inside `ys` (`32 n <= ys.len()`).
-                let y = unsafe { simd.sse2._mm_loadl_epi64(ys.add(32 * b + 8 * j).cast()) };
-                let y = a2._mm256_sub_epi32(a2._mm256_cvtepu8_epi32(y), yoff);
-                *yy = a2._mm256_mullo_epi32(a2._mm256_max_epi32(y, zero), cy);
-            }
-            let r = channel(simd, &yy, &terms[0], order);
-            let g = channel(simd, &yy, &terms[1], order);
-            let bl = channel(simd, &yy, &terms[2], order);
-            let o = if row.bgr { [bl, g, r] } else { [r, g, bl] };
-            let mut v = [zero; 3];
-            for (v, m) in v.iter_mut().zip(&masks) {
-                let x = a2._mm256_or_si256(
-                    a2._mm256_shuffle_epi8(o[0], m[0]),
-                    a2._mm256_shuffle_epi8(o[1], m[1]),
-                );
-                *v = a2._mm256_or_si256(x, a2._mm256_shuffle_epi8(o[2], m[2]));
-            }
-            // Lane 0 of each holds pixels 0..16's bytes, lane 1 pixels 16..32's.
-            let s = [
-                a2._mm256_permute2x128_si256::<0x20>(v[0], v[1]),
-                a2._mm256_permute2x128_si256::<0x30>(v[2], v[0]),
-                a2._mm256_permute2x128_si256::<0x31>(v[1], v[2]),
-            ];
-            for (j, s) in s.into_iter().enumerate() {
-                // SAFETY: bytes `96 b + 32 j..+ 32` are inside `out` (`96 n <= out.len()`).
-                unsafe { a._mm256_storeu_si256(out.add(96 * b + 32 * j).cast(), s) };
+            for (out, ys) in &mut rows.rows {
+                let (ys, out) = (ys.as_ptr(), out.as_mut_ptr());
+                let mut yy = [zero; 4];
+                for (j, yy) in yy.iter_mut().enumerate() {
+                    // SAFETY: pixels `32 b + 8 j..+ 8` are inside `ys` (`32 n <= ys.len()`).
+                    let y = unsafe { simd.sse2._mm_loadl_epi64(ys.add(32 * b + 8 * j).cast()) };
+                    let y = a2._mm256_sub_epi32(a2._mm256_cvtepu8_epi32(y), yoff);
+                    *yy = a2._mm256_mullo_epi32(a2._mm256_max_epi32(y, zero), cy);
+                }
+                let r = channel(simd, &yy, &terms[0], order);
+                let g = channel(simd, &yy, &terms[1], order);
+                let bl = channel(simd, &yy, &terms[2], order);
+                let o = if rows.bgr { [bl, g, r] } else { [r, g, bl] };
+                let mut v = [zero; 3];
+                for (v, m) in v.iter_mut().zip(&masks) {
+                    let x = a2._mm256_or_si256(
+                        a2._mm256_shuffle_epi8(o[0], m[0]),
+                        a2._mm256_shuffle_epi8(o[1], m[1]),
+                    );
+                    *v = a2._mm256_or_si256(x, a2._mm256_shuffle_epi8(o[2], m[2]));
+                }
+                // Lane 0 of each holds pixels 0..16's bytes, lane 1 pixels 16..32's.
+                let s = [
+                    a2._mm256_permute2x128_si256::<0x20>(v[0], v[1]),
+                    a2._mm256_permute2x128_si256::<0x30>(v[2], v[0]),
+                    a2._mm256_permute2x128_si256::<0x31>(v[1], v[2]),
+                ];
+                for (j, s) in s.into_iter().enumerate() {
+                    // SAFETY: bytes `96 b + 32 j..+ 32` are inside `out` (`96 n <= out.len()`).
+                    unsafe { a._mm256_storeu_si256(out.add(96 * b + 32 * j).cast(), s) };
+                }
             }
         }
         32 * n
@@ -347,16 +353,38 @@ pub(crate) fn cvt_color(p: &ColorPlan) -> Result<Tensor> {
     let (coef, yoff) = (p.coef, p.y_offset);
     let bgr = matches!(p.conversion, C::Nv12ToBgr | C::I420ToBgr | C::YuyvToBgr);
     let simd = avx2();
-    let yuv = |out: &mut [u8], ys: &[u8], chroma: Chroma<'_>| {
-        let row = YuvRow {
-            out,
-            ys,
-            chroma,
-            bgr,
-            coef,
-            y_offset: yoff,
+    // NV12 and I420: output rows 2 k and 2 k + 1 share chroma row k, converted together.
+    let row_pair = |k: usize| {
+        let y = 2 * k;
+        // SAFETY: `out` is fresh and contiguous; rows `y` and `y + 1` (`2 w * 3` bytes; `h`
+        // is even) are written by this call alone, and `out` outlives the loop.
+        let o = unsafe { std::slice::from_raw_parts_mut(dst.get().add(y * w * 3), 2 * w * 3) };
+        let (o0, o1) = o.split_at_mut(w * 3);
+        let (mut b0, mut b1, mut b2, mut b3) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        // The rows read are inside the input's shape: the plan checked it.
+        let (ys0, ys1) = (input_row(x, y, &mut b0), input_row(x, y + 1, &mut b1));
+        let chroma = if matches!(p.conversion, C::Nv12ToRgb | C::Nv12ToBgr) {
+            Chroma::Pairs(input_row(x, h + k, &mut b2))
+        } else {
+            // The chroma planes as half-rows of w / 2: U's k-th is half-row k, V's
+            // half-row h / 2 + k (OpenCV's reading of a pitched I420 plane).
+            let half = |k: usize| (h + k / 2, (k % 2) * (w / 2));
+            let ((ur, uc), (vr, vc)) = (half(k), half(h / 2 + k));
+            let u = &input_row(x, ur, &mut b2)[uc..uc + w / 2];
+            let v = &input_row(x, vr, &mut b3)[vc..vc + w / 2];
+            Chroma::Planes(u, v)
         };
-        dispatch_avx2(simd, row);
+        let rows = [(o0, ys0), (o1, ys1)];
+        dispatch_avx2(
+            simd,
+            YuvRows {
+                rows,
+                chroma,
+                bgr,
+                coef,
+                y_offset: yoff,
+            },
+        );
     };
     let row = |y: usize| {
         // SAFETY: `out` is fresh and contiguous; row `y` (`w * oc` bytes) is written by this
@@ -390,20 +418,8 @@ pub(crate) fn cvt_color(p: &ColorPlan) -> Result<Tensor> {
                     *o = ((v + (1 << 13)) >> 14) as u8;
                 }
             }
-            C::Nv12ToRgb | C::Nv12ToBgr => {
-                let ys = input_row(x, y, &mut b0);
-                let uv = input_row(x, h + y / 2, &mut b1);
-                yuv(o, ys, Chroma::Pairs(uv));
-            }
-            C::I420ToRgb | C::I420ToBgr => {
-                // The chroma planes as half-rows of w / 2: U's k-th is half-row k, V's
-                // half-row h / 2 + k (OpenCV's reading of a pitched I420 plane).
-                let half = |k: usize| (h + k / 2, (k % 2) * (w / 2));
-                let ((ur, uc), (vr, vc)) = (half(y / 2), half(h / 2 + y / 2));
-                let ys = input_row(x, y, &mut b0);
-                let u = &input_row(x, ur, &mut b1)[uc..uc + w / 2];
-                let v = &input_row(x, vr, &mut b2)[vc..vc + w / 2];
-                yuv(o, ys, Chroma::Planes(u, v));
+            C::Nv12ToRgb | C::Nv12ToBgr | C::I420ToRgb | C::I420ToBgr => {
+                unreachable!("NV12 and I420 rows are converted in pairs (`row_pair`)")
             }
             C::YuyvToRgb | C::YuyvToBgr => {
                 let q = input_row(x, y, &mut b0);
@@ -415,10 +431,27 @@ pub(crate) fn cvt_color(p: &ColorPlan) -> Result<Tensor> {
                 for ((yd, cd), &[yv, c]) in planes.zip(q.as_chunks::<2>().0) {
                     (*yd, *cd) = (yv, c);
                 }
-                yuv(o, &b1, Chroma::Pairs(&b2));
+                let (rows, chroma) = ([(o, &b1[..])], Chroma::Pairs(&b2));
+                dispatch_avx2(
+                    simd,
+                    YuvRows {
+                        rows,
+                        chroma,
+                        bgr,
+                        coef,
+                        y_offset: yoff,
+                    },
+                );
             }
         }
     };
-    for_each_item(h, w * 3, row);
+    if matches!(
+        p.conversion,
+        C::Nv12ToRgb | C::Nv12ToBgr | C::I420ToRgb | C::I420ToBgr
+    ) {
+        for_each_item(h / 2, w * 6, row_pair);
+    } else {
+        for_each_item(h, w * 3, row);
+    }
     Ok(out)
 }
