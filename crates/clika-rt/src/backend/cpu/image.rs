@@ -4,7 +4,7 @@
 //! once in integer fixed point (OpenCV's rounding). Rows run in parallel on the runtime's pool.
 
 use super::iter::{for_each_item, SendPtr};
-use super::vmath::{avx2, dispatch_avx2, SimdBody};
+use super::vmath::{dispatch, SimdBody};
 use crate::ops::vision::{ColorConversion, ColorPlan, NormalizePlan};
 use crate::{DType, Device, Result, Tensor};
 
@@ -144,6 +144,18 @@ struct YuvRows<'a, const N: usize> {
 }
 
 impl<const N: usize> YuvRows<'_, N> {
+    /// The pixels every row and the chroma cover (even).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn width(&self) -> usize {
+        let pairs = match self.chroma {
+            Chroma::Pairs(uv) => uv.len() / 2,
+            Chroma::Planes(u, v) => u.len().min(v.len()),
+        };
+        let w = self.rows.iter();
+        w.fold(2 * pairs, |w, (out, ys)| w.min(out.len() / 3).min(ys.len())) & !1
+    }
+
     /// The rows from pixel `from` (even) on, pair by pair.
     #[inline(always)]
     fn rest(self, from: usize) {
@@ -175,7 +187,14 @@ impl<const N: usize> SimdBody for YuvRows<'_, N> {
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn run_v3(mut self, simd: pulp::x86::V3) {
-        let done = yuv_v3::blocks(simd, &mut self);
+        let done = yuv_v3::blocks(simd, &mut self, 0);
+        self.rest(done);
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn run_v4(mut self, simd: pulp::x86::V4) {
+        let done = yuv_v4::blocks(simd, &mut self, 0);
+        let done = yuv_v3::blocks(*simd, &mut self, done);
         self.rest(done);
     }
 }
@@ -196,7 +215,7 @@ mod yuv_v3 {
     /// pixels at its bytes of output vector `k` (bytes `16 k..16 k + 16` of their 48
     /// interleaved bytes); 0x80 writes a zero, to be or-ed with the other channels. The
     /// same in both 128-bit lanes (each lane holds 16 pixels).
-    const MASKS: [[[u8; 32]; 3]; 3] = {
+    pub(super) const MASKS: [[[u8; 32]; 3]; 3] = {
         let mut m = [[[0x80u8; 32]; 3]; 3];
         let mut k = 0;
         while k < 3 {
@@ -212,22 +231,18 @@ mod yuv_v3 {
         m
     };
 
-    /// Converts the row's whole blocks of 32 pixels; returns the number of pixels written
-    /// (a multiple of 32). No closures or array `map`s in here: they were compiled out of
-    /// line, without the dispatch's target features, every intrinsic a call (4.5× slower
-    /// than the scalar loop).
+    /// Converts the rows' whole blocks of 32 pixels from pixel `from` (even) on; returns
+    /// where they end. No closures or array `map`s in here: they were compiled out of line,
+    /// without the dispatch's target features, every intrinsic a call (4.5× slower than the
+    /// scalar loop).
     #[inline(always)]
-    pub(super) fn blocks<const N: usize>(simd: V3, rows: &mut YuvRows<'_, N>) -> usize {
+    pub(super) fn blocks<const N: usize>(
+        simd: V3,
+        rows: &mut YuvRows<'_, N>,
+        from: usize,
+    ) -> usize {
         let (a, a2) = (simd.avx, simd.avx2);
-        let pairs = match rows.chroma {
-            Chroma::Pairs(uv) => uv.len() / 2,
-            Chroma::Planes(u, v) => u.len().min(v.len()),
-        };
-        let n = rows
-            .rows
-            .iter()
-            .fold(2 * pairs, |n, (out, ys)| n.min(out.len() / 3).min(ys.len()))
-            / 32;
+        let n = rows.width().saturating_sub(from) / 32;
         let [cy, cvr, cug, cvg, cub] = rows.coef;
         let (cy, cvr, cug) = (
             a._mm256_set1_epi32(cy),
@@ -254,8 +269,9 @@ mod yuv_v3 {
             // Each channel's chroma term for pixels 32 b + 8 j..+ 8, j = 0..4.
             let mut terms = [[zero; 4]; 3];
             for h in 0..2 {
-                let p = 16 * b + 8 * h;
-                // SAFETY: pairs `p..p + 8` are inside the chroma (`p + 8 <= 16 n <= pairs`):
+                let p = (from + 32 * b) / 2 + 8 * h;
+                // SAFETY: pairs `p..p + 8` are inside the chroma (`2 p + 16 <= from + 32 n`,
+                // which is at most `width()`):
                 // 16 bytes from `2 p` of `uv`, 8 from `p` of `u` and of `v`.
                 let (u, v) = unsafe {
                     match rows.chroma {
@@ -287,8 +303,10 @@ mod yuv_v3 {
                 let (ys, out) = (ys.as_ptr(), out.as_mut_ptr());
                 let mut yy = [zero; 4];
                 for (j, yy) in yy.iter_mut().enumerate() {
-                    // SAFETY: pixels `32 b + 8 j..+ 8` are inside `ys` (`32 n <= ys.len()`).
-                    let y = unsafe { simd.sse2._mm_loadl_epi64(ys.add(32 * b + 8 * j).cast()) };
+                    let y = ys.wrapping_add(from + 32 * b + 8 * j);
+                    // SAFETY: pixels `from + 32 b + 8 j..+ 8` are inside `ys` (`from + 32 n <=
+                    // width()`).
+                    let y = unsafe { simd.sse2._mm_loadl_epi64(y.cast()) };
                     let y = a2._mm256_sub_epi32(a2._mm256_cvtepu8_epi32(y), yoff);
                     *yy = a2._mm256_mullo_epi32(a2._mm256_max_epi32(y, zero), cy);
                 }
@@ -311,12 +329,14 @@ mod yuv_v3 {
                     a2._mm256_permute2x128_si256::<0x31>(v[1], v[2]),
                 ];
                 for (j, s) in s.into_iter().enumerate() {
-                    // SAFETY: bytes `96 b + 32 j..+ 32` are inside `out` (`96 n <= out.len()`).
-                    unsafe { a._mm256_storeu_si256(out.add(96 * b + 32 * j).cast(), s) };
+                    let o = out.wrapping_add(3 * (from + 32 * b) + 32 * j);
+                    // SAFETY: bytes `3 (from + 32 b) + 32 j..+ 32` are inside `out` (`from + 32 n
+                    // <= width()`, 3 bytes a pixel).
+                    unsafe { a._mm256_storeu_si256(o.cast(), s) };
                 }
             }
         }
-        32 * n
+        from + 32 * n
     }
 
     /// One channel's 32 bytes in pixel order: `(yy + t) >> 20` saturated by the packs (32
@@ -331,6 +351,178 @@ mod yuv_v3 {
         let lo = a2._mm256_packs_epi32(s0, s1);
         let hi = a2._mm256_packs_epi32(s2, s3);
         a2._mm256_permutevar8x32_epi32(a2._mm256_packus_epi16(lo, hi), order)
+    }
+}
+
+/// [`yuv_v3`] in AVX-512, 64 pixels a step: the same steps on vectors twice as wide (the
+/// 128-bit lanes of the packs and byte shuffles hold 16 pixels each, as there), and the
+/// 48-byte groups of the four lanes put in order by two-source qword permutes.
+#[cfg(target_arch = "x86_64")]
+mod yuv_v4 {
+    use super::{Chroma, YuvRows};
+    use pulp::x86::V4;
+    use std::arch::x86_64::__m512i;
+
+    /// [`yuv_v3::MASKS`](super::yuv_v3::MASKS) in all four 128-bit lanes.
+    const MASKS: [[[u8; 64]; 3]; 3] = {
+        let m3 = super::yuv_v3::MASKS;
+        let mut m = [[[0u8; 64]; 3]; 3];
+        let mut k = 0;
+        while k < 9 {
+            let mut i = 0;
+            while i < 64 {
+                m[k / 3][k % 3][i] = m3[k / 3][k % 3][i % 16];
+                i += 1;
+            }
+            k += 1;
+        }
+        m
+    };
+
+    /// Converts the rows' whole blocks of 64 pixels from pixel `from` (even) on; returns
+    /// where they end.
+    #[inline(always)]
+    pub(super) fn blocks<const N: usize>(
+        simd: V4,
+        rows: &mut YuvRows<'_, N>,
+        from: usize,
+    ) -> usize {
+        let (f, bw) = (simd.avx512f, simd.avx512bw);
+        let n = rows.width().saturating_sub(from) / 64;
+        let [cy, cvr, cug, cvg, cub] = rows.coef;
+        let (cy, cvr, cug) = (
+            f._mm512_set1_epi32(cy),
+            f._mm512_set1_epi32(cvr),
+            f._mm512_set1_epi32(cug),
+        );
+        let (cvg, cub) = (f._mm512_set1_epi32(cvg), f._mm512_set1_epi32(cub));
+        let (half, c128) = (f._mm512_set1_epi32(1 << 19), f._mm512_set1_epi32(128));
+        let (yoff, low16) = (
+            f._mm512_set1_epi32(rows.y_offset),
+            f._mm512_set1_epi32(0xFFFF),
+        );
+        let zero = f._mm512_setzero_si512();
+        let dup_lo: __m512i = pulp::cast([0i32, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7]);
+        let dup_hi: __m512i = pulp::cast([
+            8i32, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15,
+        ]);
+        // After the packs, dword `4 l + m` holds pixels `16 m + 4 l..+ 4`.
+        let order: __m512i = pulp::cast([0i32, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15]);
+        let mut masks = [[zero; 3]; 3];
+        for (m, k) in masks.iter_mut().zip(&MASKS) {
+            for (m, k) in m.iter_mut().zip(k) {
+                *m = pulp::cast(*k);
+            }
+        }
+        // Qword indices (8 + i: the second operand's) that gather the 12 lanes `v[k].l[g]`
+        // (output chunk 3 g + k) into three stores: two permutes each.
+        let t0 = (
+            pulp::cast::<[i64; 8], __m512i>([0, 1, 8, 9, 0, 1, 2, 3]),
+            pulp::cast::<[i64; 8], __m512i>([0, 1, 2, 3, 8, 9, 6, 7]),
+        );
+        let t1 = (
+            pulp::cast::<[i64; 8], __m512i>([2, 3, 2, 3, 12, 13, 4, 5]),
+            pulp::cast::<[i64; 8], __m512i>([0, 1, 10, 11, 4, 5, 6, 7]),
+        );
+        let t2 = (
+            pulp::cast::<[i64; 8], __m512i>([4, 5, 14, 15, 6, 7, 6, 7]),
+            pulp::cast::<[i64; 8], __m512i>([0, 1, 2, 3, 14, 15, 6, 7]),
+        );
+        for b in 0..n {
+            let px = from + 64 * b;
+            // Each channel's chroma term for pixels px + 16 j..+ 16, j = 0..4.
+            let mut terms = [[zero; 4]; 3];
+            for h in 0..2 {
+                let p = px / 2 + 16 * h;
+                // SAFETY: pairs `p..p + 16` are inside the chroma (`2 p + 32 <= from + 64 n`,
+                // at most `width()`): 32 bytes from `2 p` of `uv`, 16 from `p` of `u`, `v`.
+                let (u, v) = unsafe {
+                    match rows.chroma {
+                        Chroma::Pairs(uv) => {
+                            let x = simd.avx._mm256_loadu_si256(uv.as_ptr().add(2 * p).cast());
+                            // 32-bit lanes of u | v << 16.
+                            let x = bw._mm512_cvtepu8_epi16(x);
+                            (f._mm512_and_si512(x, low16), f._mm512_srli_epi32::<16>(x))
+                        }
+                        Chroma::Planes(u, v) => {
+                            let u = simd.sse2._mm_loadu_si128(u.as_ptr().add(p).cast());
+                            let v = simd.sse2._mm_loadu_si128(v.as_ptr().add(p).cast());
+                            (f._mm512_cvtepu8_epi32(u), f._mm512_cvtepu8_epi32(v))
+                        }
+                    }
+                };
+                let (u, v) = (f._mm512_sub_epi32(u, c128), f._mm512_sub_epi32(v, c128));
+                let cr = f._mm512_add_epi32(f._mm512_mullo_epi32(v, cvr), half);
+                let cg =
+                    f._mm512_add_epi32(f._mm512_mullo_epi32(u, cug), f._mm512_mullo_epi32(v, cvg));
+                let cg = f._mm512_add_epi32(cg, half);
+                let cb = f._mm512_add_epi32(f._mm512_mullo_epi32(u, cub), half);
+                for (t, c) in terms.iter_mut().zip([cr, cg, cb]) {
+                    t[2 * h] = f._mm512_permutexvar_epi32(dup_lo, c);
+                    t[2 * h + 1] = f._mm512_permutexvar_epi32(dup_hi, c);
+                }
+            }
+            for (out, ys) in &mut rows.rows {
+                let (ys, out) = (ys.as_ptr(), out.as_mut_ptr());
+                let mut yy = [zero; 4];
+                for (j, yy) in yy.iter_mut().enumerate() {
+                    // SAFETY: pixels `px + 16 j..+ 16` are inside `ys` (`from + 64 n <=
+                    // width()`).
+                    let y = unsafe { simd.sse2._mm_loadu_si128(ys.add(px + 16 * j).cast()) };
+                    let y = f._mm512_sub_epi32(f._mm512_cvtepu8_epi32(y), yoff);
+                    *yy = f._mm512_mullo_epi32(f._mm512_max_epi32(y, zero), cy);
+                }
+                let r = channel(simd, &yy, &terms[0], order);
+                let g = channel(simd, &yy, &terms[1], order);
+                let bl = channel(simd, &yy, &terms[2], order);
+                let o = if rows.bgr { [bl, g, r] } else { [r, g, bl] };
+                let mut v = [zero; 3];
+                for (v, m) in v.iter_mut().zip(&masks) {
+                    let x = f._mm512_or_si512(
+                        bw._mm512_shuffle_epi8(o[0], m[0]),
+                        bw._mm512_shuffle_epi8(o[1], m[1]),
+                    );
+                    *v = f._mm512_or_si512(x, bw._mm512_shuffle_epi8(o[2], m[2]));
+                }
+                let s = [
+                    f._mm512_permutex2var_epi64(
+                        f._mm512_permutex2var_epi64(v[0], t0.0, v[1]),
+                        t0.1,
+                        v[2],
+                    ),
+                    f._mm512_permutex2var_epi64(
+                        f._mm512_permutex2var_epi64(v[1], t1.0, v[0]),
+                        t1.1,
+                        v[2],
+                    ),
+                    f._mm512_permutex2var_epi64(
+                        f._mm512_permutex2var_epi64(v[2], t2.0, v[0]),
+                        t2.1,
+                        v[1],
+                    ),
+                ];
+                for (j, s) in s.into_iter().enumerate() {
+                    let o = out.wrapping_add(3 * px + 64 * j);
+                    // SAFETY: bytes `3 px + 64 j..+ 64` are inside `out` (`from + 64 n <=
+                    // width()`, 3 bytes a pixel).
+                    unsafe { f._mm512_storeu_si512(o.cast(), s) };
+                }
+            }
+        }
+        from + 64 * n
+    }
+
+    /// One channel's 64 bytes in pixel order, as `yuv_v3`'s.
+    #[inline(always)]
+    fn channel(simd: V4, yy: &[__m512i; 4], t: &[__m512i; 4], order: __m512i) -> __m512i {
+        let (f, bw) = (simd.avx512f, simd.avx512bw);
+        let s0 = f._mm512_srai_epi32::<20>(f._mm512_add_epi32(yy[0], t[0]));
+        let s1 = f._mm512_srai_epi32::<20>(f._mm512_add_epi32(yy[1], t[1]));
+        let s2 = f._mm512_srai_epi32::<20>(f._mm512_add_epi32(yy[2], t[2]));
+        let s3 = f._mm512_srai_epi32::<20>(f._mm512_add_epi32(yy[3], t[3]));
+        let lo = bw._mm512_packs_epi32(s0, s1);
+        let hi = bw._mm512_packs_epi32(s2, s3);
+        f._mm512_permutexvar_epi32(order, bw._mm512_packus_epi16(lo, hi))
     }
 }
 
@@ -352,7 +544,7 @@ pub(crate) fn cvt_color(p: &ColorPlan) -> Result<Tensor> {
     let oc = if gray { 1 } else { 3 };
     let (coef, yoff) = (p.coef, p.y_offset);
     let bgr = matches!(p.conversion, C::Nv12ToBgr | C::I420ToBgr | C::YuyvToBgr);
-    let simd = avx2();
+    let arch = pulp::Arch::new();
     // NV12 and I420: output rows 2 k and 2 k + 1 share chroma row k, converted together.
     let row_pair = |k: usize| {
         let y = 2 * k;
@@ -375,8 +567,8 @@ pub(crate) fn cvt_color(p: &ColorPlan) -> Result<Tensor> {
             Chroma::Planes(u, v)
         };
         let rows = [(o0, ys0), (o1, ys1)];
-        dispatch_avx2(
-            simd,
+        dispatch(
+            arch,
             YuvRows {
                 rows,
                 chroma,
@@ -432,8 +624,8 @@ pub(crate) fn cvt_color(p: &ColorPlan) -> Result<Tensor> {
                     (*yd, *cd) = (yv, c);
                 }
                 let (rows, chroma) = ([(o, &b1[..])], Chroma::Pairs(&b2));
-                dispatch_avx2(
-                    simd,
+                dispatch(
+                    arch,
                     YuvRows {
                         rows,
                         chroma,
