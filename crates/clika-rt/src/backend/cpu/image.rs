@@ -129,6 +129,8 @@ enum Chroma<'a> {
     Pairs(&'a [u8]),
     /// A U row and a V row, one byte each per pixel pair (I420's layout).
     Planes(&'a [u8], &'a [u8]),
+    /// Inside the "Y" rows, which are YUYV: `Y0 U Y1 V` per pixel pair.
+    Packed,
 }
 
 /// `N` output rows of a YUV conversion that share their chroma (NV12 and I420 rows go in
@@ -148,12 +150,15 @@ impl<const N: usize> YuvRows<'_, N> {
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn width(&self) -> usize {
-        let pairs = match self.chroma {
-            Chroma::Pairs(uv) => uv.len() / 2,
-            Chroma::Planes(u, v) => u.len().min(v.len()),
+        let (pairs, bytes) = match self.chroma {
+            Chroma::Pairs(uv) => (uv.len() / 2, 1),
+            Chroma::Planes(u, v) => (u.len().min(v.len()), 1),
+            Chroma::Packed => (usize::MAX / 2, 2),
         };
         let w = self.rows.iter();
-        w.fold(2 * pairs, |w, (out, ys)| w.min(out.len() / 3).min(ys.len())) & !1
+        w.fold(2 * pairs, |w, (out, ys)| {
+            w.min(out.len() / 3).min(ys.len() / bytes)
+        }) & !1
     }
 
     /// The rows from pixel `from` (even) on, pair by pair.
@@ -161,8 +166,16 @@ impl<const N: usize> YuvRows<'_, N> {
     fn rest(self, from: usize) {
         let (bgr, coef, yoff) = (self.bgr, self.coef, self.y_offset);
         for (out, ys) in self.rows {
-            let (out, ys) = (&mut out[3 * from..], ys[from..].as_chunks::<2>().0);
+            let out = &mut out[3 * from..];
+            if let Chroma::Packed = self.chroma {
+                let q = ys[2 * from..].as_chunks::<4>().0;
+                let it = q.iter().map(|&[y0, u, y1, v]| [y0, y1, u, v]);
+                yuv_row(out, it, bgr, coef, yoff);
+                continue;
+            }
+            let ys = ys[from..].as_chunks::<2>().0;
             match self.chroma {
+                Chroma::Packed => {}
                 Chroma::Pairs(uv) => {
                     let uv = uv[from..].as_chunks::<2>().0;
                     let it = ys.iter().zip(uv).map(|(&[y0, y1], &[u, v])| [y0, y1, u, v]);
@@ -259,6 +272,13 @@ mod yuv_v3 {
         let dup_lo: __m256i = pulp::cast([0i32, 0, 1, 1, 2, 2, 3, 3]);
         let dup_hi: __m256i = pulp::cast([4i32, 4, 5, 5, 6, 6, 7, 7]);
         let order: __m256i = pulp::cast([0i32, 4, 1, 5, 2, 6, 3, 7]);
+        // YUYV: the coefficients of U (even lanes) and V (odd lanes) for R, G and B.
+        let packed = matches!(rows.chroma, Chroma::Packed);
+        let alt = [
+            a2._mm256_blend_epi32::<0xAA>(zero, cvr),
+            a2._mm256_blend_epi32::<0xAA>(cug, cvg),
+            a2._mm256_blend_epi32::<0xAA>(cub, zero),
+        ];
         let mut masks = [[zero; 3]; 3];
         for (m, k) in masks.iter_mut().zip(&MASKS) {
             for (m, k) in m.iter_mut().zip(k) {
@@ -286,6 +306,8 @@ mod yuv_v3 {
                             let v = simd.sse2._mm_loadl_epi64(v.as_ptr().add(p).cast());
                             (a2._mm256_cvtepu8_epi32(u), a2._mm256_cvtepu8_epi32(v))
                         }
+                        // Each row's own, below.
+                        Chroma::Packed => break,
                     }
                 };
                 let (u, v) = (a2._mm256_sub_epi32(u, c128), a2._mm256_sub_epi32(v, c128));
@@ -303,11 +325,28 @@ mod yuv_v3 {
                 let (ys, out) = (ys.as_ptr(), out.as_mut_ptr());
                 let mut yy = [zero; 4];
                 for (j, yy) in yy.iter_mut().enumerate() {
-                    let y = ys.wrapping_add(from + 32 * b + 8 * j);
-                    // SAFETY: pixels `from + 32 b + 8 j..+ 8` are inside `ys` (`from + 32 n <=
-                    // width()`).
-                    let y = unsafe { simd.sse2._mm_loadl_epi64(y.cast()) };
-                    let y = a2._mm256_sub_epi32(a2._mm256_cvtepu8_epi32(y), yoff);
+                    let px = from + 32 * b + 8 * j;
+                    let y = if packed {
+                        let q = ys.wrapping_add(2 * px);
+                        // SAFETY: bytes `2 px..+ 16` are inside the YUYV row (`from + 32 n <=
+                        // width()`, 2 bytes a pixel).
+                        let q = unsafe { simd.sse2._mm_loadu_si128(q.cast()) };
+                        // 32-bit lanes of y | c << 16: c is U for even pixels, V for odd.
+                        let q = a2._mm256_cvtepu8_epi16(q);
+                        let c = a2._mm256_sub_epi32(a2._mm256_srli_epi32::<16>(q), c128);
+                        for (t, k) in terms.iter_mut().zip(alt) {
+                            // A pixel's term: its lane's product plus its pair partner's.
+                            let p = a2._mm256_mullo_epi32(c, k);
+                            let p = a2._mm256_add_epi32(p, a2._mm256_shuffle_epi32::<0xB1>(p));
+                            t[j] = a2._mm256_add_epi32(p, half);
+                        }
+                        a2._mm256_and_si256(q, low16)
+                    } else {
+                        // SAFETY: pixels `px..+ 8` are inside `ys` (`from + 32 n <= width()`).
+                        let y = unsafe { simd.sse2._mm_loadl_epi64(ys.add(px).cast()) };
+                        a2._mm256_cvtepu8_epi32(y)
+                    };
+                    let y = a2._mm256_sub_epi32(y, yoff);
                     *yy = a2._mm256_mullo_epi32(a2._mm256_max_epi32(y, zero), cy);
                 }
                 let r = channel(simd, &yy, &terms[0], order);
@@ -408,6 +447,13 @@ mod yuv_v4 {
         ]);
         // After the packs, dword `4 l + m` holds pixels `16 m + 4 l..+ 4`.
         let order: __m512i = pulp::cast([0i32, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15]);
+        // YUYV: the coefficients of U (even lanes) and V (odd lanes) for R, G and B.
+        let packed = matches!(rows.chroma, Chroma::Packed);
+        let alt = [
+            f._mm512_mask_blend_epi32(0xAAAA, zero, cvr),
+            f._mm512_mask_blend_epi32(0xAAAA, cug, cvg),
+            f._mm512_mask_blend_epi32(0xAAAA, cub, zero),
+        ];
         let mut masks = [[zero; 3]; 3];
         for (m, k) in masks.iter_mut().zip(&MASKS) {
             for (m, k) in m.iter_mut().zip(k) {
@@ -449,6 +495,8 @@ mod yuv_v4 {
                             let v = simd.sse2._mm_loadu_si128(v.as_ptr().add(p).cast());
                             (f._mm512_cvtepu8_epi32(u), f._mm512_cvtepu8_epi32(v))
                         }
+                        // Each row's own, below.
+                        Chroma::Packed => break,
                     }
                 };
                 let (u, v) = (f._mm512_sub_epi32(u, c128), f._mm512_sub_epi32(v, c128));
@@ -466,10 +514,28 @@ mod yuv_v4 {
                 let (ys, out) = (ys.as_ptr(), out.as_mut_ptr());
                 let mut yy = [zero; 4];
                 for (j, yy) in yy.iter_mut().enumerate() {
-                    // SAFETY: pixels `px + 16 j..+ 16` are inside `ys` (`from + 64 n <=
-                    // width()`).
-                    let y = unsafe { simd.sse2._mm_loadu_si128(ys.add(px + 16 * j).cast()) };
-                    let y = f._mm512_sub_epi32(f._mm512_cvtepu8_epi32(y), yoff);
+                    let pj = px + 16 * j;
+                    let y = if packed {
+                        let q = ys.wrapping_add(2 * pj);
+                        // SAFETY: bytes `2 pj..+ 32` are inside the YUYV row (`from + 64 n <=
+                        // width()`, 2 bytes a pixel).
+                        let q = unsafe { simd.avx._mm256_loadu_si256(q.cast()) };
+                        // 32-bit lanes of y | c << 16: c is U for even pixels, V for odd.
+                        let q = bw._mm512_cvtepu8_epi16(q);
+                        let c = f._mm512_sub_epi32(f._mm512_srli_epi32::<16>(q), c128);
+                        for (t, k) in terms.iter_mut().zip(alt) {
+                            // A pixel's term: its lane's product plus its pair partner's.
+                            let p = f._mm512_mullo_epi32(c, k);
+                            let p = f._mm512_add_epi32(p, f._mm512_shuffle_epi32::<0xB1>(p));
+                            t[j] = f._mm512_add_epi32(p, half);
+                        }
+                        f._mm512_and_si512(q, low16)
+                    } else {
+                        // SAFETY: pixels `pj..+ 16` are inside `ys` (`from + 64 n <= width()`).
+                        let y = unsafe { simd.sse2._mm_loadu_si128(ys.add(pj).cast()) };
+                        f._mm512_cvtepu8_epi32(y)
+                    };
+                    let y = f._mm512_sub_epi32(y, yoff);
                     *yy = f._mm512_mullo_epi32(f._mm512_max_epi32(y, zero), cy);
                 }
                 let r = channel(simd, &yy, &terms[0], order);
@@ -582,7 +648,7 @@ pub(crate) fn cvt_color(p: &ColorPlan) -> Result<Tensor> {
         // SAFETY: `out` is fresh and contiguous; row `y` (`w * oc` bytes) is written by this
         // call of `row` alone, and `out` outlives the loop.
         let o = unsafe { std::slice::from_raw_parts_mut(dst.get().add(y * w * oc), w * oc) };
-        let (mut b0, mut b1, mut b2) = (Vec::new(), Vec::new(), Vec::new());
+        let mut b0 = Vec::new();
         // The rows read below are inside the input's shape: the plan checked it against the
         // conversion.
         match p.conversion {
@@ -615,15 +681,7 @@ pub(crate) fn cvt_color(p: &ColorPlan) -> Result<Tensor> {
             }
             C::YuyvToRgb | C::YuyvToBgr => {
                 let q = input_row(x, y, &mut b0);
-                // Split into a Y row and an interleaved UV row (NV12's layout), so the
-                // conversion runs the loop that vectorises.
-                b1.resize(w, 0);
-                b2.resize(w, 0);
-                let planes = b1.iter_mut().zip(b2.iter_mut());
-                for ((yd, cd), &[yv, c]) in planes.zip(q.as_chunks::<2>().0) {
-                    (*yd, *cd) = (yv, c);
-                }
-                let (rows, chroma) = ([(o, &b1[..])], Chroma::Pairs(&b2));
+                let (rows, chroma) = ([(o, q)], Chroma::Packed);
                 dispatch(
                     arch,
                     YuvRows {
