@@ -163,6 +163,43 @@ fn sliced_and_broadcast_inputs() {
     );
 }
 
+/// Halving the width of a channels-last uint8 image (bilinear, two taps of weight 1/2)
+/// gives exact halves: each rounds away from zero, as PyTorch's uint8 resize.
+#[test]
+fn channels_last_uint8_halves_round_away_from_zero() {
+    let (h, w) = (3, 2 * 37);
+    for c in [3, 4] {
+        let data: Vec<u8> = values(h * w * c, 23)
+            .iter()
+            .map(|v| ((v + 1.0) * 127.9) as u8)
+            .collect();
+        let nhwc = Tensor::from_vec(data.clone(), &[1, h, w, c]).unwrap();
+        let x = nhwc.permute(&[0, 3, 1, 2]).unwrap();
+        let y = ops::interpolate(&x, &opts(h, w / 2, InterpolateMode::Linear, false)).unwrap();
+        let got: Vec<u8> = y
+            .permute(&[0, 2, 3, 1])
+            .unwrap()
+            .contiguous()
+            .unwrap()
+            .to_vec()
+            .unwrap();
+        for r in 0..h {
+            for j in 0..w / 2 {
+                for k in 0..c {
+                    let at = |x: usize| u32::from(data[(r * w + x) * c + k]);
+                    let want = (at(2 * j) + at(2 * j + 1)).div_ceil(2);
+                    let g = got[(r * w / 2 + j) * c + k];
+                    assert_eq!(
+                        u32::from(g),
+                        want,
+                        "{c} channels, row {r}, pixel {j}, channel {k}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn uint8_rounds_and_saturates() {
     // Bicubic overshoots at a sharp edge: the result saturates at 0 and 255.

@@ -359,22 +359,80 @@ mod window_v3 {
         // SAFETY: `T` is `f32` (asserted), so the weights are `f32`s.
         let w = unsafe { std::slice::from_raw_parts(w.as_ptr().cast::<f32>(), w.len()) };
         let (dst, _) = dst.as_chunks_mut::<C>();
-        for ((d, idx), w) in dst.iter_mut().zip(idx.chunks(per)).zip(w.chunks(per)) {
-            let mut acc = simd.sse._mm_setzero_ps();
-            for (&i, &w) in idx.iter().zip(w) {
-                let p = at(i);
-                let x: [T; 4] = if i < whole {
-                    // SAFETY: a tap's `C` elements are readable (see `pass_as`), and for
-                    // `i < whole` so is the element after them (the caller).
-                    unsafe { I::get4(Some(simd), p) }
-                } else {
-                    // SAFETY: a tap's `C` (≥ 3) elements are readable.
-                    unsafe { [0, 1, 2, C - 1].map(|k| (*p.add(k)).get()) }
-                };
-                // SAFETY: `T` is `f32`: four `f32`s are one 128-bit vector.
-                let x: __m128 = unsafe { std::mem::transmute_copy(&x) };
-                acc = simd.fma._mm_fmadd_ps(simd.sse._mm_set1_ps(w), x, acc);
+        // Two and four taps (bilinear and bicubic without antialiasing) as arrays, so the
+        // taps' loop unrolls.
+        match per {
+            2 => {
+                let (idx, w) = (idx.as_chunks::<2>().0, w.as_chunks::<2>().0);
+                for ((d, idx), w) in dst.iter_mut().zip(idx).zip(w) {
+                    put(simd, sum::<I, T, C>(simd, &at, whole, idx, w), d);
+                }
             }
+            4 => {
+                let (idx, w) = (idx.as_chunks::<4>().0, w.as_chunks::<4>().0);
+                for ((d, idx), w) in dst.iter_mut().zip(idx).zip(w) {
+                    put(simd, sum::<I, T, C>(simd, &at, whole, idx, w), d);
+                }
+            }
+            _ => {
+                for ((d, idx), w) in dst.iter_mut().zip(idx.chunks(per)).zip(w.chunks(per)) {
+                    put(simd, sum::<I, T, C>(simd, &at, whole, idx, w), d);
+                }
+            }
+        }
+    }
+
+    /// One output pixel of [`pixels`]: its taps' pixels times their weights, as a vector.
+    #[inline(always)]
+    fn sum<I: Px<T>, T: Real, const C: usize>(
+        simd: V3,
+        at: &impl Fn(usize) -> *const I,
+        whole: usize,
+        idx: &[usize],
+        w: &[f32],
+    ) -> __m128 {
+        let mut acc = simd.sse._mm_setzero_ps();
+        for (&i, &w) in idx.iter().zip(w) {
+            let p = at(i);
+            let x: [T; 4] = if i < whole {
+                // SAFETY: a tap's `C` elements are readable (see `pass_as`), and for
+                // `i < whole` so is the element after them (the caller).
+                unsafe { I::get4(Some(simd), p) }
+            } else {
+                // SAFETY: a tap's `C` (≥ 3) elements are readable.
+                unsafe {
+                    [
+                        (*p).get(),
+                        (*p.add(1)).get(),
+                        (*p.add(2)).get(),
+                        (*p.add(C - 1)).get(),
+                    ]
+                }
+            };
+            // SAFETY: `T` is `f32` (the caller): four `f32`s are one 128-bit vector.
+            let x: __m128 = unsafe { std::mem::transmute_copy(&x) };
+            acc = simd.fma._mm_fmadd_ps(simd.sse._mm_set1_ps(w), x, acc);
+        }
+        acc
+    }
+
+    /// Stores the first `C` lanes of `acc` to `d`; for uint8, `Real::round_u8` of the four
+    /// lanes at once: clamped (NaN gives 0: `maxps` returns its second operand), plus a
+    /// half, truncated.
+    #[inline(always)]
+    fn put<T: Real, O: Px<T>, const C: usize>(simd: V3, acc: __m128, d: &mut [O; C]) {
+        if is_u8::<O>() {
+            let v = simd.sse._mm_max_ps(acc, simd.sse._mm_setzero_ps());
+            let v = simd.sse._mm_min_ps(v, simd.sse._mm_set1_ps(255.0));
+            let v = simd.sse._mm_add_ps(v, simd.sse._mm_set1_ps(0.5));
+            let v = simd.sse2._mm_cvttps_epi32(v);
+            let v = simd.sse2._mm_packs_epi32(v, v);
+            let b = simd.sse2._mm_packus_epi16(v, v);
+            let b = simd.sse2._mm_cvtsi128_si32(b).to_le_bytes();
+            // SAFETY: `O` is `u8` (checked).
+            let d: &mut [u8; C] = unsafe { &mut *d.as_mut_ptr().cast::<[u8; C]>() };
+            d.copy_from_slice(&b[..C]);
+        } else {
             let a: [f32; 4] = pulp::cast(acc);
             for c in 0..C {
                 d[c] = O::put(T::from(a[c]));
