@@ -163,11 +163,13 @@ fn sliced_and_broadcast_inputs() {
     );
 }
 
-/// Halving the width of a channels-last uint8 image (bilinear, two taps of weight 1/2)
-/// gives exact halves: each rounds away from zero, as PyTorch's uint8 resize.
+/// Halving the height or the width of a channels-last uint8 image (bilinear, two taps of
+/// weight 1/2) gives exact halves: each rounds away from zero, as PyTorch's uint8 resize.
+/// The height's pass sums whole rows (blocks of 32 and 8 elements and a ragged tail), the
+/// width's sums pixels.
 #[test]
 fn channels_last_uint8_halves_round_away_from_zero() {
-    let (h, w) = (3, 2 * 37);
+    let (h, w) = (6, 2 * 37);
     for c in [3, 4] {
         let data: Vec<u8> = values(h * w * c, 23)
             .iter()
@@ -175,25 +177,32 @@ fn channels_last_uint8_halves_round_away_from_zero() {
             .collect();
         let nhwc = Tensor::from_vec(data.clone(), &[1, h, w, c]).unwrap();
         let x = nhwc.permute(&[0, 3, 1, 2]).unwrap();
-        let y = ops::interpolate(&x, &opts(h, w / 2, InterpolateMode::Linear, false)).unwrap();
-        let got: Vec<u8> = y
-            .permute(&[0, 2, 3, 1])
-            .unwrap()
-            .contiguous()
-            .unwrap()
-            .to_vec()
-            .unwrap();
-        for r in 0..h {
-            for j in 0..w / 2 {
-                for k in 0..c {
-                    let at = |x: usize| u32::from(data[(r * w + x) * c + k]);
-                    let want = (at(2 * j) + at(2 * j + 1)).div_ceil(2);
-                    let g = got[(r * w / 2 + j) * c + k];
-                    assert_eq!(
-                        u32::from(g),
-                        want,
-                        "{c} channels, row {r}, pixel {j}, channel {k}"
-                    );
+        let at = |r: usize, x: usize, k: usize| u32::from(data[(r * w + x) * c + k]);
+        for (oh, ow) in [(h / 2, w), (h, w / 2)] {
+            let y = ops::interpolate(&x, &opts(oh, ow, InterpolateMode::Linear, false)).unwrap();
+            let got: Vec<u8> = y
+                .permute(&[0, 2, 3, 1])
+                .unwrap()
+                .contiguous()
+                .unwrap()
+                .to_vec()
+                .unwrap();
+            for r in 0..oh {
+                for j in 0..ow {
+                    for k in 0..c {
+                        let want = if oh < h {
+                            at(2 * r, j, k) + at(2 * r + 1, j, k)
+                        } else {
+                            at(r, 2 * j, k) + at(r, 2 * j + 1, k)
+                        }
+                        .div_ceil(2);
+                        let g = got[(r * ow + j) * c + k];
+                        assert_eq!(
+                            u32::from(g),
+                            want,
+                            "{c} channels, {oh}x{ow}: row {r}, pixel {j}, channel {k}"
+                        );
+                    }
                 }
             }
         }

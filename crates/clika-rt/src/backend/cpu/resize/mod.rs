@@ -94,15 +94,6 @@ trait Px<T>: Copy + Send + Sync + 'static {
     fn get8(_tok: Token, x: &[Self; 8]) -> [T; 8] {
         x.map(Self::get)
     }
-    /// Four consecutive elements from `p` as `T`s.
-    ///
-    /// # Safety
-    /// `p[0..4]` are readable.
-    #[inline(always)]
-    unsafe fn get4(_tok: Token, p: *const Self) -> [T; 4] {
-        // SAFETY: the caller's contract.
-        unsafe { p.cast::<[Self; 4]>().read_unaligned() }.map(Self::get)
-    }
 }
 
 impl Px<f32> for f32 {
@@ -154,17 +145,6 @@ impl<T: Real> Px<T> for u8 {
         }
         let _ = tok;
         x.map(<u8 as Px<T>>::get)
-    }
-    #[inline(always)]
-    unsafe fn get4(tok: Token, p: *const u8) -> [T; 4] {
-        // SAFETY: `p[0..4]` are readable (the caller's contract).
-        let b = unsafe { p.cast::<[u8; 4]>().read_unaligned() };
-        #[cfg(target_arch = "x86_64")]
-        if let Some(simd) = tok {
-            return T::widen4(simd, b);
-        }
-        let _ = tok;
-        b.map(<u8 as Px<T>>::get)
     }
 }
 

@@ -159,11 +159,8 @@ impl<I: Px<T>, T: Real, O: Px<T>> Segment<'_, I, T, O> {
             match inner {
                 2 => return runs::<I, T, O, 2, F>(at, per, idx, w, dst),
                 #[cfg(target_arch = "x86_64")]
-                3 | 4 if tok.is_some() && window_v3::is_f32::<T>() && window_v3::is_u8::<I>() => {
-                    // Pixels of three or four uint8 channels: one 4-lane multiply-add a tap.
-                    // (Not for float32 pixels: a 1080x1920x3 float32 width pass ran 1.8x
-                    // slower this way than as three scalar multiply-adds a tap, stalled on
-                    // its loads; not understood yet.)
+                3 | 4 if tok.is_some() && window_v3::is_f32::<T>() => {
+                    // Pixels of three or four channels: one 4-lane multiply-add a tap.
                     let simd = tok.expect("checked");
                     // The fourth lane of a three-channel pixel reads the next pixel's first
                     // element, which is inside the dim's span when it follows the pixel
@@ -176,6 +173,11 @@ impl<I: Px<T>, T: Real, O: Px<T>> Segment<'_, I, T, O> {
                 }
                 3 => return runs::<I, T, O, 3, F>(at, per, idx, w, dst),
                 4 => return runs::<I, T, O, 4, F>(at, per, idx, w, dst),
+                #[cfg(target_arch = "x86_64")]
+                _ if tok.is_some() && window_v3::is_f32::<T>() => {
+                    let simd = tok.expect("checked");
+                    return window_v3::rows::<I, T, O>(simd, at, inner, per, idx, w, dst);
+                }
                 _ => return rows::<I, T, O, ROW_BLOCK, F>(tok, at, inner, per, idx, w, dst),
             }
         }
@@ -280,7 +282,7 @@ mod window_v3 {
         TypeId::of::<T>() == TypeId::of::<f32>()
     }
 
-    /// Whether `I` is `u8` ([`pixels`] reads only bytes).
+    /// Whether `I` is `u8` (read widened, written rounded).
     #[inline(always)]
     pub(super) fn is_u8<I: 'static>() -> bool {
         TypeId::of::<I>() == TypeId::of::<u8>()
@@ -344,7 +346,10 @@ mod window_v3 {
     /// [`runs`](super::runs) for `T = f32` and pixels of `C` = 3 or 4 elements: each
     /// output pixel sums its taps' pixels as 4-lane vectors (one fused multiply-add a tap
     /// instead of `C`). Taps below `whole` are read four elements wide (for `C = 3` the
-    /// fourth is read and its product dropped); the others element by element.
+    /// fourth is read and its product dropped); the others element by element. Each tap is
+    /// loaded straight into a vector register ([`load4`]): loaded as an array first, float32
+    /// pixels went through the stack and stalled on every tap (a 1080x1920x3 float32 width
+    /// pass ran 1.8x slower than three scalar multiply-adds a tap).
     #[inline(always)]
     pub(super) fn pixels<I: Px<T>, T: Real, O: Px<T>, const C: usize>(
         simd: V3,
@@ -355,7 +360,7 @@ mod window_v3 {
         w: &[T],
         dst: &mut [O],
     ) {
-        assert!(is_f32::<T>() && is_u8::<I>() && (C == 3 || C == 4));
+        assert!(is_f32::<T>() && (is_f32::<I>() || is_u8::<I>()) && (C == 3 || C == 4));
         // SAFETY: `T` is `f32` (asserted), so the weights are `f32`s.
         let w = unsafe { std::slice::from_raw_parts(w.as_ptr().cast::<f32>(), w.len()) };
         let (dst, _) = dst.as_chunks_mut::<C>();
@@ -382,6 +387,113 @@ mod window_v3 {
         }
     }
 
+    /// [`rows`](super::rows) for `T = f32` (the caller checks), written with the vector
+    /// instructions: blocks of 32 elements summed over every tap in four vector registers,
+    /// then blocks of eight, then one by one. The plain form kept its 32 sums in an array
+    /// that LLVM left on the stack, stored as vectors and reloaded in halves (store-to-load
+    /// forwarding failed on every tap: a 1080x1920x3 uint8 height halving took 2.1 ms).
+    #[inline(always)]
+    pub(super) fn rows<I: Px<T>, T: Real, O: Px<T>>(
+        simd: V3,
+        at: impl Fn(usize) -> *const I,
+        inner: usize,
+        per: usize,
+        idx: &[usize],
+        w: &[T],
+        dst: &mut [O],
+    ) {
+        assert!(is_f32::<T>() && (is_f32::<I>() || is_u8::<I>()));
+        assert!(is_f32::<O>() || is_u8::<O>());
+        // SAFETY: `T` is `f32` (asserted), so the weights are `f32`s.
+        let w = unsafe { std::slice::from_raw_parts(w.as_ptr().cast::<f32>(), w.len()) };
+        for ((d, idx), w) in dst
+            .chunks_mut(inner)
+            .zip(idx.chunks(per))
+            .zip(w.chunks(per))
+        {
+            let mut e = 0;
+            while e + 32 <= inner {
+                let mut acc = [simd.avx._mm256_setzero_ps(); 4];
+                for (&i, &w) in idx.iter().zip(w) {
+                    let w = simd.avx._mm256_set1_ps(w);
+                    for (v, a) in acc.iter_mut().enumerate() {
+                        // SAFETY: `at(i)` starts a contiguous run of `inner` readable
+                        // elements (see `pass_as`); `e + 8 * v + 8 <= inner`.
+                        let x = unsafe { load8(simd, at(i).add(e + 8 * v)) };
+                        *a = simd.fma._mm256_fmadd_ps(w, x, *a);
+                    }
+                }
+                for (v, &a) in acc.iter().enumerate() {
+                    // SAFETY: `e + 8 * v + 8 <= inner`, the row's length in `d`.
+                    unsafe { store8(simd, a, d.as_mut_ptr().add(e + 8 * v)) };
+                }
+                e += 32;
+            }
+            while e + 8 <= inner {
+                let mut acc = simd.avx._mm256_setzero_ps();
+                for (&i, &w) in idx.iter().zip(w) {
+                    // SAFETY: as above, `e + 8 <= inner`.
+                    let x = unsafe { load8(simd, at(i).add(e)) };
+                    acc = simd.fma._mm256_fmadd_ps(simd.avx._mm256_set1_ps(w), x, acc);
+                }
+                // SAFETY: `e + 8 <= inner`.
+                unsafe { store8(simd, acc, d.as_mut_ptr().add(e)) };
+                e += 8;
+            }
+            for (e, out) in d.iter_mut().enumerate().skip(e) {
+                let mut s = T::default();
+                for (&i, &w) in idx.iter().zip(w) {
+                    // SAFETY: element `e < inner` of a readable contiguous run.
+                    s = T::from(w).fma::<true>(unsafe { *at(i).add(e) }.get(), s);
+                }
+                *out = O::put(s);
+            }
+        }
+    }
+
+    /// Eight elements from `p` (`f32`, or bytes widened) as a vector.
+    ///
+    /// # Safety
+    /// `p[0..8]` are readable, and `I` is `f32` or `u8`.
+    #[inline(always)]
+    unsafe fn load8<I: 'static>(simd: V3, p: *const I) -> __m256 {
+        if is_u8::<I>() {
+            // SAFETY: eight readable bytes (the caller).
+            let b = unsafe { p.cast::<[u8; 8]>().read_unaligned() };
+            let v = simd.sse2._mm_set_epi64x(0, i64::from_le_bytes(b));
+            simd.avx
+                ._mm256_cvtepi32_ps(simd.avx2._mm256_cvtepu8_epi32(v))
+        } else {
+            // SAFETY: eight readable `f32`s (the caller).
+            unsafe { simd.avx._mm256_loadu_ps(p.cast::<f32>()) }
+        }
+    }
+
+    /// Stores the eight lanes of `v` to `p` as `f32`, or as bytes rounded as
+    /// `Real::round_u8` (clamped, NaN giving 0, plus a half, truncated).
+    ///
+    /// # Safety
+    /// `p[0..8]` are writable, and `O` is `f32` or `u8`.
+    #[inline(always)]
+    unsafe fn store8<O: 'static>(simd: V3, v: __m256, p: *mut O) {
+        if is_u8::<O>() {
+            let v = simd.avx._mm256_max_ps(v, simd.avx._mm256_setzero_ps());
+            let v = simd.avx._mm256_min_ps(v, simd.avx._mm256_set1_ps(255.0));
+            let v = simd.avx._mm256_add_ps(v, simd.avx._mm256_set1_ps(0.5));
+            let v = simd.avx._mm256_cvttps_epi32(v);
+            let lo = simd.avx._mm256_castsi256_si128(v);
+            let hi = simd.avx2._mm256_extracti128_si256::<1>(v);
+            let h = simd.sse2._mm_packs_epi32(lo, hi);
+            let b = simd.sse2._mm_packus_epi16(h, h);
+            let b = pulp::cast::<_, [u64; 2]>(b)[0].to_le_bytes();
+            // SAFETY: eight writable bytes (the caller).
+            unsafe { p.cast::<[u8; 8]>().write_unaligned(b) };
+        } else {
+            // SAFETY: eight writable `f32`s (the caller).
+            unsafe { simd.avx._mm256_storeu_ps(p.cast::<f32>(), v) };
+        }
+    }
+
     /// One output pixel of [`pixels`]: its taps' pixels times their weights, as a vector.
     #[inline(always)]
     fn sum<I: Px<T>, T: Real, const C: usize>(
@@ -394,11 +506,14 @@ mod window_v3 {
         let mut acc = simd.sse._mm_setzero_ps();
         for (&i, &w) in idx.iter().zip(w) {
             let p = at(i);
-            let x: [T; 4] = if i < whole {
+            if i < whole {
                 // SAFETY: a tap's `C` elements are readable (see `pass_as`), and for
                 // `i < whole` so is the element after them (the caller).
-                unsafe { I::get4(Some(simd), p) }
-            } else {
+                let x = unsafe { load4(simd, p) };
+                acc = simd.fma._mm_fmadd_ps(simd.sse._mm_set1_ps(w), x, acc);
+                continue;
+            }
+            let x: [T; 4] = {
                 // SAFETY: a tap's `C` (≥ 3) elements are readable.
                 unsafe {
                     [
@@ -414,6 +529,23 @@ mod window_v3 {
             acc = simd.fma._mm_fmadd_ps(simd.sse._mm_set1_ps(w), x, acc);
         }
         acc
+    }
+
+    /// Four elements from `p` (`f32`, or bytes widened) as a vector.
+    ///
+    /// # Safety
+    /// `p[0..4]` are readable, and `I` is `f32` or `u8`.
+    #[inline(always)]
+    unsafe fn load4<I: 'static>(simd: V3, p: *const I) -> __m128 {
+        if is_u8::<I>() {
+            // SAFETY: four readable bytes (the caller).
+            let b = unsafe { p.cast::<[u8; 4]>().read_unaligned() };
+            let v = simd.sse2._mm_cvtsi32_si128(i32::from_le_bytes(b));
+            simd.sse2._mm_cvtepi32_ps(simd.sse4_1._mm_cvtepu8_epi32(v))
+        } else {
+            // SAFETY: four readable `f32`s (the caller).
+            unsafe { simd.sse._mm_loadu_ps(p.cast::<f32>()) }
+        }
     }
 
     /// Stores the first `C` lanes of `acc` to `d`; for uint8, `Real::round_u8` of the four

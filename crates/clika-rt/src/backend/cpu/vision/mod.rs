@@ -90,9 +90,6 @@ pub(super) trait Real:
     /// per byte).
     #[cfg(target_arch = "x86_64")]
     fn widen8(simd: pulp::x86::V3, b: &[u8; 8]) -> [Self; 8];
-    /// Four bytes as numbers, as [`widen8`](Real::widen8).
-    #[cfg(target_arch = "x86_64")]
-    fn widen4(simd: pulp::x86::V3, b: [u8; 4]) -> [Self; 4];
 }
 
 impl Real for f32 {
@@ -134,13 +131,6 @@ impl Real for f32 {
         let v = simd.sse2._mm_set_epi64x(0, i64::from_le_bytes(*b));
         let v = simd.avx2._mm256_cvtepu8_epi32(v);
         pulp::cast(simd.avx._mm256_cvtepi32_ps(v))
-    }
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn widen4(simd: pulp::x86::V3, b: [u8; 4]) -> [f32; 4] {
-        let v = simd.sse2._mm_cvtsi32_si128(i32::from_le_bytes(b));
-        let v = simd.sse4_1._mm_cvtepu8_epi32(v);
-        pulp::cast(simd.sse2._mm_cvtepi32_ps(v))
     }
     fn is_nan(self) -> bool {
         f32::is_nan(self)
@@ -197,11 +187,6 @@ impl Real for f64 {
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn widen8(_simd: pulp::x86::V3, b: &[u8; 8]) -> [f64; 8] {
-        b.map(f64::from)
-    }
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn widen4(_simd: pulp::x86::V3, b: [u8; 4]) -> [f64; 4] {
         b.map(f64::from)
     }
     fn is_nan(self) -> bool {
