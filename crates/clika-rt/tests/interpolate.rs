@@ -141,6 +141,35 @@ fn channels_last_views_are_read_in_place_and_stay_channels_last() {
     );
 }
 
+/// The two resized dims with the channels between them in memory (an NHCW or NWCH view):
+/// each row of the first pass holds one block of the second's rows per channel.
+#[test]
+fn channels_between_the_resized_dims() {
+    let (n, c, h, w) = (2, 3, 7, 9);
+    let data = values(n * c * h * w, 6);
+    // Memory order `[n, h, c, w]` and `[n, w, c, h]`, both viewed as NCHW.
+    for (stored, perm) in [([n, h, c, w], [0, 2, 1, 3]), ([n, w, c, h], [0, 2, 3, 1])] {
+        let x = Tensor::from_vec(data.clone(), &stored)
+            .unwrap()
+            .permute(&perm)
+            .unwrap();
+        let nchw: Vec<f64> = x.contiguous().unwrap().to_vec().unwrap();
+        for (oh, ow, bicubic) in [(4, 13, false), (11, 5, true)] {
+            let mode = if bicubic {
+                InterpolateMode::Bicubic
+            } else {
+                InterpolateMode::Linear
+            };
+            let want = reference(&nchw, [n, c, h, w], oh, ow, false, bicubic);
+            let y = ops::interpolate(&x, &opts(oh, ow, mode, false)).unwrap();
+            assert_close(&y, &want, 1e-12);
+            let x32 = x.to_dtype(DType::Float32).unwrap();
+            let y = ops::interpolate(&x32, &opts(oh, ow, mode, false)).unwrap();
+            assert_close(&y, &want, 2e-5);
+        }
+    }
+}
+
 #[test]
 fn sliced_and_broadcast_inputs() {
     let base = Tensor::from_vec(values(2 * 3 * 12 * 10, 4), &[2, 3, 12, 10]).unwrap();

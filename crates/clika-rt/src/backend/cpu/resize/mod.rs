@@ -52,8 +52,24 @@ pub(crate) fn resize(p: &ResizePlan) -> Result<Tensor> {
             DType::Float32,
         ),
     };
-    for (k, (dim, taps)) in p.passes.iter().enumerate() {
-        let last = k + 1 == p.passes.len();
+    let fused = match &p.passes[..] {
+        [first, second] => {
+            let od = if dtype == DType::UInt8 { dtype } else { cd };
+            match cd {
+                DType::Float64 => fused::<f64>(&cur, first, second, od)?,
+                _ => fused::<f32>(&cur, first, second, od)?,
+            }
+        }
+        _ => None,
+    };
+    let passes = if let Some(y) = fused {
+        cur = y;
+        &p.passes[..0]
+    } else {
+        &p.passes[..]
+    };
+    for (k, (dim, taps)) in passes.iter().enumerate() {
+        let last = k + 1 == passes.len();
         let od = if last && dtype == DType::UInt8 {
             DType::UInt8
         } else {
@@ -189,12 +205,16 @@ struct Walk {
     /// `src`'s stride along `dim`, and the output's length there.
     sl: isize,
     lo: usize,
+    /// The output's elements per output row: `inner`, or more where a fused second pass
+    /// resizes a dim of the row ([`fused_as`]).
+    row: usize,
 }
 
 impl Walk {
-    /// Plans the pass over `dim` of `src` into `len` positions of `od`; `None` when the dims
-    /// after `dim` do not form one strided run (a rare view: the caller reads a dense copy).
-    fn new(src: &Tensor, dim: usize, len: usize, od: DType) -> Result<Option<Walk>> {
+    /// Plans the pass over `dim` of `src` into a fresh `out_shape` of `od` (`src`'s shape
+    /// with `dim` resized, and for a fused pass a later dim too); `None` when the dims after
+    /// `dim` do not form one strided run (a rare view: the caller reads a dense copy).
+    fn new(src: &Tensor, dim: usize, out_shape: &[usize], od: DType) -> Result<Option<Walk>> {
         let order = order_by_stride(src.shape(), src.strides());
         let at = order
             .iter()
@@ -205,8 +225,6 @@ impl Walk {
         let Some((inner, si)) = run_of(src, &order[at + 1..]) else {
             return Ok(None);
         };
-        let mut out_shape = src.shape().to_vec();
-        out_shape[dim] = len;
         let dense: Vec<usize> = order.iter().map(|&d| out_shape[d]).collect();
         let mut back = vec![0isize; order.len()];
         for (k, &d) in order.iter().enumerate() {
@@ -229,31 +247,33 @@ impl Walk {
             inner,
             si,
             sl: src.strides()[dim],
-            lo: len,
+            lo: out_shape[dim],
+            row: dense[at + 1..].iter().product(),
         }))
     }
 
-    /// Runs `segment(o, j0, rows)` over every output row, in tasks of whole rows (each about
-    /// 2^16 reads: a tap counts a quarter element in `chunks_in_groups`' task size; tasks of
-    /// 2^14 reads made a 4M-output bilinear resize 10% slower on 2 threads, in the pool's
-    /// per-task hand-off), in parallel when the pass is large.
-    fn drive<O: Send>(&self, per: usize, segment: impl Fn(usize, usize, &mut [O]) + Sync) {
-        let (n, inner, lo) = (self.out.numel(), self.inner, self.lo);
+    /// Runs `segment(o, j0, rows)` over every output row (`row` elements, costing `reads`
+    /// each: its elements times their taps), in tasks of whole rows (each about 2^16 reads:
+    /// a tap counts a quarter element in `chunks_in_groups`' task size; tasks of 2^14 reads
+    /// made a 4M-output bilinear resize 10% slower on 2 threads, in the pool's per-task
+    /// hand-off), in parallel when the pass is large.
+    fn drive<O: Send>(&self, reads: usize, segment: impl Fn(usize, usize, &mut [O]) + Sync) {
+        let (n, row, lo) = (self.out.numel(), self.row, self.lo);
         if n == 0 {
             return;
         }
         // SAFETY: `out` is fresh, dense (in memory order) and exclusive: `n` elements of `O`
         // (its dtype, the caller's) from its data pointer, written only through this slice.
         let dst = unsafe { std::slice::from_raw_parts_mut(self.out.data_ptr().cast::<O>(), n) };
-        let parallel = n * per >= PARALLEL_MIN_ELEMS;
-        // Whole rows (`inner` elements of `per` taps each) per task; a task's run of rows may
-        // cross from one outer index to the next, one segment for each.
-        chunks_in_groups(dst, inner, inner * per / 4, parallel, |first, rows| {
+        let parallel = (n / row).saturating_mul(reads) >= PARALLEL_MIN_ELEMS;
+        // Whole rows per task; a task's run of rows may cross from one outer index to the
+        // next, one segment for each.
+        chunks_in_groups(dst, row, reads / 4, parallel, |first, rows| {
             let (mut r, mut rest) = (first, rows);
             while !rest.is_empty() {
                 let (o, j0) = (r / lo, r % lo);
-                let take = (lo - j0).min(rest.len() / inner);
-                let (now, later) = rest.split_at_mut(take * inner);
+                let take = (lo - j0).min(rest.len() / row);
+                let (now, later) = rest.split_at_mut(take * row);
                 segment(o, j0, now);
                 (r, rest) = (r + take, later);
             }
@@ -268,13 +288,13 @@ fn pass_copy<E: Copy + Send + Sync + 'static>(
     dim: usize,
     taps: &Taps,
 ) -> Result<Tensor> {
-    let Some(walk) = Walk::new(src, dim, taps.len(), src.dtype())? else {
+    let Some(walk) = Walk::new(src, dim, &resized(src, dim, taps), src.dtype())? else {
         let dense = keeping_order(src, Tensor::contiguous_copy)?;
         return pass_copy::<E>(&dense, dim, taps);
     };
     let base = SendPtr(src.const_data_ptr().cast::<E>().cast_mut());
     let (inner, si, sl) = (walk.inner, walk.si, walk.sl);
-    walk.drive(1, |o, j0, dst: &mut [E]| {
+    walk.drive(walk.inner, |o, j0, dst: &mut [E]| {
         let p = base.get().cast_const();
         let o0 = walk.offsets[o];
         if inner == 1 {
@@ -311,16 +331,16 @@ fn pass_as<I: Px<T>, T: Real, O: Px<T>>(
     taps: &Taps,
     od: DType,
 ) -> Result<Tensor> {
-    let Some(walk) = Walk::new(src, dim, taps.len(), od)? else {
+    let Some(walk) = Walk::new(src, dim, &resized(src, dim, taps), od)? else {
         let dense = keeping_order(src, Tensor::contiguous_copy)?;
         return pass_as::<I, T, O>(&dense, dim, taps, od);
     };
-    let weights: Vec<T> = taps.weight.iter().map(|&w| T::from_f64(w)).collect();
+    let weights = weights::<T>(taps);
     let per = taps.per;
-    let windows = Windows::new(taps, src.shape()[dim], &walk);
+    let windows = Windows::new(taps, src.shape()[dim], walk.inner, walk.sl, walk.si);
     let base = SendPtr(src.const_data_ptr().cast::<I>().cast_mut());
     let simd = avx2();
-    walk.drive(per, |o, j0, dst: &mut [O]| {
+    walk.drive(walk.inner * per, |o, j0, dst: &mut [O]| {
         let body = Segment {
             // Every read of the segment is of row `i` of outer row `o` of `src` (`i` a tap
             // index, below `src.shape()[dim]`) at `row0 + i * sl`, or of the `inner`
@@ -342,4 +362,115 @@ fn pass_as<I: Px<T>, T: Real, O: Px<T>>(
         dispatch_avx2(simd, body);
     });
     Ok(walk.out)
+}
+
+/// `taps`' weights in `T`.
+fn weights<T: Real>(taps: &Taps) -> Vec<T> {
+    taps.weight.iter().map(|&w| T::from_f64(w)).collect()
+}
+
+/// `src`'s shape with `dim` resized by `taps`.
+fn resized(src: &Tensor, dim: usize, taps: &Taps) -> Vec<usize> {
+    let mut shape = src.shape().to_vec();
+    shape[dim] = taps.len();
+    shape
+}
+
+/// Two weighted passes fused, where the second resizes a dim inside the first's rows (a
+/// frame's height, then its width: the order `cheapest_order` takes for images): each
+/// first-pass output row is summed into a small buffer that stays in cache and the second
+/// pass reads it there, writing the result directly. The two-pass form wrote and re-read a
+/// full intermediate in the compute type, four times the bytes of a uint8 frame's rows (a
+/// 1080x1920x3 -> 720x1280 resize moved 33 MB through memory for it). `None` where the dims
+/// are the other way round or the first pass's rows are not one strided run.
+fn fused<T: Real + Px<T>>(
+    src: &Tensor,
+    first: &(usize, Taps),
+    second: &(usize, Taps),
+    od: DType,
+) -> Result<Option<Tensor>>
+where
+    u8: Px<T>,
+{
+    match (src.dtype() == DType::UInt8, od == DType::UInt8) {
+        (false, false) => fused_as::<T, T, T>(src, first, second, od),
+        (true, false) => fused_as::<u8, T, T>(src, first, second, od),
+        (false, true) => fused_as::<T, T, u8>(src, first, second, od),
+        (true, true) => fused_as::<u8, T, u8>(src, first, second, od),
+    }
+}
+
+/// [`fused`]: reads `I`, sums in `T`, writes `O`.
+fn fused_as<I: Px<T>, T: Real + Px<T>, O: Px<T>>(
+    src: &Tensor,
+    (d1, t1): &(usize, Taps),
+    (d2, t2): &(usize, Taps),
+    od: DType,
+) -> Result<Option<Tensor>> {
+    let (d1, d2) = (*d1, *d2);
+    let order = order_by_stride(src.shape(), src.strides());
+    let at = |d: usize| order.iter().position(|&x| x == d);
+    let (Some(a1), Some(a2)) = (at(d1), at(d2)) else {
+        return Ok(None);
+    };
+    if a2 < a1 {
+        return Ok(None);
+    }
+    let mut out_shape = resized(src, d1, t1);
+    out_shape[d2] = t2.len();
+    let Some(walk) = Walk::new(src, d1, &out_shape, od)? else {
+        return Ok(None);
+    };
+    // A first-pass row, dense in memory order, is `[between.., d2, after..]`.
+    let shape = src.shape();
+    let len2 = shape[d2];
+    let after: usize = order[a2 + 1..].iter().map(|&d| shape[d]).product();
+    let (block_in, block_out) = (len2 * after, t2.len() * after);
+    let (w1, w2) = (weights::<T>(t1), weights::<T>(t2));
+    let windows1 = Windows::new(t1, shape[d1], walk.inner, walk.sl, walk.si);
+    let windows2 = Windows::new(t2, len2, after, after as isize, 1);
+    let (per1, per2) = (t1.per, t2.per);
+    let base = SendPtr(src.const_data_ptr().cast::<I>().cast_mut());
+    let simd = avx2();
+    let reads = walk.inner * per1 + walk.row * per2;
+    walk.drive(reads, |o, j0, dst: &mut [O]| {
+        let mut buf = vec![T::default(); walk.inner];
+        for (j, out) in (j0..).zip(dst.chunks_mut(walk.row)) {
+            let first = Segment {
+                // As in `pass_as`: the reads are of rows of outer row `o` of `src`.
+                row0: base.get().cast_const().wrapping_offset(walk.offsets[o]),
+                sl: walk.sl,
+                si: walk.si,
+                inner: walk.inner,
+                per: per1,
+                len_in: shape[d1],
+                idx: &t1.index[j * per1..],
+                w: &w1[j * per1..],
+                window: windows1
+                    .as_ref()
+                    .map(|v| (&v.start[j..], &v.weight[j * v.len..], v.len)),
+                dst: &mut buf[..],
+            };
+            dispatch_avx2(simd, first);
+            for (b, out) in out.chunks_mut(block_out).enumerate() {
+                let second = Segment {
+                    // Block `b` of the buffer: `len2` rows of `after` dense elements.
+                    row0: buf.as_ptr().wrapping_add(b * block_in),
+                    sl: after as isize,
+                    si: 1,
+                    inner: after,
+                    per: per2,
+                    len_in: len2,
+                    idx: &t2.index,
+                    w: &w2,
+                    window: windows2
+                        .as_ref()
+                        .map(|v| (&v.start[..], &v.weight[..], v.len)),
+                    dst: out,
+                };
+                dispatch_avx2(simd, second);
+            }
+        }
+    });
+    Ok(Some(walk.out))
 }

@@ -3,7 +3,7 @@
 
 use super::super::vision::Real;
 use super::super::vmath::SimdBody;
-use super::{Px, Token, Walk};
+use super::{Px, Token};
 use crate::ops::vision::Taps;
 
 /// One segment of a pass: whole output rows of one outer row, written to `dst`. A
@@ -48,12 +48,19 @@ pub(super) struct Windows<T> {
 }
 
 impl<T: Real> Windows<T> {
-    /// The windows of `taps` over `len_in` rows, or `None` where the pass does not take this
-    /// form: rows not short and dense, too few taps to gain (under 6: the gathers are
-    /// cheaper), or a window longer than the dim.
-    pub(super) fn new(taps: &Taps, len_in: usize, walk: &Walk) -> Option<Windows<T>> {
-        let (c, per) = (walk.inner, taps.per);
-        let dense = walk.sl == c as isize && (c == 1 || walk.si == 1);
+    /// The windows of `taps` over `len_in` rows of `c` elements (at stride `si`, a row every
+    /// `sl`), or `None` where the pass does not take this form: rows not short and dense,
+    /// too few taps to gain (under 6: the gathers are cheaper), or a window longer than the
+    /// dim.
+    pub(super) fn new(
+        taps: &Taps,
+        len_in: usize,
+        c: usize,
+        sl: isize,
+        si: isize,
+    ) -> Option<Windows<T>> {
+        let per = taps.per;
+        let dense = sl == c as isize && (c == 1 || si == 1);
         let rows = per.div_ceil(WINDOW_ROWS) * WINDOW_ROWS;
         if !(1..=4).contains(&c) || !dense || per < 6 || rows > len_in {
             return None;
