@@ -277,7 +277,7 @@ fn window_sums<I: Px<T>, T: Real, O: Px<T>, const C: usize, const F: bool>(
 #[cfg(target_arch = "x86_64")]
 mod window_v3 {
     use std::any::TypeId;
-    use std::arch::x86_64::{__m128, __m256};
+    use std::arch::x86_64::{__m128, __m128i, __m256};
 
     use pulp::x86::V3;
 
@@ -298,7 +298,10 @@ mod window_v3 {
     /// `window_sums` for `T = f32` ([`is_f32`], checked by the caller): each output's
     /// window in `C` vectors of eight products summed by fused multiply-adds, then the
     /// vectors' `8·C` lanes (eight pixels of `C` elements) folded to one pixel: the last
-    /// four pixels' half-vectors added to the first four's, then four scalars a channel.
+    /// four pixels' half-vectors added to the first four's, then those four pixels' lanes
+    /// lined up and added ([`fold`]), and the pixel stored as [`pixels`]' are ([`put`]).
+    /// Folded and rounded as scalars, the end of each output took more time than its
+    /// window's multiply-adds (a 1920 -> 224 antialiased uint8 width pass).
     #[inline(always)]
     pub(super) fn sums<I: Px<T>, T: Real, O: Px<T>, const C: usize>(
         simd: V3,
@@ -309,6 +312,7 @@ mod window_v3 {
         dst: &mut [O],
     ) {
         assert!(is_f32::<T>() && WINDOW_ROWS == 8 && (1..=4).contains(&C));
+        assert!(is_f32::<I>() || is_u8::<I>());
         // SAFETY: `T` is `f32` (asserted), so the weights are `f32`s.
         let weight =
             unsafe { std::slice::from_raw_parts(weight.as_ptr().cast::<f32>(), weight.len()) };
@@ -324,9 +328,8 @@ mod window_v3 {
                 .zip(w.as_chunks::<8>().0.chunks_exact(C))
             {
                 for v in 0..C {
-                    let x = I::get8(Some(simd), &x[v]);
-                    // SAFETY: `T` is `f32`: eight `f32`s are one 256-bit vector.
-                    let x: __m256 = unsafe { std::mem::transmute_copy(&x) };
+                    // SAFETY: eight elements of the window; `I` is `f32` or `u8`.
+                    let x = unsafe { load8(simd, x[v].as_ptr()) };
                     let w: __m256 = pulp::cast(w[v]);
                     acc[v] = simd.fma._mm256_fmadd_ps(w, x, acc[v]);
                 }
@@ -338,15 +341,38 @@ mod window_v3 {
                 half[2 * v] = simd.avx._mm256_castps256_ps128(acc[v]);
                 half[2 * v + 1] = simd.avx._mm256_extractf128_ps::<1>(acc[v]);
             }
-            let mut four = [0.0f32; 16];
+            let mut four = [simd.sse._mm_setzero_ps(); 4];
             for j in 0..C {
-                let y: __m128 = simd.sse._mm_add_ps(half[j], half[C + j]);
-                four[4 * j..4 * j + 4].copy_from_slice(&pulp::cast::<_, [f32; 4]>(y));
+                four[j] = simd.sse._mm_add_ps(half[j], half[C + j]);
             }
-            for c in 0..C {
-                let t = (four[c] + four[C + c]) + (four[2 * C + c] + four[3 * C + c]);
-                d[c] = O::put(T::from(t));
+            put(simd, fold::<C>(simd, four), d);
+        }
+    }
+
+    /// Four pixels of `C` elements, in order in the first `C` vectors of `y` (`4·C` lanes),
+    /// summed to one pixel in lanes `0..C`.
+    #[inline(always)]
+    fn fold<const C: usize>(simd: V3, y: [__m128; 4]) -> __m128 {
+        // (Plain calls: closures here compiled out of line, without the target features.)
+        let sse = simd.sse;
+        match C {
+            1 => {
+                let s = sse._mm_add_ps(y[0], sse._mm_movehl_ps(y[0], y[0]));
+                sse._mm_add_ps(s, sse._mm_shuffle_ps::<0b01>(s, s))
             }
+            2 => {
+                let s = sse._mm_add_ps(y[0], y[1]);
+                sse._mm_add_ps(s, sse._mm_movehl_ps(s, s))
+            }
+            3 => {
+                // Pixel k starts at lane 3k: pixels 1, 2 and 3 shifted down to lane 0.
+                let [a, b, c, _]: [__m128i; 4] = pulp::cast(y);
+                let p1: __m128 = pulp::cast(simd.ssse3._mm_alignr_epi8::<12>(b, a));
+                let p2: __m128 = pulp::cast(simd.ssse3._mm_alignr_epi8::<8>(c, b));
+                let p3: __m128 = pulp::cast(simd.ssse3._mm_alignr_epi8::<4>(c, c));
+                sse._mm_add_ps(sse._mm_add_ps(y[0], p1), sse._mm_add_ps(p2, p3))
+            }
+            _ => sse._mm_add_ps(sse._mm_add_ps(y[0], y[1]), sse._mm_add_ps(y[2], y[3])),
         }
     }
 
