@@ -351,9 +351,12 @@ fn windowed_and_gathered_agree(c: usize) {
         (InterpolateMode::Bicubic, true, [5, 13]),
         (InterpolateMode::Area, false, [3, 7]),
         (InterpolateMode::Linear, true, [h, 5]),
-        // Few taps (no window form): channels-last uint8 pixels are summed as vectors.
+        // Few taps (no window form): channels-last pixels are summed as vectors.
         (InterpolateMode::Linear, false, [5, 97]),
         (InterpolateMode::Bicubic, false, [h, 61]),
+        // Antialiased shrinks by 1.5 and 2.3: four and five taps, summed as vectors too.
+        (InterpolateMode::Linear, true, [h, 97]),
+        (InterpolateMode::Linear, true, [h, 65]),
     ];
     // Under Miri the first two: the windowed and gathered passes are the same for all.
     for &(mode, antialias, size) in &modes[..if cfg!(miri) { 2 } else { modes.len() }] {

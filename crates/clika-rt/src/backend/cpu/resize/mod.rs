@@ -13,7 +13,7 @@
 
 use super::iter::{chunks_in_groups, order_by_stride, SendPtr, PARALLEL_MIN_ELEMS};
 use super::vision::Real;
-use super::vmath::{avx2, dispatch_avx2};
+use super::vmath::{avx2, dispatch_avx2, Avx2};
 use crate::layout::memory_order_perms;
 use crate::ops::vision::{ResizePlan, Taps};
 use crate::{DType, Device, Error, Result, Tensor};
@@ -359,7 +359,7 @@ fn pass_as<I: Px<T>, T: Real, O: Px<T>>(
                 .map(|v| (&v.start[j0..], &v.weight[j0 * v.len..], v.len)),
             dst,
         };
-        dispatch_avx2(simd, body);
+        run(simd, body);
     });
     Ok(walk.out)
 }
@@ -451,7 +451,7 @@ fn fused_as<I: Px<T>, T: Real + Px<T>, O: Px<T>>(
                     .map(|v| (&v.start[j..], &v.weight[j * v.len..], v.len)),
                 dst: &mut buf[..],
             };
-            dispatch_avx2(simd, first);
+            run(simd, first);
             for (b, out) in out.chunks_mut(block_out).enumerate() {
                 let second = Segment {
                     // Block `b` of the buffer: `len2` rows of `after` dense elements.
@@ -468,9 +468,17 @@ fn fused_as<I: Px<T>, T: Real + Px<T>, O: Px<T>>(
                         .map(|v| (&v.start[..], &v.weight[..], v.len)),
                     dst: out,
                 };
-                dispatch_avx2(simd, second);
+                run(simd, second);
             }
         }
     });
     Ok(Some(walk.out))
+}
+
+/// Runs a segment in its AVX2 form where the CPU has one. Kept out of line: inlined into its
+/// callers, each of the fused passes' two calls carried a copy of the portable form (200 KB
+/// of the shipped library for the eight dtype combinations).
+#[inline(never)]
+fn run<I: Px<T>, T: Real, O: Px<T>>(simd: Option<Avx2>, segment: Segment<'_, I, T, O>) {
+    dispatch_avx2(simd, segment);
 }

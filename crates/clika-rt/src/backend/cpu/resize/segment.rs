@@ -397,26 +397,33 @@ mod window_v3 {
         // SAFETY: `T` is `f32` (asserted), so the weights are `f32`s.
         let w = unsafe { std::slice::from_raw_parts(w.as_ptr().cast::<f32>(), w.len()) };
         let (dst, _) = dst.as_chunks_mut::<C>();
-        // Two and four taps (bilinear and bicubic without antialiasing) as arrays, so the
-        // taps' loop unrolls.
+        // Two and four taps (bilinear and bicubic without antialiasing) and five (an
+        // antialiased bilinear shrink by up to 2) as arrays, so the taps' loop unrolls.
         match per {
-            2 => {
-                let (idx, w) = (idx.as_chunks::<2>().0, w.as_chunks::<2>().0);
-                for ((d, idx), w) in dst.iter_mut().zip(idx).zip(w) {
-                    put(simd, sum::<I, T, C>(simd, &at, whole, idx, w), d);
-                }
-            }
-            4 => {
-                let (idx, w) = (idx.as_chunks::<4>().0, w.as_chunks::<4>().0);
-                for ((d, idx), w) in dst.iter_mut().zip(idx).zip(w) {
-                    put(simd, sum::<I, T, C>(simd, &at, whole, idx, w), d);
-                }
-            }
+            2 => taps::<I, T, O, C, 2>(simd, &at, whole, idx, w, dst),
+            4 => taps::<I, T, O, C, 4>(simd, &at, whole, idx, w, dst),
+            5 => taps::<I, T, O, C, 5>(simd, &at, whole, idx, w, dst),
             _ => {
                 for ((d, idx), w) in dst.iter_mut().zip(idx.chunks(per)).zip(w.chunks(per)) {
                     put(simd, sum::<I, T, C>(simd, &at, whole, idx, w), d);
                 }
             }
+        }
+    }
+
+    /// [`pixels`] of `K` taps each.
+    #[inline(always)]
+    fn taps<I: Px<T>, T: Real, O: Px<T>, const C: usize, const K: usize>(
+        simd: V3,
+        at: &impl Fn(usize) -> *const I,
+        whole: usize,
+        idx: &[usize],
+        w: &[f32],
+        dst: &mut [[O; C]],
+    ) {
+        let (idx, w) = (idx.as_chunks::<K>().0, w.as_chunks::<K>().0);
+        for ((d, idx), w) in dst.iter_mut().zip(idx).zip(w) {
+            put(simd, sum::<I, T, C>(simd, at, whole, idx, w), d);
         }
     }
 
