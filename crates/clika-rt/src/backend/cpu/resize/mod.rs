@@ -7,7 +7,9 @@
 //! and the last pass's result is the answer). Each output row `(outer, j)` of `inner` elements
 //! is `Σ_k w[j, k] · input row (outer, index[j, k])`: when `inner` is long (any dim but the
 //! innermost) that is a weighted sum of contiguous rows, which vectorises; when the innermost
-//! dim is resized, each output element gathers its few taps. A strided or pitched input is
+//! dim is resized, each output element gathers its few taps. Two weighted passes whose second
+//! resizes a dim inside the first's rows run fused, row by row through a buffer in cache
+//! (`fused_as`), with no intermediate tensor. A strided or pitched input is
 //! read in place; `UInt8` converts as it is read and rounds (saturating) as the last pass
 //! writes; the half types compute in `f32`.
 
