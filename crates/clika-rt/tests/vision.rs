@@ -548,3 +548,103 @@ proptest! {
         assert_close(&got, &want, &shape, 1e-12);
     }
 }
+
+/// `x`, `w` and `b` as `float32`, convolved, against the `f64` reference of the same values.
+#[allow(clippy::too_many_arguments)]
+fn check_conv2d_f32(
+    [n, c, h, w]: [usize; 4],
+    o: usize,
+    [kh, kw]: [usize; 2],
+    stride: [usize; 2],
+    pad: [usize; 2],
+    dilation: [usize; 2],
+    groups: usize,
+    bias: bool,
+    seed: u64,
+) {
+    let f32 = |t: Tensor| t.to_dtype(DType::Float32).unwrap();
+    // Rounded to float32 first, so the reference sees the same operands.
+    let x = f32(tensor(&[n, c, h, w], seed));
+    let wt = f32(tensor(&[o, c / groups, kh, kw], seed + 1));
+    let b = f32(tensor(&[o], seed + 2));
+    let opts = ConvOptions {
+        stride: stride.to_vec(),
+        padding: Padding::Explicit(pad.to_vec()),
+        dilation: dilation.to_vec(),
+        groups,
+    };
+    let got = ops::conv2d(&x, &wt, bias.then_some(&b), &opts).unwrap();
+    assert_eq!(got.dtype(), DType::Float32);
+    let pads = [pad[0], pad[1], pad[0], pad[1]];
+    let (want, shape) = ref_conv2d(&x, &wt, bias.then_some(&b), stride, pads, dilation, groups);
+    // Sums of `c/groups · kh · kw` products of values in [-1, 1], rounded in float32.
+    assert_close(&got, &want, &shape, 1e-6 * (c / groups * kh * kw) as f64);
+}
+
+#[test]
+fn conv2d_float32_register_blocks_bands_and_threads() {
+    // Output channels past a block of eight (24 and 13: whole and partial blocks), flat runs
+    // shorter and longer than a block, and sizes that split into bands on threads.
+    check_conv2d_f32(
+        [1, 16, 40, 52],
+        24,
+        [3, 3],
+        [1, 1],
+        [1, 1],
+        [1, 1],
+        1,
+        true,
+        7,
+    );
+    check_conv2d_f32(
+        [2, 12, 33, 47],
+        13,
+        [3, 3],
+        [2, 2],
+        [1, 1],
+        [1, 1],
+        1,
+        true,
+        8,
+    );
+    check_conv2d_f32(
+        [3, 8, 20, 30],
+        26,
+        [5, 5],
+        [1, 2],
+        [2, 0],
+        [2, 1],
+        2,
+        false,
+        9,
+    );
+    check_conv2d_f32([2, 6, 3, 4], 9, [3, 3], [1, 1], [1, 1], [1, 1], 3, true, 10);
+    check_conv2d_f32(
+        [1, 4, 90, 7],
+        10,
+        [7, 1],
+        [1, 1],
+        [3, 0],
+        [1, 1],
+        1,
+        true,
+        11,
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 2 } else { 64 }))]
+    #[test]
+    fn conv2d_float32_random_geometry(
+        n in 1usize..3, cg in 2usize..6, og in 1usize..20, groups in 1usize..3,
+        h in 1usize..24, w in 1usize..40, kh in 1usize..6, kw in 1usize..6,
+        sh in 1usize..4, sw in 1usize..4, ph in 0usize..3, pw in 0usize..3,
+        dh in 1usize..3, dw in 1usize..3, bias: bool, seed in 0u64..1000,
+    ) {
+        prop_assume!(h + 2 * ph > dh * (kh - 1) && w + 2 * pw > dw * (kw - 1));
+        check_conv2d_f32(
+            [n, cg * groups, h, w], og * groups, [kh, kw], [sh, sw], [ph, pw], [dh, dw],
+            groups, bias, seed,
+        );
+    }
+}

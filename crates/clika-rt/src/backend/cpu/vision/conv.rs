@@ -1,11 +1,13 @@
-//! Dense, grouped and transposed convolutions (im2col + GEMM, GEMM + col2im) and the direct
-//! depthwise kernel.
+//! Dense, grouped and transposed convolutions (the direct `float32` kernel of [`direct`];
+//! im2col + GEMM, GEMM + col2im) and the direct depthwise kernel.
 
 use super::super::iter::{chunks_in_groups, threads_available};
 use super::super::vmath::Avx2;
 use super::{dense, elems, fresh, Real};
 use crate::ops::vision::ConvPlan;
 use crate::{DType, Result, Tensor};
+
+mod direct;
 
 pub(super) fn conv<T: Real>(p: &ConvPlan, cd: DType) -> Result<Tensor> {
     let ops = ConvOperands::new(p, cd)?;
@@ -28,6 +30,9 @@ pub(super) fn conv<T: Real>(p: &ConvPlan, cd: DType) -> Result<Tensor> {
     let kk = cg * kh * kw;
     let pp = ho * wo;
     let direct = kh == 1 && kw == 1 && p.stride == [1, 1] && p.pad == [0, 0];
+    if !direct && direct::dense(p, xs, ws, bs, dst, [n, c, h, wd]) {
+        return Ok(out);
+    }
     let (par, inner) = inner_parallelism(n * g, og * kk * pp);
     let geo = Geometry {
         c: cg,
@@ -410,7 +415,13 @@ fn depthwise<T: Real>(
     [kh, kw]: [usize; 2],
 ) {
     let [ho, wo] = p.out_hw;
-    let layout = Layout::new(p, [h, w], [kh, kw], std::mem::size_of::<T>());
+    let layout = Layout::new(
+        p,
+        [h, w],
+        [kh, kw],
+        std::mem::size_of::<T>(),
+        [Layout::BAND_BYTES, ho],
+    );
     let simd = super::super::vmath::avx2();
     let parallel = dst.len() * kh * kw >= 1 << 15;
     chunks_in_groups(dst, ho * wo, ho * wo * kh * kw, parallel, |first, part| {
@@ -471,15 +482,23 @@ impl Layout {
     /// A band's budget: 32 KiB, a core's L1 data cache on current x86 parts.
     const BAND_BYTES: usize = 32 * 1024;
 
-    fn new(p: &ConvPlan, src_hw: [usize; 2], kernel: [usize; 2], elem: usize) -> Layout {
+    /// The layout whose band's phase planes (of one channel) fill at most `budget` bytes
+    /// (at least one output row), of at most `max_band` output rows.
+    fn new(
+        p: &ConvPlan,
+        src_hw: [usize; 2],
+        kernel: [usize; 2],
+        elem: usize,
+        [budget, max_band]: [usize; 2],
+    ) -> Layout {
         let ([ho, wo], [sy, sx], [dy, dx]) = (p.out_hw, p.stride, p.dilation);
         let [kh, kw] = kernel;
         let phase_len = ((wo.max(1) - 1) * sx + (kw - 1) * dx + 1).div_ceil(sx);
         let reach = (kh - 1) * dy / sy;
         let planes = sy * sx;
-        let band = (Self::BAND_BYTES / elem / (planes * phase_len))
+        let band = (budget / elem / (planes * phase_len))
             .saturating_sub(reach)
-            .clamp(1, ho.max(1));
+            .clamp(1, max_band.min(ho).max(1));
         let plane_rows = band + reach;
         let tap_at = (0..kh * kw)
             .map(|t| {
