@@ -582,6 +582,10 @@ fn check_conv2d_f32(
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "sizes that split into bands on threads take many minutes under Miri (which has no AVX-512 path to check)"
+)]
 fn conv2d_float32_register_blocks_bands_and_threads() {
     // Output channels past a block of eight (24 and 13: whole and partial blocks), flat runs
     // shorter and longer than a block, and sizes that split into bands on threads.
@@ -635,6 +639,10 @@ fn conv2d_float32_register_blocks_bands_and_threads() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 2 } else { 64 }))]
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "images of hundreds of elements take minutes under Miri, which has no AVX-512 path to check; conv2d_random_geometry covers the GEMM path there"
+    )]
     fn conv2d_float32_random_geometry(
         n in 1usize..3, cg in 2usize..6, og in 1usize..20, groups in 1usize..3,
         h in 1usize..24, w in 1usize..40, kh in 1usize..6, kw in 1usize..6,
