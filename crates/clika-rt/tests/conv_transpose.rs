@@ -86,51 +86,6 @@ fn close(got: &Tensor, want: &[f64], shape: [usize; 4], tol: f64) {
     }
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 3 } else { 64 }))]
-    #[test]
-    fn matches_the_scatter_definition(
-        n in 0usize..3, cg in 1usize..4, og in 1usize..4, groups in 1usize..3,
-        h in 1usize..6, w in 1usize..7, kh in 1usize..4, kw in 1usize..4,
-        s in (1usize..4, 1usize..4), d in (1usize..3, 1usize..3),
-        p in (0usize..3, 0usize..3), op in (0usize..3, 0usize..3),
-        with_bias in any::<bool>(), seed in 0u64..1000,
-    ) {
-        let (s, d, p) = ([s.0, s.1], [d.0, d.1], [p.0, p.1]);
-        // Only valid configurations: output padding below the stride or the dilation, and a
-        // positive output.
-        let op = [op.0 % s[0].max(d[0]), op.1 % s[1].max(d[1])];
-        let full = |size: usize, k: usize, i: usize| (size - 1) * s[i] + d[i] * (k - 1) + op[i] + 1;
-        prop_assume!(full(h, kh, 0) > 2 * p[0] && full(w, kw, 1) > 2 * p[1]);
-        let c = cg * groups;
-        let xv = values(n * c * h * w, seed);
-        let wv = values(c * og * kh * kw, seed + 1);
-        let bv = values(og * groups, seed + 2);
-        let bias = with_bias.then(|| f32s(&bv, &[og * groups]));
-        let opts = ConvTransposeOptions {
-            stride: s.to_vec(),
-            padding: p.to_vec(),
-            output_padding: op.to_vec(),
-            dilation: d.to_vec(),
-            groups,
-        };
-        let got = ops::conv_transpose2d(
-            &f32s(&xv, &[n, c, h, w]),
-            &f32s(&wv, &[c, og, kh, kw]),
-            bias.as_ref(),
-            &opts,
-        )
-        .unwrap();
-        // The reference in f64 from the f32-rounded inputs.
-        let round = |v: &[f64]| v.iter().map(|&x| x as f32 as f64).collect::<Vec<_>>();
-        let (want, shape) = reference(
-            &round(&xv), [n, c, h, w], &round(&wv), [og, kh, kw],
-            with_bias.then(|| round(&bv)).as_deref(), s, p, op, d, groups,
-        );
-        close(&got, &want, shape, 1e-5);
-    }
-}
-
 #[test]
 fn one_dimensional_unbatched_strided_and_float64_inputs() {
     // 1-D: [C, L] unbatched, stride 2, output padding 1.
@@ -261,3 +216,146 @@ fn output_padding_past_a_one_by_one_kernel_is_zero() {
         vec![2.0, 3.5, -1.0, -1.0, -1.0, -1.0]
     );
 }
+
+/// `conv_transpose2d` of float32 operands against the scatter definition in f64: the
+/// AVX-512 path computes each output phase as a convolution in register blocks of eight
+/// output channels and 48 outputs, its rows written `stride` columns apart.
+#[allow(clippy::too_many_arguments)]
+fn check_float32(
+    [n, c, h, w]: [usize; 4],
+    og: usize,
+    [kh, kw]: [usize; 2],
+    s: [usize; 2],
+    p: [usize; 2],
+    op: [usize; 2],
+    d: [usize; 2],
+    groups: usize,
+    with_bias: bool,
+    seed: u64,
+) {
+    let round = |v: Vec<f64>| v.iter().map(|&x| x as f32 as f64).collect::<Vec<_>>();
+    let xv = round(values(n * c * h * w, seed));
+    let wv = round(values(c * og * kh * kw, seed + 1));
+    let bv = round(values(og * groups, seed + 2));
+    let opts = ConvTransposeOptions {
+        stride: s.to_vec(),
+        padding: p.to_vec(),
+        output_padding: op.to_vec(),
+        dilation: d.to_vec(),
+        groups,
+    };
+    let bias = with_bias.then(|| f32s(&bv, &[og * groups]));
+    let got = ops::conv_transpose2d(
+        &f32s(&xv, &[n, c, h, w]),
+        &f32s(&wv, &[c, og, kh, kw]),
+        bias.as_ref(),
+        &opts,
+    )
+    .unwrap();
+    assert_eq!(got.dtype(), DType::Float32);
+    let (want, shape) = reference(
+        &xv,
+        [n, c, h, w],
+        &wv,
+        [og, kh, kw],
+        with_bias.then_some(&bv[..]),
+        s,
+        p,
+        op,
+        d,
+        groups,
+    );
+    // Sums of up to `c/groups · kh · kw` products of values in [-2, 2], in float32.
+    close(&got, &want, shape, 1e-6 * (c / groups * kh * kw) as f64);
+}
+
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "sizes that split into bands on threads take minutes under Miri"
+)]
+fn float32_phases_channel_blocks_and_bands() {
+    // The 2x upsampling of a decoder (4x4, stride 2, padding 1): four phases of 2x2 taps,
+    // 20 output channels (two whole blocks of eight and a part), rows wider than a vector.
+    check_float32(
+        [2, 32, 28, 30],
+        20,
+        [4, 4],
+        [2, 2],
+        [1, 1],
+        [0, 0],
+        [1, 1],
+        1,
+        true,
+        3,
+    );
+    // Stride 3 with a 2-tap kernel: phases that no tap reaches are the bias alone.
+    check_float32(
+        [1, 12, 18, 40],
+        9,
+        [2, 2],
+        [3, 3],
+        [0, 0],
+        [1, 2],
+        [1, 1],
+        1,
+        true,
+        4,
+    );
+    // A padding wider than the taps reach (phases that skip input rows), dilation with a
+    // stride (every other tap per phase), groups.
+    check_float32(
+        [2, 16, 24, 36],
+        10,
+        [5, 3],
+        [2, 2],
+        [4, 3],
+        [1, 0],
+        [2, 3],
+        2,
+        false,
+        5,
+    );
+    // Stride 1: one phase, the kernel flipped.
+    check_float32(
+        [1, 24, 30, 33],
+        17,
+        [3, 3],
+        [1, 1],
+        [1, 1],
+        [0, 0],
+        [1, 1],
+        1,
+        true,
+        6,
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 3 } else { 64 }))]
+    /// Random geometry: channels past a register block, rows wider and narrower than a
+    /// vector, paddings wider than the kernel's reach (phases that skip input), strides
+    /// past the kernel (phases no tap reaches); small sizes under Miri.
+    #[test]
+    fn matches_the_scatter_definition(
+        n in 0usize..3, cg in 1usize..MAX[0], og in 1usize..MAX[1], groups in 1usize..3,
+        h in 1usize..MAX[2], w in 1usize..MAX[3], kh in 1usize..6, kw in 1usize..6,
+        s in (1usize..4, 1usize..4), d in (1usize..3, 1usize..3),
+        p in (0usize..5, 0usize..5), op in (0usize..3, 0usize..3),
+        with_bias in any::<bool>(), seed in 0u64..1000,
+    ) {
+        let (s, d, p) = ([s.0, s.1], [d.0, d.1], [p.0, p.1]);
+        // Only valid configurations: output padding below the stride or the dilation, and a
+        // positive output.
+        let op = [op.0 % s[0].max(d[0]), op.1 % s[1].max(d[1])];
+        let full = |size: usize, k: usize, i: usize| (size - 1) * s[i] + d[i] * (k - 1) + op[i] + 1;
+        prop_assume!(full(h, kh, 0) > 2 * p[0] && full(w, kw, 1) > 2 * p[1]);
+        check_float32(
+            [n, cg * groups, h, w], og, [kh, kw], s, p, op, d, groups, with_bias, seed,
+        );
+    }
+}
+
+/// The proptest's bounds on input channels per group, output channels per group, height
+/// and width (under Miri a few elements, which still reach every branch of the GEMM path).
+const MAX: [usize; 4] = if cfg!(miri) { [4, 4, 6, 7] } else { [10, 20, 20, 50] };

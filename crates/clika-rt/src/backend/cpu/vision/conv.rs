@@ -1,5 +1,6 @@
-//! Dense, grouped and transposed convolutions (the direct `float32` kernel of [`direct`];
-//! im2col + GEMM, GEMM + col2im) and the direct depthwise kernel.
+//! Dense, grouped and transposed convolutions (the direct `float32` kernel of [`direct`],
+//! transposed ones per output phase; otherwise im2col + GEMM, GEMM + col2im) and the direct
+//! depthwise kernel.
 
 use super::super::iter::{chunks_in_groups, threads_available};
 use super::super::vmath::Avx2;
@@ -30,7 +31,7 @@ pub(super) fn conv<T: Real>(p: &ConvPlan, cd: DType) -> Result<Tensor> {
     let kk = cg * kh * kw;
     let pp = ho * wo;
     let direct = kh == 1 && kw == 1 && p.stride == [1, 1] && p.pad == [0, 0];
-    if !direct && direct::dense(p, xs, ws, bs, dst, [n, c, h, wd]) {
+    if !direct && direct::convolve(p, xs, ws, bs, dst, [n, c, h, wd]) {
         return Ok(out);
     }
     let (par, inner) = inner_parallelism(n * g, og * kk * pp);
@@ -246,7 +247,8 @@ fn inner_parallelism(tasks: usize, work: usize) -> (bool, gemm::Parallelism) {
     (par, inner)
 }
 
-/// A transposed convolution: per (image, group), `cols = Wᵀ · x` (`[og·kh·kw, h·w]`: the
+/// A transposed convolution: `float32` on AVX-512 per output phase ([`direct::convolve`]);
+/// otherwise per (image, group), `cols = Wᵀ · x` (`[og·kh·kw, h·w]`: the
 /// weight `[cg, og·kh·kw]` read transposed through its strides), then each tap's row is
 /// added into the output at `stride · position + dilation · tap − pad` (col2im); the output
 /// starts as the bias (or zeros). A 1×1 kernel with stride 1, no padding and no output
@@ -270,6 +272,9 @@ pub(super) fn conv_transpose<T: Real>(p: &ConvPlan, cd: DType) -> Result<Tensor>
     // Direct only when the product covers the whole output: an output padding (allowed with
     // stride 1 when the dilation exceeds it) adds rows or columns nothing else writes.
     let direct = kh == 1 && kw == 1 && p.stride == [1, 1] && p.pad == [0, 0] && [ho, wo] == [h, wd];
+    if !direct && direct::convolve(p, xs, ws, bs, dst, [n, c, h, wd]) {
+        return Ok(out);
+    }
     let (par, inner) = inner_parallelism(n * g, m * cg * hw);
     let geo = Geometry {
         c: og,
@@ -416,7 +421,7 @@ fn depthwise<T: Real>(
 ) {
     let [ho, wo] = p.out_hw;
     let layout = Layout::new(
-        p,
+        Window::of(p),
         [h, w],
         [kh, kw],
         std::mem::size_of::<T>(),
@@ -445,6 +450,29 @@ fn depthwise<T: Real>(
     });
 }
 
+/// How a convolution's window slides over its input: the output size, the stride, the
+/// padding before the first row and column (negative: that many input rows or columns are
+/// never read, as in an output phase of a transposed convolution with a wide padding) and the
+/// dilation. The padding after the input is implied by the output size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Window {
+    out_hw: [usize; 2],
+    stride: [usize; 2],
+    pad: [isize; 2],
+    dilation: [usize; 2],
+}
+
+impl Window {
+    fn of(p: &ConvPlan) -> Window {
+        Window {
+            out_hw: p.out_hw,
+            stride: p.stride,
+            pad: p.pad.map(|v| v as isize),
+            dilation: p.dilation,
+        }
+    }
+}
+
 /// The geometry of [`depthwise`]'s planes and how its scratch buffer is laid out.
 ///
 /// A band's padded input rows are stored by phase: padded row `y`, column `x` goes to phase
@@ -457,7 +485,7 @@ struct Layout {
     out_hw: [usize; 2],
     kernel: [usize; 2],
     stride: [usize; 2],
-    pad: [usize; 2],
+    pad: [isize; 2],
     dilation: [usize; 2],
     /// The columns of a phase row, and the flat distance between output rows.
     phase_len: usize,
@@ -485,13 +513,13 @@ impl Layout {
     /// The layout whose band's phase planes (of one channel) fill at most `budget` bytes
     /// (at least one output row), of at most `max_band` output rows.
     fn new(
-        p: &ConvPlan,
+        win: Window,
         src_hw: [usize; 2],
         kernel: [usize; 2],
         elem: usize,
         [budget, max_band]: [usize; 2],
     ) -> Layout {
-        let ([ho, wo], [sy, sx], [dy, dx]) = (p.out_hw, p.stride, p.dilation);
+        let ([ho, wo], [sy, sx], [dy, dx]) = (win.out_hw, win.stride, win.dilation);
         let [kh, kw] = kernel;
         let phase_len = ((wo.max(1) - 1) * sx + (kw - 1) * dx + 1).div_ceil(sx);
         let reach = (kh - 1) * dy / sy;
@@ -517,22 +545,25 @@ impl Layout {
         let band_len = planes * plane_rows * phase_len;
         // Phase column `j` of phase `q` holds padded column `j·sx + q`, input column
         // `j·sx + q − px`: the input columns are `j` from `⌈(px − q) / sx⌉` up to
-        // `⌈(w + px − q) / sx⌉`.
-        let ([_, w], [_, px]) = (src_hw, p.pad);
+        // `⌈(w + px − q) / sx⌉` (from 0 where the first bound is negative).
+        let ([_, w], [_, px]) = (src_hw, win.pad);
+        let at_least = |v: isize| v.max(0) as usize;
         let spans = (0..sx)
             .map(|q| {
-                let lo = px.saturating_sub(q).div_ceil(sx).min(phase_len);
-                let hi = (w + px).saturating_sub(q).div_ceil(sx).clamp(lo, phase_len);
-                [lo, hi, (lo * sx + q).saturating_sub(px).min(w)]
+                let lo = at_least(px - q as isize).div_ceil(sx).min(phase_len);
+                let hi = at_least(w as isize + px - q as isize)
+                    .div_ceil(sx)
+                    .clamp(lo, phase_len);
+                [lo, hi, at_least((lo * sx + q) as isize - px).min(w)]
             })
             .collect();
         Layout {
             src_hw,
-            out_hw: p.out_hw,
+            out_hw: win.out_hw,
             kernel,
-            stride: p.stride,
-            pad: p.pad,
-            dilation: p.dilation,
+            stride: win.stride,
+            pad: win.pad,
+            dilation: win.dilation,
             phase_len,
             plane_rows,
             spans,
@@ -561,7 +592,8 @@ impl Layout {
         let ([h, w], [_, sx], [py, _]) = (self.src_hw, self.stride, self.pad);
         let len = self.phase_len;
         let row_at = |q: usize| ((ph * sx + q) * self.plane_rows + pr) * len;
-        let Some(iy) = y.checked_sub(py).filter(|&iy| iy < h) else {
+        let iy = y as isize - py;
+        let Some(iy) = (0..h as isize).contains(&iy).then_some(iy as usize) else {
             for q in 0..sx {
                 buf[row_at(q)..][..len].fill(T::default());
             }

@@ -1,8 +1,9 @@
 //! The CPU's convolution and pooling kernels. A `float32` convolution on an AVX-512 CPU is
-//! computed directly in register blocks (`conv/direct.rs`); otherwise a convolution is
-//! im2col + GEMM per (image, group), through the `gemm` crate (a 1×1 stride-1 convolution
-//! multiplies the input in place); a transposed convolution is the mirror, GEMM (the weight transposed, read in
-//! place through its strides) + col2im, a scatter-add of each tap's row into the output.
+//! computed directly in register blocks (`conv/direct.rs`), a transposed one as one such
+//! convolution per output phase; otherwise a convolution is im2col + GEMM per (image, group),
+//! through the `gemm` crate (a 1×1 stride-1 convolution multiplies the input in place), and
+//! a transposed convolution is the mirror, GEMM (the weight transposed, read in place
+//! through its strides) + col2im, a scatter-add of each tap's row into the output.
 //! The (image, group) blocks, and the pooled planes, run in parallel on the runtime's pool. Inputs are made contiguous in the compute dtype first (`Float64` stays
 //! `Float64`, everything else computes in `Float32`; max pooling of integers in `Float64`,
 //! which holds them exactly).

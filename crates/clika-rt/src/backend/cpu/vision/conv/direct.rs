@@ -17,7 +17,10 @@
 //! (whose blocks fit a 64-row weight badly, 4×6 and 3×6 vectors) ran below the FMA units'
 //! rate.
 
-use super::{Layout, Real};
+// Off x86-64 `convolve` declines every convolution, and the rest goes unused.
+#![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+
+use super::{Layout, Real, Window};
 use crate::backend::cpu::iter::{for_each_group, threads_available, SendPtr};
 use crate::ops::vision::ConvPlan;
 
@@ -32,10 +35,10 @@ const NR: usize = 16 * NV;
 /// a 2 MiB L2, so the taps' reads, eight blocks of channels over each, stay there.
 const BAND_BYTES: usize = 1 << 20;
 
-/// Computes the convolution `p` (`in_channels / groups > 1`) into the fresh output `dst`
-/// directly when `T` is `f32` and the CPU has AVX-512; returns whether it did (nothing is
-/// written otherwise).
-pub(super) fn dense<T: Real>(
+/// Computes the convolution `p` (dense or grouped with `in_channels / groups > 1`, or
+/// transposed) into the fresh output `dst` directly when `T` is `f32` and the CPU has
+/// AVX-512; returns whether it did (nothing is written otherwise).
+pub(super) fn convolve<T: Real>(
     p: &ConvPlan,
     xs: &[T],
     ws: &[T],
@@ -44,63 +47,297 @@ pub(super) fn dense<T: Real>(
     nchw: [usize; 4],
 ) -> bool {
     #[cfg(target_arch = "x86_64")]
-    {
-        if std::any::TypeId::of::<T>() != std::any::TypeId::of::<f32>() {
-            return false;
+    if let Some((simd, [xs, ws], bs, dst)) = as_f32(xs, ws, bs, dst) {
+        let (og, (kernel, win, passes)) = if p.transposed {
+            (p.w.shape()[1], transposed(p, ws, bs, dst, nchw))
+        } else {
+            (p.w.shape()[0] / p.groups, dense(p, ws, dst, nchw))
+        };
+        if !passes.is_empty() {
+            let pb = Problem {
+                xs,
+                nchw,
+                groups: p.groups,
+                og,
+                kernel,
+                win,
+                passes,
+                bias: bs,
+            };
+            run(simd, &pb);
         }
-        let Some(simd) = pulp::x86::V4::try_new() else {
-            return false;
-        };
-        // SAFETY: `T` is `f32` (checked above), so each slice is the same memory read as
-        // (or, for `dst`, written as) the same elements of the same type.
-        let (xs, ws, bs, dst) = unsafe {
-            (
-                std::slice::from_raw_parts(xs.as_ptr().cast::<f32>(), xs.len()),
-                std::slice::from_raw_parts(ws.as_ptr().cast::<f32>(), ws.len()),
-                bs.map(|b| std::slice::from_raw_parts(b.as_ptr().cast::<f32>(), b.len())),
-                std::slice::from_raw_parts_mut(dst.as_mut_ptr().cast::<f32>(), dst.len()),
-            )
-        };
-        run(simd, p, [xs, ws], bs, dst, nchw);
-        true
+        return true;
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = (p, xs, ws, bs, dst, nchw);
-        false
+    let _ = (p, xs, ws, bs, dst, nchw);
+    false
+}
+
+/// The window and pass of the convolution `p`: its own taps, all in one pass.
+fn dense(
+    p: &ConvPlan,
+    ws: &[f32],
+    dst: &mut [f32],
+    nchw: [usize; 4],
+) -> ([usize; 2], Window, Vec<Pass>) {
+    let (o, [kh, kw]) = (p.w.shape()[0], [p.w.shape()[2], p.w.shape()[3]]);
+    let og = o / p.groups;
+    let k = nchw[1] / p.groups * kh * kw;
+    let [ho, wo] = p.out_hw;
+    let pass = Pass {
+        taps: (0..kh * kw).collect(),
+        packed: pack(p.groups, og, k, |gi, oc, j| ws[(gi * og + oc) * k + j]),
+        out_hw: p.out_hw,
+        out: Grid {
+            ptr: SendPtr(dst.as_mut_ptr()),
+            plane: ho * wo,
+            row: wo,
+            col: 1,
+        },
+    };
+    ([kh, kw], Window::of(p), vec![pass])
+}
+
+/// The window and passes of the transposed convolution `p`, one per output phase; the
+/// phases no tap reaches are written here (the bias).
+///
+/// A stride `s` splits the output into `sy · sx` phases, outputs `(ry + sy·u, rx + sx·v)`;
+/// each phase is an ordinary (stride 1) convolution of the input with the taps that reach
+/// it, flipped (see [`Phase`]), whose outputs are written `sy` rows and `sx` columns apart.
+/// The phases differ only in their taps and where they start reading, so a band of input
+/// rows is copied once for all of them: one window holds every phase's taps, each phase's
+/// offset by how much less padding it has than the most padded one. Every output is
+/// computed once, as a sum in registers: no tap rows, no read-modify-write of the output per
+/// tap (GEMM + col2im added `C_out · KH · KW` tap rows into it).
+fn transposed(
+    p: &ConvPlan,
+    ws: &[f32],
+    bs: Option<&[f32]>,
+    dst: &mut [f32],
+    nchw: [usize; 4],
+) -> ([usize; 2], Window, Vec<Pass>) {
+    let [n, c, _, _] = nchw;
+    let (g, og) = (p.groups, p.w.shape()[1]);
+    let (cg, o) = (c / g, og * g);
+    let [kh, kw] = [p.w.shape()[2], p.w.shape()[3]];
+    let [ho, wo] = p.out_hw;
+    let [sy, sx] = p.stride;
+    let phases = |k: usize, i: usize, len: usize| -> Vec<Phase> {
+        (0..p.stride[i].min(len))
+            .map(|r| Phase::new(k, p.stride[i], p.dilation[i], p.pad[i], len, r))
+            .collect()
+    };
+    let (ys, xs_) = (phases(kh, 0, ho), phases(kw, 1, wo));
+    // The window: padded as much as the most padded phase, reaching as far as the
+    // farthest, stride and dilation 1; phase `r` reads it `max_pad − pad_r` further on.
+    let span = |ph: &[Phase]| {
+        let pad = ph.iter().map(|f| f.pad).max().unwrap_or(0);
+        let extent = ph
+            .iter()
+            .filter(|f| !f.taps.is_empty())
+            .map(|f| (pad - f.pad) as usize + (f.taps.len() - 1) * f.dilation + 1)
+            .max()
+            .unwrap_or(1);
+        let count = ph.iter().map(|f| f.count).max().unwrap_or(0);
+        (pad, extent, count)
+    };
+    let ((pad_y, ey, cy), (pad_x, ex, cx)) = (span(&ys), span(&xs_));
+    let ptr = SendPtr(dst.as_mut_ptr());
+    let mut passes = Vec::new();
+    for (ry, fy) in ys.iter().enumerate() {
+        for (rx, fx) in xs_.iter().enumerate() {
+            let out = Grid {
+                // In bounds: `ry < ho`, `rx < wo`.
+                ptr: SendPtr(ptr.get().wrapping_add(ry * wo + rx)),
+                plane: ho * wo,
+                row: sy * wo,
+                col: sx,
+            };
+            let [jy, jx] = [fy.taps.len(), fx.taps.len()];
+            if jy == 0 || jx == 0 {
+                // No tap reaches this phase: its outputs are the bias.
+                for oc in 0..n * o {
+                    let v = bs.map_or(0.0, |b| b[oc % o]);
+                    for u in 0..fy.count {
+                        for x in 0..fx.count {
+                            dst[oc * out.plane + (ry + u * sy) * wo + rx + x * sx] = v;
+                        }
+                    }
+                }
+                continue;
+            }
+            let k = cg * jy * jx;
+            let (y0, x0) = ((pad_y - fy.pad) as usize, (pad_x - fx.pad) as usize);
+            passes.push(Pass {
+                taps: (0..jy * jx)
+                    .map(|t| {
+                        let (ty, tx) = (t / jx, t % jx);
+                        (y0 + ty * fy.dilation) * ex + x0 + tx * fx.dilation
+                    })
+                    .collect(),
+                // Step `j = (ci, ty, tx)` of output channel `oc` reads the weight of
+                // input channel `ci`, kernel tap `(taps_y[ty], taps_x[tx])`.
+                packed: pack(g, og, k, |gi, oc, j| {
+                    let (ci, t) = (j / (jy * jx), j % (jy * jx));
+                    let (ky, kx) = (fy.taps[t / jx], fx.taps[t % jx]);
+                    ws[((gi * cg + ci) * og + oc) * kh * kw + ky * kw + kx]
+                }),
+                out_hw: [fy.count, fx.count],
+                out,
+            });
+        }
+    }
+    let win = Window {
+        out_hw: [cy, cx],
+        stride: [1, 1],
+        pad: [pad_y, pad_x],
+        dilation: [1, 1],
+    };
+    ([ey, ex], win, passes)
+}
+
+/// One dimension of an output phase of a transposed convolution (kernel `k`, stride `s`,
+/// dilation `d`, padding `pad`, output length `len`): the outputs `r, r + s, r + 2s, …`.
+///
+/// Output `r + s·u` gets input `i` through tap `t` when `r + s·u + pad = s·i + d·t`: only the
+/// taps with `d·t ≡ r + pad (mod s)` reach the phase, every `s / gcd(d, s)`-th one, and
+/// with them it is an ordinary convolution with stride 1 and dilation `d / gcd(d, s)` of the
+/// input, the taps in decreasing order.
+#[derive(Debug, PartialEq)]
+struct Phase {
+    /// The kernel taps in the order the phase's convolution reads them.
+    taps: Vec<usize>,
+    dilation: usize,
+    /// The phase's padding before its input (negative: input rows it never reads).
+    pad: isize,
+    /// The phase's outputs.
+    count: usize,
+}
+
+impl Phase {
+    fn new(k: usize, s: usize, d: usize, pad: usize, len: usize, r: usize) -> Phase {
+        let reach = (r + pad) as isize;
+        let taps: Vec<usize> = (0..k)
+            .rev()
+            .filter(|&t| (reach - (d * t) as isize).rem_euclid(s as isize) == 0)
+            .collect();
+        // The first tap (the largest) reads input `u + (r + pad − d·t) / s` for output `u`.
+        let pad = taps
+            .first()
+            .map_or(0, |&t| ((d * t) as isize - reach) / s as isize);
+        let gcd = (1..=d.min(s))
+            .rev()
+            .find(|&v| d.is_multiple_of(v) && s.is_multiple_of(v));
+        Phase {
+            taps,
+            dilation: d / gcd.unwrap_or(1),
+            pad,
+            count: len.saturating_sub(r).div_ceil(s),
+        }
     }
 }
 
+/// The slices as `f32` and the AVX-512 token, when `T` is `f32` and the CPU has AVX-512.
 #[cfg(target_arch = "x86_64")]
-fn run(
-    simd: pulp::x86::V4,
-    p: &ConvPlan,
-    [xs, ws]: [&[f32]; 2],
-    bs: Option<&[f32]>,
-    dst: &mut [f32],
-    [n, c, h, w]: [usize; 4],
-) {
-    let ([ho, wo], g, [sy, _], [dy, _]) = (p.out_hw, p.groups, p.stride, p.dilation);
-    let (o, cg) = (p.w.shape()[0], c / g);
-    let [kh, kw] = [p.w.shape()[2], p.w.shape()[3]];
-    let (og, k) = (o / g, cg * kh * kw);
+#[allow(clippy::type_complexity)]
+fn as_f32<'a, T: Real>(
+    xs: &'a [T],
+    ws: &'a [T],
+    bs: Option<&'a [T]>,
+    dst: &'a mut [T],
+) -> Option<(
+    pulp::x86::V4,
+    [&'a [f32]; 2],
+    Option<&'a [f32]>,
+    &'a mut [f32],
+)> {
+    if std::any::TypeId::of::<T>() != std::any::TypeId::of::<f32>() {
+        return None;
+    }
+    let simd = pulp::x86::V4::try_new()?;
+    // SAFETY: `T` is `f32` (checked above), so each slice is the same memory read as (or,
+    // for `dst`, written as) the same elements of the same type.
+    unsafe {
+        Some((
+            simd,
+            [
+                std::slice::from_raw_parts(xs.as_ptr().cast::<f32>(), xs.len()),
+                std::slice::from_raw_parts(ws.as_ptr().cast::<f32>(), ws.len()),
+            ],
+            bs.map(|b| std::slice::from_raw_parts(b.as_ptr().cast::<f32>(), b.len())),
+            std::slice::from_raw_parts_mut(dst.as_mut_ptr().cast::<f32>(), dst.len()),
+        ))
+    }
+}
+
+/// The weights of `g` groups of `og` output channels, `k` reduction steps each (`weight(gi,
+/// oc, j)`), packed per group and block of [`MR`] output channels as `[k][MR]`: step `j`'s
+/// weights of the block's channels side by side (zero for channels past `og`).
+fn pack(g: usize, og: usize, k: usize, weight: impl Fn(usize, usize, usize) -> f32) -> Vec<f32> {
     let blocks = og.div_ceil(MR);
-    // Per group and block of `MR` output channels, `[k][MR]`: reduction step `j`'s weights
-    // of the block's channels side by side (zero for channels past `og`).
     let mut packed = vec![0f32; g * blocks * k * MR];
-    for (oc, wr) in ws.chunks_exact(k).enumerate() {
-        let (gi, oc) = (oc / og, oc % og);
-        let at = ((gi * blocks + oc / MR) * k) * MR + oc % MR;
-        for (j, &v) in wr.iter().enumerate() {
-            packed[at + j * MR] = v;
+    for gi in 0..g {
+        for oc in 0..og {
+            let at = ((gi * blocks + oc / MR) * k) * MR + oc % MR;
+            for j in 0..k {
+                packed[at + j * MR] = weight(gi, oc, j);
+            }
         }
     }
+    packed
+}
+
+/// Where a convolution's outputs go: output channel `oc` of image `ni`, row `y`, column `x`
+/// at `ptr + (ni·C_out + oc)·plane + y·row + x·col`.
+#[derive(Clone, Copy)]
+struct Grid {
+    ptr: SendPtr<f32>,
+    plane: usize,
+    row: usize,
+    col: usize,
+}
+
+/// A convolution (`in_channels / groups > 1`) for [`run`]: its input, the window its band
+/// planes are laid out for, and one or more passes of register blocks over each band.
+struct Problem<'a> {
+    xs: &'a [f32],
+    nchw: [usize; 4],
+    groups: usize,
+    /// Output channels per group.
+    og: usize,
+    kernel: [usize; 2],
+    win: Window,
+    passes: Vec<Pass>,
+    /// Per output channel.
+    bias: Option<&'a [f32]>,
+}
+
+/// A convolution over a band's planes: some of the window's taps, its weights and outputs.
+struct Pass {
+    /// Indices of the window's taps (row-major), in the order of the reduction.
+    taps: Vec<usize>,
+    /// As [`pack`] lays them out, `in_channels / groups · taps.len()` steps.
+    packed: Vec<f32>,
+    /// At most the window's.
+    out_hw: [usize; 2],
+    out: Grid,
+}
+
+#[cfg(target_arch = "x86_64")]
+fn run(simd: pulp::x86::V4, pb: &Problem) {
+    let [n, c, h, w] = pb.nchw;
+    let ([ho, wo], g, [sy, _], [dy, _]) =
+        (pb.win.out_hw, pb.groups, pb.win.stride, pb.win.dilation);
+    let [kh, kw] = pb.kernel;
+    let (og, cg) = (pb.og, c / g);
+    let o = og * g;
+    let blocks = og.div_ceil(MR);
     let threads = if threads_available() {
         crate::threads::current_num_threads()
     } else {
         1
     };
-    let work = n * o * ho * wo * k;
+    let k_all: usize = pb.passes.iter().map(|p| cg * p.taps.len()).sum();
+    let work = n * o * ho * wo * k_all;
     let parallel = threads > 1 && work >= 1 << 20;
     // In parallel, bands short enough for about four tasks per thread (at least four rows:
     // a band copies `KH − 1` rows beyond its own).
@@ -109,14 +346,32 @@ fn run(
     } else {
         ho
     };
-    let layout = Layout::new(p, [h, w], [kh, kw], 4, [BAND_BYTES / cg, max_band]);
+    let layout = Layout::new(pb.win, [h, w], [kh, kw], 4, [BAND_BYTES / cg, max_band]);
     let (band, chan, len) = (layout.band, layout.band_len, layout.phase_len);
     let bands = ho.div_ceil(band);
-    let reach = layout.tap_at.iter().copied().max().unwrap_or(0);
     let avx2 = crate::backend::cpu::vmath::avx2();
-    let out = SendPtr(dst.as_mut_ptr());
-    let plane = ho * wo;
-    for_each_group(n * g * bands, og * band * wo * k, parallel, &|units| {
+    // Per pass: where its taps read for flat output 0, and the farthest of them.
+    let taps: Vec<(Vec<usize>, usize)> = pb
+        .passes
+        .iter()
+        .map(|p| {
+            let at: Vec<usize> = p.taps.iter().map(|&t| layout.tap_at[t]).collect();
+            let reach = at.iter().copied().max().unwrap_or(0);
+            (at, reach)
+        })
+        .collect();
+    // Per pass, a vector's lanes `col` outputs apart, for the scatters of a strided row.
+    let scatter: Vec<_> = pb
+        .passes
+        .iter()
+        .map(|p| {
+            let lanes: [i32; 16] = std::array::from_fn(|l| (l * p.out.col) as i32);
+            // SAFETY: 16 `i32`s read from an array of 16.
+            (p.out.col > 1)
+                .then(|| unsafe { simd.avx512f._mm512_loadu_si512(lanes.as_ptr().cast()) })
+        })
+        .collect();
+    for_each_group(n * g * bands, og * band * wo * k_all, parallel, &|units| {
         // Zeroed once: the padding columns of the phase rows stay zero (`Layout::fill_row`
         // writes only the input columns); `NR` more so a block may read past a short run.
         let mut buf = vec![0f32; cg * chan + NR];
@@ -127,7 +382,7 @@ fn run(
             let rows = band.min(ho - oy0);
             let need = (rows - 1) * sy + (kh - 1) * dy + 1;
             for (ci, cbuf) in buf.chunks_exact_mut(chan).take(cg).enumerate() {
-                let src = &xs[(ni * c + gi * cg + ci) * h * w..][..h * w];
+                let src = &pb.xs[(ni * c + gi * cg + ci) * h * w..][..h * w];
                 let (mut pr, mut ph) = (0, 0);
                 for r in 0..need {
                     layout.fill_row(avx2, src, oy0 * sy + r, [pr, ph], cbuf);
@@ -137,30 +392,45 @@ fn run(
                     }
                 }
             }
-            let run = (rows - 1) * len + wo;
-            // Every read of the blocks below, `ci · chan + tap_at + o + lane` with
-            // `o + NR <= max(run, NR)`, is inside `buf`.
-            assert!((cg - 1) * chan + reach + run.max(NR) <= buf.len());
-            let unit = Unit {
-                src: &buf,
-                chan,
-                cg,
-                at: &layout.tap_at,
-                weights: &packed[gi * blocks * k * MR..][..blocks * k * MR],
-                bias: bs.map(|b| &b[gi * og..][..og]),
-                og,
-                len,
-                wo,
-                run,
-                // SAFETY: output plane `(ni, gi·og)` starts inside `dst` (`ni < n`,
-                // `gi·og < o`).
-                out: unsafe { out.get().add((ni * o + gi * og) * plane + oy0 * wo) },
-                plane,
-            };
-            simd.vectorize(
-                #[inline(always)]
-                || unit.blocks(simd),
-            );
+            for ((pass, (at, reach)), &scatter) in pb.passes.iter().zip(&taps).zip(&scatter) {
+                let [ph, pw] = pass.out_hw;
+                if oy0 >= ph || pw == 0 {
+                    continue;
+                }
+                let rows = rows.min(ph - oy0);
+                let run = (rows - 1) * len + pw;
+                // Every read of the blocks below, `ci · chan + tap_at + o + lane` with
+                // `o + NR <= max(run, NR)`, is inside `buf`.
+                assert!((cg - 1) * chan + reach + run.max(NR) <= buf.len());
+                let k = cg * at.len();
+                let grid = pass.out;
+                let unit = Unit {
+                    src: &buf,
+                    chan,
+                    cg,
+                    at,
+                    weights: &pass.packed[gi * blocks * k * MR..][..blocks * k * MR],
+                    bias: pb.bias.map(|b| &b[gi * og..][..og]),
+                    og,
+                    len,
+                    wo: pw,
+                    run,
+                    // In bounds: output plane `(ni, gi·og)`, row `oy0 < ph` of the pass's
+                    // outputs in the fresh output.
+                    out: grid
+                        .ptr
+                        .get()
+                        .wrapping_add((ni * o + gi * og) * grid.plane + oy0 * grid.row),
+                    plane: grid.plane,
+                    row: grid.row,
+                    col: grid.col,
+                    scatter,
+                };
+                simd.vectorize(
+                    #[inline(always)]
+                    || unit.blocks(simd),
+                );
+            }
         }
     });
 }
@@ -184,14 +454,18 @@ struct Unit<'a> {
     /// The flat outputs of the band: `(rows − 1)·len + wo`.
     run: usize,
     /// The band's first output of the group's first output channel; channels `plane` apart,
-    /// rows `wo` apart.
+    /// rows `row` apart, columns `col` apart.
     out: *mut f32,
     plane: usize,
+    row: usize,
+    col: usize,
+    /// With columns apart (`col > 1`), lane `l`'s offset `l·col`: the stores are scatters.
+    scatter: Option<std::arch::x86_64::__m512i>,
 }
 
 /// Where a register block's vector of 16 flat outputs goes: at most two output rows' parts
 /// (a flat row is at least 16 long), each a masked store at an offset from the block's
-/// channel's output plane (lane `l` to `offset + l`; the first part's offset may point
+/// channel's output plane (lane `l` to `offset + l·col`; the second part's offset may point
 /// before the plane for lanes the mask leaves out).
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy, Default)]
@@ -228,7 +502,7 @@ impl Unit<'_> {
                     // lanes are output rows of the band (`q < run`), columns below `wo`:
                     // inside this unit's rows of the fresh output, which no other unit
                     // writes.
-                    Some(parts) => unsafe { store(simd, &acc, channels, parts, out) },
+                    Some(parts) => unsafe { store(simd, &acc, channels, parts, self.scatter, out) },
                     None => {
                         for (row, acc) in tile.iter_mut().zip(&acc) {
                             for (v, &acc) in acc.iter().enumerate() {
@@ -250,6 +524,7 @@ impl Unit<'_> {
     #[inline(always)]
     fn parts(&self, o: usize, end: usize) -> [[Part; 2]; NV] {
         let (len, wo) = (self.len as isize, self.wo as isize);
+        let (row, col) = (self.row as isize, self.col as isize);
         std::array::from_fn(|v| {
             let q = o + 16 * v;
             // Lanes `l < lanes` are outputs of the run.
@@ -266,11 +541,11 @@ impl Unit<'_> {
             // Row `y`: lane `l` is column `x + l`; row `y + 1`: column `l − (len − x)`.
             [
                 Part {
-                    offset: y * wo + x,
+                    offset: y * row + x * col,
                     mask: mask(0, wo - x),
                 },
                 Part {
-                    offset: (y + 1) * wo - (len - x),
+                    offset: (y + 1) * row - (len - x) * col,
                     mask: mask(len - x, len - x + wo),
                 },
             ]
@@ -289,7 +564,7 @@ impl Unit<'_> {
                     // SAFETY: output row `y` of the band (`q < run`), column
                     // `x + i < wo`, of channel `r` of the block: inside this unit's rows of
                     // the fresh output, which no other unit writes.
-                    unsafe { *out(r).add(y * self.wo + x + i) = v };
+                    unsafe { *out(r).add(y * self.row + (x + i) * self.col) = v };
                 }
             }
             q = (y + 1) * self.len;
@@ -338,11 +613,12 @@ impl Unit<'_> {
 }
 
 /// The first `channels` rows of a register block to the output, each vector as its parts'
-/// masked stores from channel `r`'s plane `out(r)`.
+/// masked stores from channel `r`'s plane `out(r)`: lane `l` to `offset + l`, or with
+/// `scatter` to `offset + scatter[l]`.
 ///
 /// # Safety
 /// For every `r < channels` and part, the lanes in the part's mask are writable elements at
-/// `out(r) + offset + lane`, not accessed otherwise during the call.
+/// `out(r) + offset + l` (`+ scatter[l]`), not accessed otherwise during the call.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn store(
@@ -350,18 +626,24 @@ unsafe fn store(
     acc: &[[std::arch::x86_64::__m512; NV]; MR],
     channels: usize,
     parts: &[[Part; 2]; NV],
+    scatter: Option<std::arch::x86_64::__m512i>,
     out: impl Fn(usize) -> *mut f32,
 ) {
     for (r, acc) in acc.iter().enumerate().take(channels) {
         for (&v, parts) in acc.iter().zip(parts) {
             for part in parts.iter().filter(|p| p.mask != 0) {
+                let at = out(r).wrapping_offset(part.offset);
                 // SAFETY: the caller's contract; masked-off lanes are not accessed.
                 unsafe {
-                    simd.avx512f._mm512_mask_storeu_ps(
-                        out(r).wrapping_offset(part.offset),
-                        part.mask,
-                        v,
-                    )
+                    match scatter {
+                        None => simd.avx512f._mm512_mask_storeu_ps(at, part.mask, v),
+                        Some(lanes) => simd.avx512f._mm512_mask_i32scatter_ps::<4>(
+                            at.cast(),
+                            part.mask,
+                            lanes,
+                            v,
+                        ),
+                    }
                 };
             }
         }
