@@ -358,4 +358,8 @@ proptest! {
 
 /// The proptest's bounds on input channels per group, output channels per group, height
 /// and width (under Miri a few elements, which still reach every branch of the GEMM path).
-const MAX: [usize; 4] = if cfg!(miri) { [4, 4, 6, 7] } else { [10, 20, 20, 50] };
+const MAX: [usize; 4] = if cfg!(miri) {
+    [4, 4, 6, 7]
+} else {
+    [10, 20, 20, 50]
+};

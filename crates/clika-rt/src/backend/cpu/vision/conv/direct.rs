@@ -360,16 +360,11 @@ fn run(simd: pulp::x86::V4, pb: &Problem) {
             (at, reach)
         })
         .collect();
-    // Per pass, a vector's lanes `col` outputs apart, for the scatters of a strided row.
-    let scatter: Vec<_> = pb
+    // Per pass with its columns apart, how a vector of them is stored.
+    let spread: Vec<_> = pb
         .passes
         .iter()
-        .map(|p| {
-            let lanes: [i32; 16] = std::array::from_fn(|l| (l * p.out.col) as i32);
-            // SAFETY: 16 `i32`s read from an array of 16.
-            (p.out.col > 1)
-                .then(|| unsafe { simd.avx512f._mm512_loadu_si512(lanes.as_ptr().cast()) })
-        })
+        .map(|p| (p.out.col > 1).then(|| Spread::new(simd, p.out.col)))
         .collect();
     for_each_group(n * g * bands, og * band * wo * k_all, parallel, &|units| {
         // Zeroed once: the padding columns of the phase rows stay zero (`Layout::fill_row`
@@ -392,7 +387,7 @@ fn run(simd: pulp::x86::V4, pb: &Problem) {
                     }
                 }
             }
-            for ((pass, (at, reach)), &scatter) in pb.passes.iter().zip(&taps).zip(&scatter) {
+            for ((pass, (at, reach)), spread) in pb.passes.iter().zip(&taps).zip(&spread) {
                 let [ph, pw] = pass.out_hw;
                 if oy0 >= ph || pw == 0 {
                     continue;
@@ -424,7 +419,7 @@ fn run(simd: pulp::x86::V4, pb: &Problem) {
                     plane: grid.plane,
                     row: grid.row,
                     col: grid.col,
-                    scatter,
+                    spread: spread.as_ref(),
                 };
                 simd.vectorize(
                     #[inline(always)]
@@ -459,8 +454,8 @@ struct Unit<'a> {
     plane: usize,
     row: usize,
     col: usize,
-    /// With columns apart (`col > 1`), lane `l`'s offset `l·col`: the stores are scatters.
-    scatter: Option<std::arch::x86_64::__m512i>,
+    /// With columns apart (`col > 1`), how a vector is stored.
+    spread: Option<&'a Spread>,
 }
 
 /// Where a register block's vector of 16 flat outputs goes: at most two output rows' parts
@@ -502,7 +497,7 @@ impl Unit<'_> {
                     // lanes are output rows of the band (`q < run`), columns below `wo`:
                     // inside this unit's rows of the fresh output, which no other unit
                     // writes.
-                    Some(parts) => unsafe { store(simd, &acc, channels, parts, self.scatter, out) },
+                    Some(parts) => unsafe { store(simd, &acc, channels, parts, self.spread, out) },
                     None => {
                         for (row, acc) in tile.iter_mut().zip(&acc) {
                             for (v, &acc) in acc.iter().enumerate() {
@@ -612,13 +607,49 @@ impl Unit<'_> {
     }
 }
 
+/// How a vector of 16 outputs `col > 1` columns apart is stored without a scatter (16
+/// stores a vector, which took a fifth of a 4×4 stride-2 transposed convolution): as `col`
+/// vectors of 16 consecutive columns, vector `q` holding the source's lanes from `first[q]`
+/// at the columns `16·q + m` that are multiples of `col` (the bits of `deposit[q]`), each a
+/// permute and a masked store.
+#[cfg(target_arch = "x86_64")]
+struct Spread {
+    perm: Vec<std::arch::x86_64::__m512i>,
+    first: Vec<u32>,
+    deposit: Vec<u32>,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Spread {
+    fn new(simd: pulp::x86::V4, col: usize) -> Spread {
+        let (mut perm, mut first, mut deposit) = (Vec::new(), Vec::new(), Vec::new());
+        for q in 0..col {
+            let lanes: [i32; 16] = std::array::from_fn(|m| ((16 * q + m) / col) as i32 & 15);
+            // SAFETY: 16 `i32`s read from an array of 16.
+            perm.push(unsafe { simd.avx512f._mm512_loadu_si512(lanes.as_ptr().cast()) });
+            first.push((16 * q).div_ceil(col) as u32);
+            deposit.push(
+                (0..16)
+                    .filter(|m| (16 * q + m) % col == 0)
+                    .fold(0, |d, m| d | 1 << m),
+            );
+        }
+        Spread {
+            perm,
+            first,
+            deposit,
+        }
+    }
+}
+
 /// The first `channels` rows of a register block to the output, each vector as its parts'
 /// masked stores from channel `r`'s plane `out(r)`: lane `l` to `offset + l`, or with
-/// `scatter` to `offset + scatter[l]`.
+/// `spread` to `offset + l·col`.
 ///
 /// # Safety
 /// For every `r < channels` and part, the lanes in the part's mask are writable elements at
-/// `out(r) + offset + l` (`+ scatter[l]`), not accessed otherwise during the call.
+/// `out(r) + offset + l` (`l·col`), not accessed otherwise during the call; the CPU has BMI2
+/// (every AVX-512 CPU has).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn store(
@@ -626,25 +657,43 @@ unsafe fn store(
     acc: &[[std::arch::x86_64::__m512; NV]; MR],
     channels: usize,
     parts: &[[Part; 2]; NV],
-    scatter: Option<std::arch::x86_64::__m512i>,
+    spread: Option<&Spread>,
     out: impl Fn(usize) -> *mut f32,
 ) {
+    let f = simd.avx512f;
     for (r, acc) in acc.iter().enumerate().take(channels) {
         for (&v, parts) in acc.iter().zip(parts) {
             for part in parts.iter().filter(|p| p.mask != 0) {
                 let at = out(r).wrapping_offset(part.offset);
-                // SAFETY: the caller's contract; masked-off lanes are not accessed.
-                unsafe {
-                    match scatter {
-                        None => simd.avx512f._mm512_mask_storeu_ps(at, part.mask, v),
-                        Some(lanes) => simd.avx512f._mm512_mask_i32scatter_ps::<4>(
-                            at.cast(),
-                            part.mask,
-                            lanes,
-                            v,
-                        ),
-                    }
+                let Some(sp) = spread else {
+                    // SAFETY: the caller's contract; masked-off lanes are not accessed.
+                    unsafe { f._mm512_mask_storeu_ps(at, part.mask, v) };
+                    continue;
                 };
+                for (q, (&perm, (&first, &deposit))) in sp
+                    .perm
+                    .iter()
+                    .zip(sp.first.iter().zip(&sp.deposit))
+                    .enumerate()
+                {
+                    // Column `16·q + m` is lane `(16·q + m) / col`: the part's lanes from
+                    // `first` to the bits of `deposit`, in order.
+                    // SAFETY: BMI2 (the caller's contract).
+                    let mask = unsafe {
+                        std::arch::x86_64::_pdep_u32(u32::from(part.mask) >> first, deposit)
+                    } as u16;
+                    if mask != 0 {
+                        // SAFETY: the set lanes are the part's lanes `l` at `at + l·col`
+                        // (the caller's contract); masked-off lanes are not accessed.
+                        unsafe {
+                            f._mm512_mask_storeu_ps(
+                                at.wrapping_add(16 * q),
+                                mask,
+                                f._mm512_permutexvar_ps(perm, v),
+                            )
+                        };
+                    }
+                }
             }
         }
     }
