@@ -202,7 +202,6 @@ fn transposed(
 /// taps with `d·t ≡ r + pad (mod s)` reach the phase, every `s / gcd(d, s)`-th one, and
 /// with them it is an ordinary convolution with stride 1 and dilation `d / gcd(d, s)` of the
 /// input, the taps in decreasing order.
-#[derive(Debug, PartialEq)]
 struct Phase {
     /// The kernel taps in the order the phase's convolution reads them.
     taps: Vec<usize>,
@@ -609,36 +608,38 @@ impl Unit<'_> {
 
 /// How a vector of 16 outputs `col > 1` columns apart is stored without a scatter (16
 /// stores a vector, which took a fifth of a 4×4 stride-2 transposed convolution): as `col`
-/// vectors of 16 consecutive columns, vector `q` holding the source's lanes from `first[q]`
-/// at the columns `16·q + m` that are multiples of `col` (the bits of `deposit[q]`), each a
-/// permute and a masked store.
+/// vectors of 16 consecutive columns, each a permute and a masked store.
 #[cfg(target_arch = "x86_64")]
-struct Spread {
-    perm: Vec<std::arch::x86_64::__m512i>,
-    first: Vec<u32>,
-    deposit: Vec<u32>,
+struct Spread(Vec<Columns>);
+
+/// Vector `q` of a [`Spread`]: the source's lanes from `first` at the columns `16·q + m`
+/// that are multiples of `col` (the bits of `deposit`), moved there by `perm`.
+#[cfg(target_arch = "x86_64")]
+struct Columns {
+    perm: std::arch::x86_64::__m512i,
+    first: u32,
+    deposit: u32,
 }
 
 #[cfg(target_arch = "x86_64")]
 impl Spread {
     fn new(simd: pulp::x86::V4, col: usize) -> Spread {
-        let (mut perm, mut first, mut deposit) = (Vec::new(), Vec::new(), Vec::new());
-        for q in 0..col {
-            let lanes: [i32; 16] = std::array::from_fn(|m| ((16 * q + m) / col) as i32 & 15);
-            // SAFETY: 16 `i32`s read from an array of 16.
-            perm.push(unsafe { simd.avx512f._mm512_loadu_si512(lanes.as_ptr().cast()) });
-            first.push((16 * q).div_ceil(col) as u32);
-            deposit.push(
-                (0..16)
-                    .filter(|m| (16 * q + m) % col == 0)
-                    .fold(0, |d, m| d | 1 << m),
-            );
-        }
-        Spread {
-            perm,
-            first,
-            deposit,
-        }
+        Spread(
+            (0..col)
+                .map(|q| {
+                    let lanes: [i32; 16] =
+                        std::array::from_fn(|m| ((16 * q + m) / col) as i32 & 15);
+                    Columns {
+                        // SAFETY: 16 `i32`s read from an array of 16.
+                        perm: unsafe { simd.avx512f._mm512_loadu_si512(lanes.as_ptr().cast()) },
+                        first: (16 * q).div_ceil(col) as u32,
+                        deposit: (0..16)
+                            .filter(|m| (16 * q + m) % col == 0)
+                            .fold(0, |d, m| d | 1 << m),
+                    }
+                })
+                .collect(),
+        )
     }
 }
 
@@ -670,17 +671,15 @@ unsafe fn store(
                     unsafe { f._mm512_mask_storeu_ps(at, part.mask, v) };
                     continue;
                 };
-                for (q, (&perm, (&first, &deposit))) in sp
-                    .perm
-                    .iter()
-                    .zip(sp.first.iter().zip(&sp.deposit))
-                    .enumerate()
-                {
+                for (q, cols) in sp.0.iter().enumerate() {
                     // Column `16·q + m` is lane `(16·q + m) / col`: the part's lanes from
                     // `first` to the bits of `deposit`, in order.
                     // SAFETY: BMI2 (the caller's contract).
                     let mask = unsafe {
-                        std::arch::x86_64::_pdep_u32(u32::from(part.mask) >> first, deposit)
+                        std::arch::x86_64::_pdep_u32(
+                            u32::from(part.mask) >> cols.first,
+                            cols.deposit,
+                        )
                     } as u16;
                     if mask != 0 {
                         // SAFETY: the set lanes are the part's lanes `l` at `at + l·col`
@@ -689,7 +688,7 @@ unsafe fn store(
                             f._mm512_mask_storeu_ps(
                                 at.wrapping_add(16 * q),
                                 mask,
-                                f._mm512_permutexvar_ps(perm, v),
+                                f._mm512_permutexvar_ps(cols.perm, v),
                             )
                         };
                     }
